@@ -1,0 +1,50 @@
+//! The one place errors are turned into messages and exit codes.
+
+use std::fmt;
+
+/// Exit code for invalid input (a bad file, alg or argument).
+pub const EXIT_INVALID_INPUT: i32 = 2;
+/// Exit code for any other failure.
+pub const EXIT_FAILURE: i32 = 1;
+
+/// An error on its way to the terminal.
+#[derive(Debug)]
+pub struct CliError {
+    /// Process exit code.
+    pub code: i32,
+    /// What to print on stderr.
+    pub message: String,
+}
+
+impl CliError {
+    /// Invalid input: exit code 2.
+    pub fn input(message: impl fmt::Display) -> CliError {
+        CliError {
+            code: EXIT_INVALID_INPUT,
+            message: message.to_string(),
+        }
+    }
+
+    /// Any other failure: exit code 1.
+    pub fn failure(message: impl fmt::Display) -> CliError {
+        CliError {
+            code: EXIT_FAILURE,
+            message: message.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(e: std::io::Error) -> CliError {
+        CliError::failure(e)
+    }
+}
+
+/// Result of a command.
+pub type CliResult = Result<(), CliError>;

@@ -1,0 +1,42 @@
+//! `twistor`: explore twisty puzzles from the command line.
+//!
+//! This crate is only the edge: it parses arguments, reads files, calls the
+//! engines and prints their results. It holds no algorithms.
+
+mod commands;
+mod error;
+
+use clap::{Parser, Subcommand};
+
+use error::CliError;
+
+/// Explore twisty (permutation) puzzles: definitions, notation, optimal
+/// search, God's algorithm, the 3x3x3 and puzzles from geometry.
+#[derive(Parser)]
+#[command(name = "twistor", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve 3x3x3 cubes: Kociemba's two-phase and an optimal solver.
+    #[command(name = "333")]
+    Cube333(commands::cube333::Cube333Args),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Cube333(args) => commands::cube333::run(args),
+    };
+    if let Err(e) = result {
+        report(&e);
+        std::process::exit(e.code);
+    }
+}
+
+fn report(e: &CliError) {
+    eprintln!("twistor: {}", e.message);
+}

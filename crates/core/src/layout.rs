@@ -1,0 +1,399 @@
+//! The shape of a puzzle's state: its orbits, and where each orbit lives in a
+//! packed byte array.
+//!
+//! Every state, pattern and transformation of a puzzle is one contiguous byte
+//! array. For each orbit, in order, it holds `n` permutation bytes followed by
+//! `n` orientation bytes. Permutations are *passive* (slot → piece), and
+//! orientations are in ksolve's *state representation* (slot → orientation),
+//! so composition is the spec's `sss` product and needs no allocation.
+//!
+//! Orientation bytes of a [`Pattern`](crate::Pattern) are *codes* rather than
+//! plain values: a code carries both the orientation and the modulus it is
+//! known to (cubing.js `orientationMod`; a `?` wildcard is modulus 1). The
+//! codes are laid out so that adding a transformation's orientation delta is a
+//! single table lookup, `add[code + delta]`, which keeps composition of
+//! patterns and transformations the same loop.
+
+use crate::CoreError;
+
+/// Most pieces an orbit may have: piece ids are stored in one byte.
+pub const MAX_PIECES: usize = 255;
+/// Most orientations a piece may have.
+pub const MAX_ORIENTATIONS: usize = 127;
+
+/// One orbit (a ksolve "set"): a named class of pieces that move among the
+/// same slots, each with the same number of orientations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Orbit {
+    name: String,
+    num_pieces: usize,
+    num_orientations: u8,
+}
+
+impl Orbit {
+    /// An orbit of `num_pieces` pieces with `num_orientations` orientations each.
+    pub fn new(
+        name: impl Into<String>,
+        num_pieces: usize,
+        num_orientations: usize,
+    ) -> Result<Orbit, CoreError> {
+        let name = name.into();
+        if num_pieces == 0 || num_pieces > MAX_PIECES {
+            return Err(CoreError::OrbitSize {
+                orbit: name,
+                pieces: num_pieces,
+            });
+        }
+        if num_orientations == 0 || num_orientations > MAX_ORIENTATIONS {
+            return Err(CoreError::OrbitOrientations {
+                orbit: name,
+                orientations: num_orientations,
+            });
+        }
+        Ok(Orbit {
+            name,
+            num_pieces,
+            num_orientations: num_orientations as u8,
+        })
+    }
+
+    /// The orbit's name (`CORNERS`, `EDGES`, ...).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// How many pieces (and slots) the orbit has.
+    pub fn num_pieces(&self) -> usize {
+        self.num_pieces
+    }
+
+    /// How many orientations each piece has.
+    pub fn num_orientations(&self) -> usize {
+        self.num_orientations as usize
+    }
+}
+
+/// Orientation codes of one orbit; see the module documentation.
+#[derive(Clone, Debug)]
+pub(crate) struct OrientationCodes {
+    n: u8,
+    /// `add[code + delta]` is the code after adding `delta` (< n).
+    pub(crate) add: Vec<u8>,
+    /// For each valid code: its modulus, 0 meaning the full `n`.
+    modulus: Vec<u8>,
+    /// For each valid code: its orientation value.
+    value: Vec<u8>,
+    /// First code of each proper divisor's block, indexed by the divisor.
+    block_start: Vec<Option<u8>>,
+}
+
+impl OrientationCodes {
+    fn new(n: u8) -> OrientationCodes {
+        let nn = n as usize;
+        // The full block: codes 0..n, reached indices 0..2n-1.
+        let mut add: Vec<u8> = (0..2 * nn - 1).map(|x| (x % nn) as u8).collect();
+        let mut modulus: Vec<u8> = (0..2 * nn - 1)
+            .map(|x| if x < nn { 0 } else { u8::MAX })
+            .collect();
+        let mut value: Vec<u8> = (0..2 * nn - 1).map(|x| (x % nn) as u8).collect();
+        let mut block_start = vec![None; nn + 1];
+        for d in (1..nn).filter(|d| nn % d == 0) {
+            let start = add.len();
+            if start + d > 256 {
+                // Codes must fit in a byte; such orbits only support the
+                // divisors that fit (wildcards, d = 1, come first).
+                break;
+            }
+            for x in 0..d + nn - 1 {
+                add.push((start + x % d) as u8);
+                modulus.push(if x < d { d as u8 } else { u8::MAX });
+                value.push((x % d) as u8);
+            }
+            block_start[d] = Some(start as u8);
+        }
+        OrientationCodes {
+            n,
+            add,
+            modulus,
+            value,
+            block_start,
+        }
+    }
+
+    /// The code of orientation `value` known modulo `modulus` (0 = full).
+    pub(crate) fn encode(&self, value: u8, modulus: u8) -> Option<u8> {
+        let n = self.n;
+        if modulus == 0 || modulus == n {
+            return (value < n).then_some(value);
+        }
+        if n % modulus != 0 || value >= modulus {
+            return None;
+        }
+        self.block_start[modulus as usize].map(|s| s + value)
+    }
+
+    /// `(value, modulus)` of a code; modulus 0 means the full count.
+    pub(crate) fn decode(&self, code: u8) -> (u8, u8) {
+        let c = code as usize;
+        (self.value[c], self.modulus[c])
+    }
+
+    pub(crate) fn is_valid(&self, code: u8) -> bool {
+        let c = code as usize;
+        c < self.modulus.len() && self.modulus[c] != u8::MAX
+    }
+}
+
+/// The orbits of a puzzle and the packed layout of its states.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    orbits: Vec<Orbit>,
+    offsets: Vec<usize>,
+    len: usize,
+    pub(crate) codes: Vec<OrientationCodes>,
+}
+
+impl PartialEq for Layout {
+    fn eq(&self, other: &Layout) -> bool {
+        self.orbits == other.orbits
+    }
+}
+impl Eq for Layout {}
+
+impl Layout {
+    /// A layout of the given orbits, in order. Orbit names must be distinct.
+    pub fn new(orbits: Vec<Orbit>) -> Result<Layout, CoreError> {
+        if orbits.is_empty() {
+            return Err(CoreError::NoOrbits);
+        }
+        for (i, o) in orbits.iter().enumerate() {
+            if orbits[..i].iter().any(|p| p.name == o.name) {
+                return Err(CoreError::DuplicateOrbit(o.name.clone()));
+            }
+        }
+        let mut offsets = Vec::with_capacity(orbits.len());
+        let mut len = 0;
+        for o in &orbits {
+            offsets.push(len);
+            len += 2 * o.num_pieces;
+        }
+        let codes = orbits
+            .iter()
+            .map(|o| OrientationCodes::new(o.num_orientations))
+            .collect();
+        Ok(Layout {
+            orbits,
+            offsets,
+            len,
+            codes,
+        })
+    }
+
+    /// The orbits, in layout order.
+    pub fn orbits(&self) -> &[Orbit] {
+        &self.orbits
+    }
+
+    /// The index of the orbit called `name`.
+    pub fn orbit_index(&self, name: &str) -> Option<usize> {
+        self.orbits.iter().position(|o| o.name == name)
+    }
+
+    /// Length in bytes of a packed state.
+    pub fn state_len(&self) -> usize {
+        self.len
+    }
+
+    /// Byte offset of orbit `k`'s permutation block; its orientation block follows.
+    pub fn offset(&self, k: usize) -> usize {
+        self.offsets[k]
+    }
+
+    /// The permutation bytes of orbit `k` within a packed state.
+    pub fn perm<'a>(&self, state: &'a [u8], k: usize) -> &'a [u8] {
+        let off = self.offsets[k];
+        &state[off..off + self.orbits[k].num_pieces]
+    }
+
+    /// The orientation bytes of orbit `k` within a packed state.
+    pub fn ori<'a>(&self, state: &'a [u8], k: usize) -> &'a [u8] {
+        let off = self.offsets[k] + self.orbits[k].num_pieces;
+        &state[off..off + self.orbits[k].num_pieces]
+    }
+
+    /// Composes `a` then `b` into `out` (the spec's `sss` product):
+    /// `out.p[i] = a.p[b.p[i]]`, `out.o[i] = a.o[b.p[i]] + b.o[i]`.
+    ///
+    /// `a` may be a pattern (orientation codes, repeated piece ids); `b` must
+    /// be a transformation. All three slices have [`Layout::state_len`] bytes.
+    /// Allocates nothing.
+    #[inline]
+    pub fn compose_into(&self, a: &[u8], b: &[u8], out: &mut [u8]) {
+        assert!(a.len() == self.len && b.len() == self.len && out.len() == self.len);
+        for (k, orbit) in self.orbits.iter().enumerate() {
+            let n = orbit.num_pieces;
+            let off = self.offsets[k];
+            let (ap, ao) = a[off..off + 2 * n].split_at(n);
+            let (bp, bo) = b[off..off + 2 * n].split_at(n);
+            let (op, oo) = out[off..off + 2 * n].split_at_mut(n);
+            if orbit.num_orientations == 1 {
+                for i in 0..n {
+                    op[i] = ap[bp[i] as usize];
+                }
+                oo.fill(0);
+            } else {
+                let add = &self.codes[k].add[..];
+                for i in 0..n {
+                    let j = bp[i] as usize;
+                    op[i] = ap[j];
+                    oo[i] = add[ao[j] as usize + bo[i] as usize];
+                }
+            }
+        }
+    }
+
+    /// Writes the inverse of transformation `a` into `out` (the spec's `sinv`).
+    pub fn invert_into(&self, a: &[u8], out: &mut [u8]) {
+        assert!(a.len() == self.len && out.len() == self.len);
+        for (k, orbit) in self.orbits.iter().enumerate() {
+            let n = orbit.num_pieces;
+            let m = orbit.num_orientations;
+            let off = self.offsets[k];
+            let (ap, ao) = a[off..off + 2 * n].split_at(n);
+            let (op, oo) = out[off..off + 2 * n].split_at_mut(n);
+            for i in 0..n {
+                let j = ap[i] as usize;
+                op[j] = i as u8;
+                oo[j] = if ao[i] == 0 { 0 } else { m - ao[i] };
+            }
+        }
+    }
+
+    /// The identity transformation as packed bytes.
+    pub fn identity_bytes(&self) -> Vec<u8> {
+        let mut v = vec![0u8; self.len];
+        for (k, orbit) in self.orbits.iter().enumerate() {
+            let off = self.offsets[k];
+            for i in 0..orbit.num_pieces {
+                v[off + i] = i as u8;
+            }
+        }
+        v
+    }
+
+    /// Encodes orientation `value` known modulo `modulus` (0 = full) for orbit `k`.
+    pub fn encode_orientation(&self, k: usize, value: u8, modulus: u8) -> Option<u8> {
+        self.codes[k].encode(value, modulus)
+    }
+
+    /// Decodes an orientation code of orbit `k` into `(value, modulus)`;
+    /// modulus 0 means the orbit's full orientation count.
+    pub fn decode_orientation(&self, k: usize, code: u8) -> (u8, u8) {
+        self.codes[k].decode(code)
+    }
+
+    /// Whether a byte is a valid orientation code for orbit `k`.
+    pub(crate) fn is_valid_code(&self, k: usize, code: u8) -> bool {
+        self.codes[k].is_valid(code)
+    }
+
+    /// Number of points when every (slot, orientation) pair is a point; the
+    /// degree of the permutation group the puzzle's moves generate.
+    pub fn num_points(&self) -> usize {
+        self.orbits
+            .iter()
+            .map(|o| o.num_pieces * o.num_orientations as usize)
+            .sum()
+    }
+
+    /// The transformation as an active permutation of (slot, orientation)
+    /// points: the sticker at point `x` moves to point `result[x]`.
+    pub fn to_points(&self, t: &[u8]) -> Vec<u16> {
+        let mut out = vec![0u16; self.num_points()];
+        let mut base = 0usize;
+        for (k, orbit) in self.orbits.iter().enumerate() {
+            let m = orbit.num_orientations as usize;
+            let p = self.perm(t, k);
+            let o = self.ori(t, k);
+            for i in 0..orbit.num_pieces {
+                let from = p[i] as usize;
+                for x in 0..m {
+                    out[base + from * m + x] = (base + i * m + (x + o[i] as usize) % m) as u16;
+                }
+            }
+            base += orbit.num_pieces * m;
+        }
+        out
+    }
+
+    /// The inverse of [`Layout::to_points`], if `points` respects the orbits'
+    /// piece structure.
+    pub fn from_points(&self, points: &[u16]) -> Option<Vec<u8>> {
+        if points.len() != self.num_points() {
+            return None;
+        }
+        let mut out = vec![0u8; self.len];
+        let mut base = 0usize;
+        for (k, orbit) in self.orbits.iter().enumerate() {
+            let m = orbit.num_orientations as usize;
+            let off = self.offsets[k];
+            let n = orbit.num_pieces;
+            for from in 0..n {
+                let img = points[base + from * m] as usize;
+                if img < base || img >= base + n * m {
+                    return None;
+                }
+                let i = (img - base) / m;
+                let o = (img - base) % m;
+                out[off + i] = from as u8;
+                out[off + n + i] = o as u8;
+            }
+            base += n * m;
+        }
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_add_within_their_block() {
+        let c = OrientationCodes::new(4);
+        for d in [1u8, 2, 4] {
+            for v in 0..d {
+                let code = c.encode(v, if d == 4 { 0 } else { d }).unwrap();
+                for delta in 0..4u8 {
+                    let got = c.add[code as usize + delta as usize];
+                    let want = c
+                        .encode((v + delta) % d, if d == 4 { 0 } else { d })
+                        .unwrap();
+                    assert_eq!(got, want, "d={d} v={v} delta={delta}");
+                }
+            }
+        }
+        assert_eq!(c.encode(3, 2), None);
+        assert_eq!(c.encode(0, 3), None);
+    }
+
+    #[test]
+    fn codes_for_twelve_orientations_fit_every_divisor() {
+        let c = OrientationCodes::new(12);
+        for d in [1u8, 2, 3, 4, 6] {
+            assert!(c.encode(d - 1, d).is_some(), "divisor {d}");
+            assert_eq!(c.decode(c.encode(d - 1, d).unwrap()), (d - 1, d));
+        }
+    }
+
+    #[test]
+    fn points_round_trip() {
+        let l = Layout::new(vec![
+            Orbit::new("E", 4, 2).unwrap(),
+            Orbit::new("C", 3, 3).unwrap(),
+        ])
+        .unwrap();
+        let t = vec![1, 2, 3, 0, 0, 0, 1, 1, 1, 2, 0, 1, 1, 1];
+        assert_eq!(l.from_points(&l.to_points(&t)).unwrap(), t);
+    }
+}

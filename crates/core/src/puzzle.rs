@@ -1,0 +1,282 @@
+//! A puzzle definition: orbits, a start pattern and named moves.
+//!
+//! This is the model every reader produces and every engine consumes. Moves
+//! keep where they came from (a `Move` block, a `MoveSequence`, an alias, a
+//! KPuzzle derived move) so writers can reproduce the definition; whole-puzzle
+//! rotations are recognised by name as twsearch does.
+
+use num_bigint::BigUint;
+
+use crate::group::StabilizerChain;
+use crate::{CoreError, Layout, Pattern, Transformation};
+
+/// Where a named move comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveKind {
+    /// Given explicitly as a transformation (`Move`, `MoveTransformation`,
+    /// KPuzzle `moves`). A search move unless it is a rotation.
+    Base,
+    /// A `MoveSequence`: a new search move defined by an alg.
+    Sequence,
+    /// A `MoveAlias`: another name for an alg, not used in search.
+    Alias,
+    /// A KPuzzle `derivedMoves` entry: an alg with a name, not used in search.
+    Derived,
+}
+
+/// A named move of a puzzle.
+#[derive(Clone, Debug)]
+pub struct MoveDef {
+    /// The name, as written in move notation.
+    pub name: String,
+    /// What the move does.
+    pub transformation: Transformation,
+    /// Where it comes from.
+    pub kind: MoveKind,
+    /// The alg text that defines it, for every kind but [`MoveKind::Base`].
+    pub definition: Option<String>,
+}
+
+impl MoveDef {
+    /// Whether this move turns the whole puzzle (by its name: `x`, `y2`,
+    /// `z'`, or capitals ending in `v` such as `Uv`, `DFRv`).
+    pub fn is_rotation(&self) -> bool {
+        is_rotation_name(&self.name)
+    }
+
+    /// Whether the move is one a search may use by default.
+    pub fn is_search_move(&self) -> bool {
+        matches!(self.kind, MoveKind::Base | MoveKind::Sequence) && !self.is_rotation()
+    }
+}
+
+/// Whether `name` names a whole-puzzle rotation, by twsearch's rule.
+pub fn is_rotation_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    if let Some(&c) = b.first() {
+        if matches!(c, b'x' | b'y' | b'z') && (b.len() == 1 || (b.len() == 2 && matches!(b[1], b'2' | b'\''))) {
+            return true;
+        }
+    }
+    let caps = b.iter().take_while(|&&c| c == b'_' || c.is_ascii_uppercase()).count();
+    caps > 0 && caps + 1 == b.len() && b[caps] == b'v'
+}
+
+/// A ksolve `Illegal` constraint: pieces that may never stand in a slot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalPlacement {
+    /// Orbit index.
+    pub orbit: usize,
+    /// Slot, 0-based.
+    pub slot: usize,
+    /// Piece ids (0-based, as in the start pattern) forbidden there.
+    pub pieces: Vec<u8>,
+}
+
+/// A power of a named move, as a search uses it: `U`, `U2`, `U'`, `U2'`.
+#[derive(Clone, Debug)]
+pub struct MovePower {
+    /// Name in twsearch's style.
+    pub name: String,
+    /// Index of the named move in [`Puzzle::moves`].
+    pub base: usize,
+    /// Signed amount, `-order/2 < amount <= order/2`.
+    pub amount: i32,
+    /// What it does.
+    pub transformation: Transformation,
+}
+
+/// A puzzle definition.
+#[derive(Clone, Debug)]
+pub struct Puzzle {
+    name: String,
+    layout: Layout,
+    start: Pattern,
+    moves: Vec<MoveDef>,
+    illegal: Vec<IllegalPlacement>,
+}
+
+impl Puzzle {
+    /// A puzzle with no moves yet.
+    pub fn new(name: impl Into<String>, layout: Layout, start: Pattern) -> Puzzle {
+        Puzzle {
+            name: name.into(),
+            layout,
+            start,
+            moves: Vec::new(),
+            illegal: Vec::new(),
+        }
+    }
+
+    /// Adds a named move; names must be unique.
+    pub fn add_move(&mut self, mv: MoveDef) -> Result<(), CoreError> {
+        if self.find_move(&mv.name).is_some() {
+            return Err(CoreError::DuplicateMove(mv.name));
+        }
+        self.moves.push(mv);
+        Ok(())
+    }
+
+    /// Adds an `Illegal` constraint.
+    pub fn add_illegal(&mut self, illegal: IllegalPlacement) {
+        if let Some(existing) = self
+            .illegal
+            .iter_mut()
+            .find(|i| i.orbit == illegal.orbit && i.slot == illegal.slot)
+        {
+            for p in illegal.pieces {
+                if !existing.pieces.contains(&p) {
+                    existing.pieces.push(p);
+                }
+            }
+        } else {
+            self.illegal.push(illegal);
+        }
+    }
+
+    /// The puzzle's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Renames the puzzle.
+    pub fn set_name(&mut self, name: impl Into<String>) {
+        self.name = name.into();
+    }
+
+    /// Its orbits and state layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The start (solved) pattern.
+    pub fn start(&self) -> &Pattern {
+        &self.start
+    }
+
+    /// Replaces the start pattern.
+    pub fn set_start(&mut self, start: Pattern) {
+        self.start = start;
+    }
+
+    /// All named moves, in definition order.
+    pub fn moves(&self) -> &[MoveDef] {
+        &self.moves
+    }
+
+    /// The `Illegal` constraints.
+    pub fn illegal(&self) -> &[IllegalPlacement] {
+        &self.illegal
+    }
+
+    /// The index of the move called `name`.
+    pub fn find_move(&self, name: &str) -> Option<usize> {
+        self.moves.iter().position(|m| m.name == name)
+    }
+
+    /// Indices of the moves a search uses by default: base moves and move
+    /// sequences that are not rotations.
+    pub fn search_moves(&self) -> Vec<usize> {
+        (0..self.moves.len())
+            .filter(|&i| self.moves[i].is_search_move())
+            .collect()
+    }
+
+    /// Indices of the whole-puzzle rotations the definition carries.
+    pub fn rotations(&self) -> Vec<usize> {
+        (0..self.moves.len())
+            .filter(|&i| self.moves[i].is_rotation())
+            .collect()
+    }
+
+    /// The powers of move `index` other than the identity, named as twsearch
+    /// names them: for an order-4 grip `U U2 U'`, order 5 `U U2 U2' U'`.
+    pub fn move_powers(&self, index: usize) -> Vec<MovePower> {
+        let base = &self.moves[index];
+        let l = &self.layout;
+        let mut powers = Vec::new();
+        let mut current = base.transformation.clone();
+        let mut j = 1i64;
+        // Orders of single moves are small; bound the walk for safety.
+        while !l.is_identity(&current) && j < 10_000 {
+            powers.push(current.clone());
+            current = l.compose(&current, &base.transformation);
+            j += 1;
+        }
+        if !l.is_identity(&current) {
+            return Vec::new();
+        }
+        let order = powers.len() as i32 + 1;
+        powers
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let mut amount = i as i32 + 1;
+                if order - amount < amount {
+                    amount -= order;
+                }
+                MovePower {
+                    name: power_name(&base.name, amount),
+                    base: index,
+                    amount,
+                    transformation: t,
+                }
+            })
+            .collect()
+    }
+
+    /// Transformations of the given moves.
+    pub fn transformations(&self, indices: &[usize]) -> Vec<&Transformation> {
+        indices.iter().map(|&i| &self.moves[i].transformation).collect()
+    }
+
+    /// The stabilizer chain of the group the given moves generate, every
+    /// piece taken as distinguishable.
+    pub fn group(&self, generators: &[usize]) -> StabilizerChain {
+        let gens: Vec<Vec<u16>> = generators
+            .iter()
+            .map(|&i| self.layout.to_points(self.moves[i].transformation.as_bytes()))
+            .collect();
+        StabilizerChain::new(self.layout.num_points(), &gens)
+    }
+
+    /// The exact order of the group the given moves generate.
+    pub fn group_order(&self, generators: &[usize]) -> BigUint {
+        self.group(generators).order()
+    }
+}
+
+/// twsearch's name for `amount` turns of `base`: `U`, `U2`, `U'`, `U2'`.
+pub fn power_name(base: &str, amount: i32) -> String {
+    let mut s = base.to_string();
+    if amount.unsigned_abs() != 1 {
+        s.push_str(&amount.unsigned_abs().to_string());
+    }
+    if amount < 0 {
+        s.push('\'');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotation_names_follow_twsearch() {
+        for r in ["x", "y2", "z'", "Uv", "DFRv", "B_Lv"] {
+            assert!(is_rotation_name(r), "{r}");
+        }
+        for m in ["x3", "U", "Rw", "uv", "v", "xy", "2Uv", "Uvv"] {
+            assert!(!is_rotation_name(m), "{m}");
+        }
+    }
+
+    #[test]
+    fn power_names() {
+        assert_eq!(power_name("U", 1), "U");
+        assert_eq!(power_name("U", 2), "U2");
+        assert_eq!(power_name("U", -1), "U'");
+        assert_eq!(power_name("U", -2), "U2'");
+    }
+}

@@ -1,0 +1,1 @@
+//! twistor cube333 (in progress).

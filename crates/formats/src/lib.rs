@@ -1,0 +1,1 @@
+//! twistor formats (in progress).

@@ -1,0 +1,1 @@
+//! twistor geometry (in progress).

@@ -1,0 +1,1 @@
+//! twistor search (in progress).
