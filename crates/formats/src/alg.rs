@@ -1,0 +1,808 @@
+//! Move notation as cubing.js reads it: parse, print, invert, expand, count.
+//!
+//! The grammar follows cubing.js's `Alg`: moves with layer prefixes and
+//! amounts (`R`, `U2'`, `2R`, `2-3Rw`, `x`, `Uv`, `U5`), groupings `(A)n`,
+//! commutators `[A, B]`, conjugates `[A: B]` (both may take an amount),
+//! pauses `.`, newlines, line comments `// ...`, Pochmann megaminx moves
+//! `R++ D--`, clock moves `UR4+ DL2-`, and Square-1 tuples `(3, 0) /`.
+//! Moves must be separated by spaces, as in cubing.js. Two extensions for
+//! hand-typed algs: tabs and carriage returns count as spaces, and a
+//! grouping accepts a negative amount `(A)-2` meaning `(A)2'`.
+//!
+//! Parsing is bounded: nesting deeper than [`MAX_NESTING`] and amounts beyond
+//! `i32` are errors, so no input can exhaust the stack.
+//!
+//! ```
+//! use twistor_formats::alg::Alg;
+//!
+//! let alg: Alg = "[R, U] (R U)2' [F: R]".parse()?;
+//! assert_eq!(alg.invert().to_string(), "[F: R'] (R U)2 [U, R]");
+//! assert_eq!(alg.move_count(), 4 + 4 + 3);
+//! # Ok::<(), twistor_formats::alg::AlgError>(())
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Deepest nesting of groupings, commutators and conjugates accepted.
+pub const MAX_NESTING: usize = 256;
+
+/// A parse or evaluation error, with the (1-based, in characters) column of
+/// the alg where it was found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("column {column}: {kind}")]
+pub struct AlgError {
+    /// Column (1-based, counted in characters).
+    pub column: usize,
+    /// What is wrong.
+    pub kind: AlgErrorKind,
+}
+
+/// What is wrong with an alg.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AlgErrorKind {
+    /// A character that cannot start anything here.
+    #[error("unexpected character {0:?}")]
+    UnexpectedChar(char),
+    /// Two nodes written with no space between them.
+    #[error("missing space before {0:?}")]
+    MissingSpace(char),
+    /// The alg ended inside a grouping or bracket.
+    #[error("unexpected end of alg: expected {0:?}")]
+    UnexpectedEnd(char),
+    /// A bracket closed by the wrong character.
+    #[error("expected {expected:?}, found {found:?}")]
+    Expected {
+        /// What should come here.
+        expected: char,
+        /// What came.
+        found: char,
+    },
+    /// A move with layers but no family (`2` alone).
+    #[error("a move needs a family (letters) after its layer numbers")]
+    MissingFamily,
+    /// An amount or layer too large, or with a leading zero.
+    #[error("bad number {0:?}: {1}")]
+    BadNumber(String, &'static str),
+    /// An empty side of a commutator or conjugate.
+    #[error("empty {0} operand")]
+    EmptyOperand(&'static str),
+    /// Suffixes used the wrong way (`R2++`, `UR-`).
+    #[error("{0}")]
+    BadSuffix(&'static str),
+    /// Nesting beyond [`MAX_NESTING`].
+    #[error("nesting deeper than {MAX_NESTING}")]
+    TooDeep,
+    /// An expansion beyond the caller's limit.
+    #[error("expands to more than {0} moves")]
+    TooLong(usize),
+    /// A move the puzzle does not know.
+    #[error("unknown move {0}")]
+    UnknownMove(String),
+}
+
+/// A move: a family with optional layers, and a signed amount.
+#[derive(Clone, Debug)]
+pub struct Move {
+    /// The family: `R`, `Rw`, `x`, `Uv`, `DFR`, `R_PLUSPLUS_` (for `R++`).
+    pub family: String,
+    /// Inner layer, as in `2R` or the `3` of `2-3Rw`.
+    pub inner_layer: Option<u32>,
+    /// Outer layer, the `2` of `2-3Rw`.
+    pub outer_layer: Option<u32>,
+    /// Signed amount: `R2'` is -2.
+    pub amount: i32,
+    column: Option<usize>,
+}
+
+impl PartialEq for Move {
+    fn eq(&self, other: &Move) -> bool {
+        self.family == other.family
+            && self.inner_layer == other.inner_layer
+            && self.outer_layer == other.outer_layer
+            && self.amount == other.amount
+    }
+}
+impl Eq for Move {}
+
+impl Move {
+    /// A move of `family` with `amount` and no layers.
+    pub fn new(family: impl Into<String>, amount: i32) -> Move {
+        Move {
+            family: family.into(),
+            inner_layer: None,
+            outer_layer: None,
+            amount,
+            column: None,
+        }
+    }
+
+    /// The same move with layers.
+    pub fn with_layers(mut self, outer: Option<u32>, inner: Option<u32>) -> Move {
+        self.outer_layer = outer;
+        self.inner_layer = inner;
+        self
+    }
+
+    /// Where the move was written in the parsed alg (1-based column).
+    pub fn column(&self) -> Option<usize> {
+        self.column
+    }
+
+    /// The move without its amount (`2-3Rw`), as a move name is written.
+    pub fn quantum(&self) -> String {
+        let mut s = String::new();
+        match (self.outer_layer, self.inner_layer) {
+            (Some(o), Some(i)) => s.push_str(&format!("{o}-{i}")),
+            (None, Some(i)) => s.push_str(&i.to_string()),
+            _ => {}
+        }
+        s.push_str(&self.family);
+        s
+    }
+
+    /// The same move with the amount negated.
+    pub fn inverse(&self) -> Move {
+        let mut m = self.clone();
+        if m.family != SLASH {
+            m.amount = m.amount.wrapping_neg();
+        }
+        m
+    }
+}
+
+const SLASH: &str = "_SLASH_";
+const SQ_U: &str = "U_SQ_";
+const SQ_D: &str = "D_SQ_";
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.family == SLASH {
+            return f.write_str("/");
+        }
+        if let Some(base) = self.family.strip_suffix("_PLUSPLUS_") {
+            if self.amount.abs() == 1 {
+                let q = Move {
+                    family: base.to_string(),
+                    ..self.clone()
+                };
+                return write!(f, "{}{}", q.quantum(), if self.amount > 0 { "++" } else { "--" });
+            }
+        }
+        if let Some(base) = self.family.strip_suffix("_PLUS_") {
+            let q = Move {
+                family: base.to_string(),
+                ..self.clone()
+            };
+            return write!(
+                f,
+                "{}{}{}",
+                q.quantum(),
+                self.amount.unsigned_abs(),
+                if self.amount < 0 { "-" } else { "+" }
+            );
+        }
+        f.write_str(&self.quantum())?;
+        write_amount(f, self.amount)
+    }
+}
+
+fn write_amount(f: &mut fmt::Formatter<'_>, amount: i32) -> fmt::Result {
+    match amount {
+        1 => Ok(()),
+        -1 => f.write_str("'"),
+        a if a < 0 => write!(f, "{}'", a.unsigned_abs()),
+        a => write!(f, "{a}"),
+    }
+}
+
+/// One node of an alg.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AlgNode {
+    /// A move.
+    Move(Move),
+    /// `(A)n`.
+    Grouping(Alg, i32),
+    /// `[A, B]` = `A B A' B'`.
+    Commutator(Alg, Alg),
+    /// `[A: B]` = `A B A'`.
+    Conjugate(Alg, Alg),
+    /// `.`
+    Pause,
+    /// A line break.
+    Newline,
+    /// `// text` up to the end of the line.
+    LineComment(String),
+}
+
+/// A sequence of alg nodes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Alg {
+    nodes: Vec<AlgNode>,
+}
+
+impl Alg {
+    /// Parses an alg.
+    pub fn parse(s: &str) -> Result<Alg, AlgError> {
+        let chars: Vec<char> = s.chars().collect();
+        let mut p = Parser { s: &chars, i: 0 };
+        let alg = p.alg(&[], 0)?;
+        if p.i < chars.len() {
+            return Err(p.err(AlgErrorKind::UnexpectedChar(chars[p.i])));
+        }
+        Ok(alg)
+    }
+
+    /// An alg of these nodes.
+    pub fn from_nodes(nodes: Vec<AlgNode>) -> Alg {
+        Alg { nodes }
+    }
+
+    /// An alg of these moves.
+    pub fn from_moves(moves: impl IntoIterator<Item = Move>) -> Alg {
+        Alg {
+            nodes: moves.into_iter().map(AlgNode::Move).collect(),
+        }
+    }
+
+    /// The nodes.
+    pub fn nodes(&self) -> &[AlgNode] {
+        &self.nodes
+    }
+
+    /// Whether the alg has no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The inverse alg: nodes reversed, moves negated, `(A)n` → `(A)n'`,
+    /// `[A, B]` → `[B, A]`, `[A: B]` → `[A: B']`.
+    pub fn invert(&self) -> Alg {
+        Alg {
+            nodes: self.nodes.iter().rev().map(invert_node).collect(),
+        }
+    }
+
+    /// The moves of the alg with every grouping, commutator and conjugate
+    /// written out; an error if there would be more than `limit`.
+    pub fn expanded_moves(&self, limit: usize) -> Result<Vec<Move>, AlgError> {
+        let mut out = Vec::new();
+        expand_into(self, false, limit, &mut out)?;
+        Ok(out)
+    }
+
+    /// The alg with every grouping, commutator and conjugate written out
+    /// (moves only), within `limit` moves.
+    pub fn expand(&self, limit: usize) -> Result<Alg, AlgError> {
+        Ok(Alg::from_moves(self.expanded_moves(limit)?))
+    }
+
+    /// How many moves the expanded alg has (saturating), computed without
+    /// expanding it.
+    pub fn move_count(&self) -> u128 {
+        self.nodes.iter().fold(0u128, |acc, n| acc.saturating_add(node_count(n)))
+    }
+}
+
+fn node_count(n: &AlgNode) -> u128 {
+    match n {
+        AlgNode::Move(_) => 1,
+        AlgNode::Grouping(a, k) => a.move_count().saturating_mul(k.unsigned_abs() as u128),
+        AlgNode::Commutator(a, b) => a.move_count().saturating_add(b.move_count()).saturating_mul(2),
+        AlgNode::Conjugate(a, b) => a.move_count().saturating_mul(2).saturating_add(b.move_count()),
+        _ => 0,
+    }
+}
+
+fn invert_node(n: &AlgNode) -> AlgNode {
+    match n {
+        AlgNode::Move(m) => AlgNode::Move(m.inverse()),
+        AlgNode::Grouping(a, k) => {
+            if let Some((u, d)) = square1_tuple(a, *k) {
+                let mut a2 = a.clone();
+                for (node, amount) in a2.nodes.iter_mut().zip([u, d]) {
+                    if let AlgNode::Move(m) = node {
+                        m.amount = amount.wrapping_neg();
+                    }
+                }
+                AlgNode::Grouping(a2, 1)
+            } else {
+                AlgNode::Grouping(a.clone(), k.wrapping_neg())
+            }
+        }
+        AlgNode::Commutator(a, b) => AlgNode::Commutator(b.clone(), a.clone()),
+        AlgNode::Conjugate(a, b) => AlgNode::Conjugate(a.clone(), b.invert()),
+        other => other.clone(),
+    }
+}
+
+fn expand_into(alg: &Alg, inverse: bool, limit: usize, out: &mut Vec<Move>) -> Result<(), AlgError> {
+    let too_long = || AlgError {
+        column: 1,
+        kind: AlgErrorKind::TooLong(limit),
+    };
+    let nodes: Box<dyn Iterator<Item = &AlgNode>> = if inverse {
+        Box::new(alg.nodes.iter().rev())
+    } else {
+        Box::new(alg.nodes.iter())
+    };
+    for n in nodes {
+        if node_count(n) > (limit - out.len().min(limit)) as u128 {
+            return Err(too_long());
+        }
+        match n {
+            AlgNode::Move(m) => out.push(if inverse { m.inverse() } else { m.clone() }),
+            AlgNode::Grouping(a, k) => {
+                let inv = inverse ^ (*k < 0);
+                for _ in 0..k.unsigned_abs() {
+                    expand_into(a, inv, limit, out)?;
+                }
+            }
+            AlgNode::Commutator(a, b) => {
+                let (first, second) = if inverse { (b, a) } else { (a, b) };
+                expand_into(first, false, limit, out)?;
+                expand_into(second, false, limit, out)?;
+                expand_into(first, true, limit, out)?;
+                expand_into(second, true, limit, out)?;
+            }
+            AlgNode::Conjugate(a, b) => {
+                expand_into(a, false, limit, out)?;
+                expand_into(b, inverse, limit, out)?;
+                expand_into(a, true, limit, out)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// If a grouping is a Square-1 tuple `(u, d)`, its two amounts.
+fn square1_tuple(a: &Alg, amount: i32) -> Option<(i32, i32)> {
+    match (amount, a.nodes.as_slice()) {
+        (1, [AlgNode::Move(u), AlgNode::Move(d)])
+            if u.family == SQ_U && d.family == SQ_D && u.inner_layer.is_none() && d.inner_layer.is_none() =>
+        {
+            Some((u.amount, d.amount))
+        }
+        _ => None,
+    }
+}
+
+impl FromStr for Alg {
+    type Err = AlgError;
+    fn from_str(s: &str) -> Result<Alg, AlgError> {
+        Alg::parse(s)
+    }
+}
+
+impl fmt::Display for Alg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut prev_newline = true;
+        for n in &self.nodes {
+            let is_newline = matches!(n, AlgNode::Newline);
+            if !prev_newline && !is_newline {
+                f.write_str(" ")?;
+            }
+            prev_newline = is_newline;
+            match n {
+                AlgNode::Move(m) => write!(f, "{m}")?,
+                AlgNode::Grouping(a, k) => {
+                    if let Some((u, d)) = square1_tuple(a, *k) {
+                        write!(f, "({u}, {d})")?;
+                    } else {
+                        write!(f, "({a})")?;
+                        write_amount(f, *k)?;
+                    }
+                }
+                AlgNode::Commutator(a, b) => write!(f, "[{a}, {b}]")?,
+                AlgNode::Conjugate(a, b) => write!(f, "[{a}: {b}]")?,
+                AlgNode::Pause => f.write_str(".")?,
+                AlgNode::Newline => f.write_str("\n")?,
+                AlgNode::LineComment(t) => write!(f, "//{t}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for AlgNode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", Alg::from_nodes(vec![self.clone()]))
+    }
+}
+
+struct Parser<'a> {
+    s: &'a [char],
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn err(&self, kind: AlgErrorKind) -> AlgError {
+        AlgError {
+            column: self.i + 1,
+            kind,
+        }
+    }
+
+    fn err_at(&self, i: usize, kind: AlgErrorKind) -> AlgError {
+        AlgError { column: i + 1, kind }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.s.get(self.i).copied()
+    }
+
+    fn peek_at(&self, k: usize) -> Option<char> {
+        self.s.get(self.i + k).copied()
+    }
+
+    fn alg(&mut self, stop: &[char], depth: usize) -> Result<Alg, AlgError> {
+        if depth > MAX_NESTING {
+            return Err(self.err(AlgErrorKind::TooDeep));
+        }
+        let mut nodes = Vec::new();
+        let mut crowded = false;
+        while let Some(c) = self.peek() {
+            if stop.contains(&c) {
+                return Ok(Alg { nodes });
+            }
+            let start = self.i;
+            let must_not_crowd = |p: &Self| {
+                if crowded {
+                    Err(p.err_at(start, AlgErrorKind::MissingSpace(c)))
+                } else {
+                    Ok(())
+                }
+            };
+            match c {
+                ' ' | '\t' | '\r' => {
+                    self.i += 1;
+                    crowded = false;
+                }
+                '\n' => {
+                    self.i += 1;
+                    nodes.push(AlgNode::Newline);
+                    crowded = false;
+                }
+                '(' => {
+                    must_not_crowd(self)?;
+                    self.i += 1;
+                    if let Some(tuple) = self.square1_tuple()? {
+                        nodes.push(tuple);
+                    } else {
+                        let inner = self.alg(&[')'], depth + 1)?;
+                        self.expect(')')?;
+                        let amount = self.amount(true)?;
+                        nodes.push(AlgNode::Grouping(inner, amount));
+                    }
+                    crowded = true;
+                }
+                '[' => {
+                    must_not_crowd(self)?;
+                    self.i += 1;
+                    let a = self.alg(&[',', ':'], depth + 1)?;
+                    let sep = match self.peek() {
+                        Some(s) => s,
+                        None => return Err(self.err(AlgErrorKind::UnexpectedEnd(','))),
+                    };
+                    self.i += 1;
+                    let b = self.alg(&[']'], depth + 1)?;
+                    self.expect(']')?;
+                    let kind = if sep == ',' { "commutator" } else { "conjugate" };
+                    if a.nodes.iter().all(is_blank) || b.nodes.iter().all(is_blank) {
+                        return Err(self.err_at(start, AlgErrorKind::EmptyOperand(kind)));
+                    }
+                    let node = if sep == ',' {
+                        AlgNode::Commutator(a, b)
+                    } else {
+                        AlgNode::Conjugate(a, b)
+                    };
+                    let amount = self.amount(false)?;
+                    nodes.push(if amount == 1 {
+                        node
+                    } else {
+                        AlgNode::Grouping(Alg { nodes: vec![node] }, amount)
+                    });
+                    crowded = true;
+                }
+                '/' => {
+                    if self.peek_at(1) == Some('/') {
+                        must_not_crowd(self)?;
+                        self.i += 2;
+                        let mut text = String::new();
+                        while let Some(ch) = self.peek() {
+                            if ch == '\n' {
+                                break;
+                            }
+                            text.push(ch);
+                            self.i += 1;
+                        }
+                        nodes.push(AlgNode::LineComment(text));
+                        crowded = false;
+                    } else {
+                        // Crowding allowed: csTimer writes `(3,0)/`.
+                        self.i += 1;
+                        nodes.push(AlgNode::Move(Move {
+                            column: Some(start + 1),
+                            ..Move::new(SLASH, 1)
+                        }));
+                        crowded = true;
+                    }
+                }
+                '.' => {
+                    must_not_crowd(self)?;
+                    self.i += 1;
+                    nodes.push(AlgNode::Pause);
+                    crowded = true;
+                }
+                c if c == '_' || c.is_ascii_alphanumeric() => {
+                    must_not_crowd(self)?;
+                    let m = self.move_()?;
+                    nodes.push(AlgNode::Move(m));
+                    crowded = true;
+                }
+                other => return Err(self.err(AlgErrorKind::UnexpectedChar(other))),
+            }
+        }
+        if let Some(&c) = stop.first() {
+            return Err(self.err(AlgErrorKind::UnexpectedEnd(c)));
+        }
+        Ok(Alg { nodes })
+    }
+
+    fn expect(&mut self, c: char) -> Result<(), AlgError> {
+        match self.peek() {
+            Some(x) if x == c => {
+                self.i += 1;
+                Ok(())
+            }
+            Some(x) => Err(self.err(AlgErrorKind::Expected { expected: c, found: x })),
+            None => Err(self.err(AlgErrorKind::UnexpectedEnd(c))),
+        }
+    }
+
+    fn digits(&mut self) -> String {
+        let mut d = String::new();
+        while let Some(c) = self.peek().filter(|c| c.is_ascii_digit()) {
+            d.push(c);
+            self.i += 1;
+        }
+        d
+    }
+
+    fn number(&self, start: usize, d: &str) -> Result<i32, AlgError> {
+        if d.len() > 1 && d.starts_with('0') {
+            return Err(self.err_at(start, AlgErrorKind::BadNumber(d.into(), "a number may not start with 0")));
+        }
+        d.parse::<i32>()
+            .map_err(|_| self.err_at(start, AlgErrorKind::BadNumber(d.into(), "too large (at most 2147483647)")))
+    }
+
+    /// `(\d+)?('?)`; with `allow_minus`, also `-\d+` (a grouping extension).
+    fn amount(&mut self, allow_minus: bool) -> Result<i32, AlgError> {
+        let start = self.i;
+        let negative = allow_minus && self.peek() == Some('-') && self.peek_at(1).is_some_and(|c| c.is_ascii_digit());
+        if negative {
+            self.i += 1;
+        }
+        let d = self.digits();
+        let mut amount = if d.is_empty() { 1 } else { self.number(start, &d)? };
+        if negative {
+            amount = -amount;
+        }
+        if self.peek() == Some('\'') {
+            self.i += 1;
+            amount = -amount;
+        }
+        Ok(amount)
+    }
+
+    fn move_(&mut self) -> Result<Move, AlgError> {
+        let start = self.i;
+        let mut outer = None;
+        let mut inner = None;
+        if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            let d1 = self.digits();
+            let v1 = self.layer(start, &d1)?;
+            if self.peek() == Some('-') && self.peek_at(1).is_some_and(|c| c.is_ascii_digit()) {
+                self.i += 1;
+                let s2 = self.i;
+                let d2 = self.digits();
+                outer = Some(v1);
+                inner = Some(self.layer(s2, &d2)?);
+            } else {
+                inner = Some(v1);
+            }
+        }
+        let mut family = String::new();
+        while let Some(c) = self.peek().filter(|&c| c == '_' || c.is_ascii_alphabetic()) {
+            family.push(c);
+            self.i += 1;
+        }
+        if family.is_empty() {
+            return Err(self.err(AlgErrorKind::MissingFamily));
+        }
+        let amount_start = self.i;
+        let d = self.digits();
+        let had_digits = !d.is_empty();
+        let mut amount = if had_digits { self.number(amount_start, &d)? } else { 1 };
+        if self.peek() == Some('\'') {
+            self.i += 1;
+            amount = -amount;
+        }
+        let suffix_start = self.i;
+        let suffix = match (self.peek(), self.peek_at(1)) {
+            (Some('+'), Some('+')) => Some("++"),
+            (Some('-'), Some('-')) => Some("--"),
+            (Some('+'), _) => Some("+"),
+            (Some('-'), _) => Some("-"),
+            _ => None,
+        };
+        if let Some(sfx) = suffix {
+            self.i += sfx.len();
+            let bad = |p: &Self, msg| Err(p.err_at(suffix_start, AlgErrorKind::BadSuffix(msg)));
+            if amount < 0 {
+                return bad(self, "a move cannot have both ' and a +/- suffix");
+            }
+            if sfx.len() == 2 {
+                if had_digits {
+                    return bad(self, "Pochmann ++ and -- moves cannot have an amount");
+                }
+                family.push_str("_PLUSPLUS_");
+            } else {
+                if !had_digits {
+                    return bad(self, "clock dial moves need an amount before + or -");
+                }
+                family.push_str("_PLUS_");
+            }
+            if sfx.starts_with('-') {
+                amount = -amount;
+            }
+        }
+        Ok(Move {
+            family,
+            inner_layer: inner,
+            outer_layer: outer,
+            amount,
+            column: Some(start + 1),
+        })
+    }
+
+    fn layer(&self, start: usize, d: &str) -> Result<u32, AlgError> {
+        if d.starts_with('0') {
+            return Err(self.err_at(start, AlgErrorKind::BadNumber(d.into(), "a layer starts at 1")));
+        }
+        d.parse::<u32>()
+            .map_err(|_| self.err_at(start, AlgErrorKind::BadNumber(d.into(), "layer too large")))
+    }
+
+    /// After `(`: a Square-1 tuple `(-?\d+, ?-?\d+)`, or nothing consumed.
+    fn square1_tuple(&mut self) -> Result<Option<AlgNode>, AlgError> {
+        let save = self.i;
+        let signed = |p: &mut Self| -> Option<(usize, String)> {
+            let s = p.i;
+            let mut t = String::new();
+            if p.peek() == Some('-') {
+                t.push('-');
+                p.i += 1;
+            }
+            let d = p.digits();
+            if d.is_empty() {
+                return None;
+            }
+            t.push_str(&d);
+            Some((s, t))
+        };
+        let Some((su, u)) = signed(self) else {
+            self.i = save;
+            return Ok(None);
+        };
+        if self.peek() != Some(',') {
+            self.i = save;
+            return Ok(None);
+        }
+        self.i += 1;
+        if self.peek() == Some(' ') {
+            self.i += 1;
+        }
+        let Some((sd, d)) = signed(self) else {
+            return Err(self.err(AlgErrorKind::UnexpectedChar(self.peek().unwrap_or(')'))));
+        };
+        self.expect(')')?;
+        let parse = |p: &Self, s: usize, t: &str| {
+            t.parse::<i32>()
+                .map_err(|_| p.err_at(s, AlgErrorKind::BadNumber(t.into(), "too large")))
+        };
+        let mu = Move {
+            column: Some(su + 1),
+            ..Move::new(SQ_U, parse(self, su, &u)?)
+        };
+        let md = Move {
+            column: Some(sd + 1),
+            ..Move::new(SQ_D, parse(self, sd, &d)?)
+        };
+        Ok(Some(AlgNode::Grouping(Alg::from_moves([mu, md]), 1)))
+    }
+}
+
+fn is_blank(n: &AlgNode) -> bool {
+    matches!(n, AlgNode::Newline | AlgNode::LineComment(_))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(s: &str) -> String {
+        Alg::parse(s).unwrap_or_else(|e| panic!("{s:?}: {e}")).to_string()
+    }
+
+    #[test]
+    fn prints_what_it_parses() {
+        for s in [
+            "R U R' U'",
+            "U2 U2' U5 R0",
+            "2R 2-3Rw r x y2 z' Uv",
+            "(R U)3 (R U)2' [R, U] [F: [R, U]] [R, U]2",
+            "R++ D-- UR4+ DL2- ALL0+",
+            "(3, 0) / (-1, 2) /",
+            "R . U\nF // a comment\nB",
+            "_SLASH_ R_PLUS_3",
+        ] {
+            let printed = round_trip(s);
+            assert_eq!(round_trip(&printed), printed, "{s}");
+        }
+        assert_eq!(round_trip("R  U\t F"), "R U F");
+        assert_eq!(round_trip("(R U)-2"), "(R U)2'");
+        assert_eq!(round_trip("[R, U]1"), "[R, U]");
+    }
+
+    #[test]
+    fn rejects_what_cubing_js_rejects() {
+        for s in [
+            "R,", "::", "[, ]", "[R, ]", "(R U", "R U)", "R2''", "[R: U", "[R U]", "R U]", "RU'U", "R9999999999",
+            "(R U)9999999999", "R U R' U' %", "U05", "3", "R2++", "UR-", "R'+", "0R",
+        ] {
+            assert!(Alg::parse(s).is_err(), "{s:?} parsed");
+        }
+    }
+
+    #[test]
+    fn errors_point_at_the_column() {
+        let e = Alg::parse("R U R' U' %").unwrap_err();
+        assert_eq!(e.column, 11);
+        let e = Alg::parse("R U(R)").unwrap_err();
+        assert_eq!((e.column, e.kind), (4, AlgErrorKind::MissingSpace('(')));
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let s = "(".repeat(100_000);
+        assert_eq!(Alg::parse(&s).unwrap_err().kind, AlgErrorKind::TooDeep);
+    }
+
+    #[test]
+    fn expansion_matches_definitions() {
+        let e = |s: &str| Alg::parse(s).unwrap().expand(1000).unwrap().to_string();
+        assert_eq!(e("[R, U]"), "R U R' U'");
+        assert_eq!(e("[R: U]"), "R U R'");
+        assert_eq!(e("(R U)2'"), "U' R' U' R'");
+        assert_eq!(e("[R, U]'"), "U R U' R'");
+        assert_eq!(e("[R: U]2"), "R U R' R U R'");
+        assert!(Alg::parse("(R U)1000").unwrap().expanded_moves(100).is_err());
+    }
+
+    #[test]
+    fn count_does_not_expand() {
+        let a = Alg::parse("((R U)1000000)1000000").unwrap();
+        assert_eq!(a.move_count(), 2_000_000_000_000);
+    }
+
+    #[test]
+    fn layers_and_families() {
+        let a = Alg::parse("2-3Rw'").unwrap();
+        let AlgNode::Move(m) = &a.nodes()[0] else { unreachable!() };
+        assert_eq!((m.outer_layer, m.inner_layer, m.family.as_str(), m.amount), (Some(2), Some(3), "Rw", -1));
+        assert_eq!(m.quantum(), "2-3Rw");
+    }
+}
