@@ -1,0 +1,240 @@
+//! Coordinates: numbers that stand for one aspect of a cube (how the
+//! corners are twisted, where the slice edges are, ...).
+//!
+//! The searches never touch cubies; they move coordinates through tables.
+//! Each coordinate here has a `get` (cube → number) and a `set` (number →
+//! some cube with that coordinate) so that move and symmetry tables can be
+//! computed by going through the cubie level once.
+
+use crate::cubie::CubieCube;
+
+/// Corner orientations: 3^7.
+pub const N_TWIST: usize = 2187;
+/// Edge orientations: 2^11.
+pub const N_FLIP: usize = 2048;
+/// Positions of the four UD-slice edges (FR FL BL BR), order ignored: C(12,4).
+pub const N_SLICE: usize = 495;
+/// Positions and order of the four UD-slice edges: 12·11·10·9.
+pub const N_SLICE_SORTED: usize = 11880;
+/// Corner permutations: 8!.
+pub const N_CORNERS: usize = 40320;
+/// Permutations of the eight U and D edges (phase 2): 8!.
+pub const N_UD_EDGES: usize = 40320;
+/// Permutations of the four slice edges among themselves (phase 2): 4!.
+pub const N_SLICE_PERM: usize = 24;
+
+const fn binomial(n: i32, k: i32) -> i32 {
+    if k < 0 || k > n {
+        return 0;
+    }
+    let mut r = 1i32;
+    let mut i = 0;
+    while i < k {
+        r = r * (n - i) / (i + 1);
+        i += 1;
+    }
+    r
+}
+
+/// Twist: the orientations of corners 0..7 read as a base-3 number.
+pub fn twist(c: &CubieCube) -> u16 {
+    c.co[..7].iter().fold(0u16, |a, &o| a * 3 + o as u16)
+}
+
+/// Sets the corner orientations to `twist` (the last one fixing the sum).
+pub fn set_twist(c: &mut CubieCube, mut twist: u16) {
+    let mut sum = 0;
+    for i in (0..7).rev() {
+        c.co[i] = (twist % 3) as u8;
+        sum += c.co[i];
+        twist /= 3;
+    }
+    c.co[7] = (3 - sum % 3) % 3;
+}
+
+/// Flip: the orientations of edges 0..11 read as a binary number.
+pub fn flip(c: &CubieCube) -> u16 {
+    c.eo[..11].iter().fold(0u16, |a, &o| a * 2 + o as u16)
+}
+
+/// Sets the edge orientations to `flip` (the last one fixing the parity).
+pub fn set_flip(c: &mut CubieCube, mut flip: u16) {
+    let mut sum = 0;
+    for i in (0..11).rev() {
+        c.eo[i] = (flip & 1) as u8;
+        sum ^= c.eo[i];
+        flip >>= 1;
+    }
+    c.eo[11] = sum;
+}
+
+/// Slice: which four slots hold the UD-slice edges (0 when they are home).
+pub fn slice(c: &CubieCube) -> u16 {
+    slice_sorted(c) / 24
+}
+
+/// Slice sorted: slice positions and the order of the slice edges in them,
+/// `24 · slice + order` (0 when solved).
+pub fn slice_sorted(c: &CubieCube) -> u16 {
+    let mut a = 0i32;
+    let mut x = 0i32;
+    let mut edge4 = [0u8; 4];
+    for j in (0..12).rev() {
+        if c.ep[j] >= 8 {
+            a += binomial(11 - j as i32, x + 1);
+            edge4[3 - x as usize] = c.ep[j];
+            x += 1;
+        }
+    }
+    let mut b = 0i32;
+    for j in (1..4).rev() {
+        let mut k = 0;
+        while edge4[j] != j as u8 + 8 {
+            edge4[..=j].rotate_left(1);
+            k += 1;
+        }
+        b = (j as i32 + 1) * b + k;
+    }
+    (24 * a + b) as u16
+}
+
+/// Places the slice edges as `slice_sorted` says and the other edges in
+/// order in the remaining slots.
+pub fn set_slice_sorted(c: &mut CubieCube, idx: u16) {
+    let mut slice_edge = [8u8, 9, 10, 11];
+    let mut b = idx as i32 % 24;
+    let mut a = idx as i32 / 24;
+    for j in 1..4 {
+        let mut k = b % (j as i32 + 1);
+        b /= j as i32 + 1;
+        while k > 0 {
+            slice_edge[..=j].rotate_right(1);
+            k -= 1;
+        }
+    }
+    let mut ep = [255u8; 12];
+    let mut x = 4i32;
+    for (j, e) in ep.iter_mut().enumerate() {
+        if x > 0 && a - binomial(11 - j as i32, x) >= 0 {
+            *e = slice_edge[(4 - x) as usize];
+            a -= binomial(11 - j as i32, x);
+            x -= 1;
+        }
+    }
+    let mut other = 0u8;
+    for e in ep.iter_mut() {
+        if *e == 255 {
+            *e = other;
+            other += 1;
+        }
+    }
+    c.ep = ep;
+}
+
+/// Rank of a permutation of `0..n` (n ≤ 8) in `0..n!`; identity is 0.
+fn perm_rank(p: &[u8]) -> u16 {
+    let mut perm = [0u8; 8];
+    let n = p.len();
+    perm[..n].copy_from_slice(p);
+    let mut b = 0u32;
+    for j in (1..n).rev() {
+        let mut k = 0;
+        while perm[j] != j as u8 {
+            perm[..=j].rotate_left(1);
+            k += 1;
+        }
+        b = (j as u32 + 1) * b + k;
+    }
+    b as u16
+}
+
+/// The permutation of `0..n` with the given rank.
+fn perm_unrank(mut idx: u32, out: &mut [u8]) {
+    for (i, x) in out.iter_mut().enumerate() {
+        *x = i as u8;
+    }
+    for j in 0..out.len() {
+        let mut k = idx % (j as u32 + 1);
+        idx /= j as u32 + 1;
+        while k > 0 {
+            out[..=j].rotate_right(1);
+            k -= 1;
+        }
+    }
+}
+
+/// Corner permutation rank.
+pub fn corners(c: &CubieCube) -> u16 {
+    perm_rank(&c.cp)
+}
+
+/// Sets the corner permutation.
+pub fn set_corners(c: &mut CubieCube, idx: u16) {
+    perm_unrank(idx as u32, &mut c.cp);
+}
+
+/// Permutation of the U and D edges among slots 0..8 (phase 2 only: the
+/// slice edges must be in the slice).
+pub fn ud_edges(c: &CubieCube) -> u16 {
+    perm_rank(&c.ep[..8])
+}
+
+/// Sets the U and D edges in slots 0..8 and the slice edges home.
+pub fn set_ud_edges(c: &mut CubieCube, idx: u16) {
+    perm_unrank(idx as u32, &mut c.ep[..8]);
+    for i in 8..12 {
+        c.ep[i] = i as u8;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cubie::SplitMix64;
+
+    #[test]
+    fn solved_cube_has_all_coordinates_zero() {
+        let c = CubieCube::SOLVED;
+        assert_eq!(
+            (twist(&c), flip(&c), slice_sorted(&c), corners(&c), ud_edges(&c)),
+            (0, 0, 0, 0, 0)
+        );
+    }
+
+    #[test]
+    fn coordinates_are_bijections() {
+        let mut c = CubieCube::SOLVED;
+        for t in 0..N_TWIST as u16 {
+            set_twist(&mut c, t);
+            assert_eq!(twist(&c), t);
+        }
+        for f in 0..N_FLIP as u16 {
+            set_flip(&mut c, f);
+            assert_eq!(flip(&c), f);
+        }
+        let mut seen = vec![false; N_SLICE];
+        for s in 0..N_SLICE_SORTED as u16 {
+            set_slice_sorted(&mut c, s);
+            assert_eq!(slice_sorted(&c), s);
+            seen[slice(&c) as usize] = true;
+        }
+        assert!(seen.iter().all(|&x| x));
+        for p in (0..N_CORNERS as u16).step_by(7) {
+            set_corners(&mut c, p);
+            assert_eq!(corners(&c), p);
+            set_ud_edges(&mut c, p);
+            assert_eq!(ud_edges(&c), p);
+        }
+    }
+
+    #[test]
+    fn random_cubes_have_coordinates_in_range() {
+        let mut rng = SplitMix64(3);
+        for _ in 0..100 {
+            let c = CubieCube::random(|| rng.next_u64());
+            assert!((twist(&c) as usize) < N_TWIST);
+            assert!((slice_sorted(&c) as usize) < N_SLICE_SORTED);
+            assert!((corners(&c) as usize) < N_CORNERS);
+        }
+    }
+}
