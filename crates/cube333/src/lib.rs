@@ -9,6 +9,9 @@ pub mod facelet;
 pub mod kpattern;
 pub mod moves;
 pub mod symmetry;
+pub mod tables;
+pub mod cache;
+pub mod prune;
 
 pub use cubie::CubieCube;
 pub use error::CubeError;

@@ -1,0 +1,294 @@
+//! Symmetry-reduced pruning tables with exact distances (4 bits an entry)
+//! and the breadth-first search that fills them.
+//!
+//! A table covers a coordinate space `class × inner`: `class` is a
+//! symmetry class of one coordinate (flip-UD-slice, corner permutation)
+//! and `inner` another coordinate conjugated into the representative's
+//! frame (twist, UD-edge permutation). Phase 1 uses
+//! 64430 · 2187 = 140,908,410 entries, phase 2 2768 · 40320 =
+//! 111,605,760.
+//!
+//! The search fills the table level by level, on all cores: forward
+//! (expand every entry at depth d) while the frontier is small, backward
+//! (find every empty entry with a neighbour at depth d) once most entries
+//! are filled.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use crate::cache::{load_or_build, CacheEvent, CacheOptions, TableBytes, TableId};
+use crate::coord::{N_FLIP, N_TWIST, N_UD_EDGES};
+use crate::moves::N_MOVES;
+use crate::tables::{CoordTables, N_CORNER_CLASS, N_FLIPSLICE_CLASS, PHASE2_MOVES};
+
+const EMPTY: u64 = 0xF;
+
+/// A coordinate space reduced by symmetry, as the table builder sees it.
+pub(crate) trait SymSpace: Sync {
+    /// Number of classes.
+    fn n_classes(&self) -> usize;
+    /// Number of inner coordinates.
+    fn n_inner(&self) -> usize;
+    /// The moves of the space.
+    fn moves(&self) -> &[u8];
+    /// Applies move `m` to the representative of `class`: the new class
+    /// and the symmetry reducing it.
+    fn class_move(&self, class: usize, m: usize) -> (usize, usize);
+    /// Applies move `m` to an inner coordinate.
+    fn inner_move(&self, inner: usize, m: usize) -> usize;
+    /// Conjugates an inner coordinate by symmetry `s`.
+    fn inner_conj(&self, inner: usize, s: usize) -> usize;
+    /// Symmetries fixing the representative of `class`.
+    fn stab(&self, class: usize) -> u16;
+}
+
+/// Phase 1: flip-UD-slice class × twist, all 18 moves.
+pub(crate) struct Phase1Space<'a>(pub &'a CoordTables, pub [u8; 18]);
+
+impl SymSpace for Phase1Space<'_> {
+    fn n_classes(&self) -> usize {
+        N_FLIPSLICE_CLASS
+    }
+    fn n_inner(&self) -> usize {
+        N_TWIST
+    }
+    fn moves(&self) -> &[u8] {
+        &self.1
+    }
+    #[inline]
+    fn class_move(&self, class: usize, m: usize) -> (usize, usize) {
+        let t = self.0;
+        let rep = t.flipslice.rep[class] as usize;
+        let (slice, flip) = (rep / N_FLIP, rep % N_FLIP);
+        let slice2 = t.slice_sorted_move[slice * 24 * N_MOVES + m] as usize / 24;
+        let flip2 = t.flip_move[flip * N_MOVES + m] as usize;
+        t.flipslice_class(slice2, flip2)
+    }
+    #[inline]
+    fn inner_move(&self, inner: usize, m: usize) -> usize {
+        self.0.twist_move[inner * N_MOVES + m] as usize
+    }
+    #[inline]
+    fn inner_conj(&self, inner: usize, s: usize) -> usize {
+        self.0.twist_conj[inner * 16 + s] as usize
+    }
+    fn stab(&self, class: usize) -> u16 {
+        self.0.flipslice.stab[class]
+    }
+}
+
+/// Phase 2: corner-permutation class × UD-edge permutation, 10 moves.
+pub(crate) struct Phase2Space<'a>(pub &'a CoordTables);
+
+impl SymSpace for Phase2Space<'_> {
+    fn n_classes(&self) -> usize {
+        N_CORNER_CLASS
+    }
+    fn n_inner(&self) -> usize {
+        N_UD_EDGES
+    }
+    fn moves(&self) -> &[u8] {
+        &PHASE2_MOVES
+    }
+    #[inline]
+    fn class_move(&self, class: usize, m: usize) -> (usize, usize) {
+        let t = self.0;
+        let rep = t.corner.rep[class] as usize;
+        let c2 = t.corners_move[rep * N_MOVES + m] as usize;
+        (t.corner.class[c2] as usize, t.corner.sym[c2] as usize)
+    }
+    #[inline]
+    fn inner_move(&self, inner: usize, m: usize) -> usize {
+        self.0.ud_edges_move[inner * N_MOVES + m] as usize
+    }
+    #[inline]
+    fn inner_conj(&self, inner: usize, s: usize) -> usize {
+        self.0.ud_edges_conj[inner * 16 + s] as usize
+    }
+    fn stab(&self, class: usize) -> u16 {
+        self.0.corner.stab[class]
+    }
+}
+
+struct AtomicNibbles(Vec<AtomicU64>);
+
+impl AtomicNibbles {
+    fn new(n: usize) -> Self {
+        AtomicNibbles((0..n.div_ceil(16)).map(|_| AtomicU64::new(u64::MAX)).collect())
+    }
+    #[inline]
+    fn get(&self, i: usize) -> u64 {
+        (self.0[i >> 4].load(Ordering::Relaxed) >> ((i & 15) * 4)) & 0xF
+    }
+    /// Sets an entry that is EMPTY (all ones) to `v` by clearing bits;
+    /// concurrent writers of the same value agree.
+    #[inline]
+    fn set_from_empty(&self, i: usize, v: u64) {
+        let mask = !((EMPTY ^ v) << ((i & 15) * 4));
+        self.0[i >> 4].fetch_and(mask, Ordering::Relaxed);
+    }
+}
+
+/// Fills a table over `space` with exact distances from the entry
+/// `(0, 0)` (solved). Returns the nibble bytes (low nibble first).
+pub(crate) fn build_sym_nibbles<S: SymSpace>(space: &S) -> Vec<u8> {
+    let nc = space.n_classes();
+    let ni = space.n_inner();
+    let total = nc * ni;
+    let t = AtomicNibbles::new(total);
+    t.set_from_empty(0, 0);
+    let mut filled = 1usize;
+    let mut count_d = 1usize;
+    let mut depth = 0u64;
+    let moves: Vec<usize> = space.moves().iter().map(|&m| m as usize).collect();
+    while filled < total && count_d > 0 {
+        let empty = total - filled;
+        let backward = count_d * moves.len() > empty * 3;
+        (0..nc).into_par_iter().with_min_len(64).for_each(|c| {
+            let base = c * ni;
+            let targets: Vec<(usize, usize)> = moves.iter().map(|&m| space.class_move(c, m)).collect();
+            if backward {
+                for i in 0..ni {
+                    if t.get(base + i) != EMPTY {
+                        continue;
+                    }
+                    for (k, &m) in moves.iter().enumerate() {
+                        let (c2, s2) = targets[k];
+                        let i2 = space.inner_conj(space.inner_move(i, m), s2);
+                        if t.get(c2 * ni + i2) == depth {
+                            t.set_from_empty(base + i, depth + 1);
+                            break;
+                        }
+                    }
+                }
+            } else {
+                for i in 0..ni {
+                    if t.get(base + i) != depth {
+                        continue;
+                    }
+                    for (k, &m) in moves.iter().enumerate() {
+                        let (c2, s2) = targets[k];
+                        let i2 = space.inner_conj(space.inner_move(i, m), s2);
+                        if t.get(c2 * ni + i2) != EMPTY {
+                            continue;
+                        }
+                        t.set_from_empty(c2 * ni + i2, depth + 1);
+                        // The same coset, seen through the representative's
+                        // own symmetries, is a different entry.
+                        let st = space.stab(c2);
+                        if st != 1 {
+                            for s in 1..16 {
+                                if st >> s & 1 == 1 {
+                                    let i3 = space.inner_conj(i2, s);
+                                    if t.get(c2 * ni + i3) == EMPTY {
+                                        t.set_from_empty(c2 * ni + i3, depth + 1);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        });
+        depth += 1;
+        count_d = (0..total)
+            .into_par_iter()
+            .with_min_len(1 << 16)
+            .filter(|&i| t.get(i) == depth)
+            .count();
+        filled += count_d;
+    }
+    let mut out = Vec::with_capacity(total.div_ceil(2));
+    for w in t.0 {
+        out.extend_from_slice(&w.into_inner().to_le_bytes());
+    }
+    out.truncate(total.div_ceil(2));
+    out
+}
+
+/// A pruning table of exact distances, 4 bits an entry.
+pub struct NibbleTable {
+    bytes: TableBytes,
+    /// Number of entries.
+    pub len: usize,
+}
+
+impl NibbleTable {
+    /// Entry `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> u8 {
+        let b = self.bytes.as_slice()[i >> 1];
+        (b >> ((i & 1) * 4)) & 0xF
+    }
+
+    /// Size in bytes.
+    pub fn size_bytes(&self) -> usize {
+        self.bytes.as_slice().len()
+    }
+
+    /// Number of entries at each distance.
+    pub fn entry_counts(&self) -> Vec<u64> {
+        let mut counts = vec![0u64; 16];
+        for i in 0..self.len {
+            counts[self.get(i) as usize] += 1;
+        }
+        while counts.last() == Some(&0) {
+            counts.pop();
+        }
+        counts
+    }
+
+    /// Raw positions at each distance: each entry `class × inner` stands
+    /// for `class_size(class)` raw positions.
+    pub fn raw_distribution(&self, n_inner: usize, class_size: impl Fn(usize) -> u64 + Sync) -> Vec<u64> {
+        let n_classes = self.len / n_inner;
+        let per_class: Vec<Vec<u64>> = (0..n_classes)
+            .into_par_iter()
+            .map(|c| {
+                let mut v = vec![0u64; 16];
+                let w = class_size(c);
+                for i in 0..n_inner {
+                    v[self.get(c * n_inner + i) as usize] += w;
+                }
+                v
+            })
+            .collect();
+        let mut counts = vec![0u64; 16];
+        for v in per_class {
+            for (a, b) in counts.iter_mut().zip(v) {
+                *a += b;
+            }
+        }
+        while counts.last() == Some(&0) {
+            counts.pop();
+        }
+        counts
+    }
+}
+
+/// The phase-1 table: distances to `<U, D, R2, L2, F2, B2>`.
+pub fn phase1_table(opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> NibbleTable {
+    let t = CoordTables::get();
+    let len = N_FLIPSLICE_CLASS * N_TWIST;
+    let id = TableId {
+        name: "phase1-flipslice-twist".into(),
+        params: [N_FLIPSLICE_CLASS as u64, N_TWIST as u64, 4, 0],
+    };
+    let all: [u8; 18] = std::array::from_fn(|i| i as u8);
+    let bytes = load_or_build(opts, &id, len.div_ceil(2), || build_sym_nibbles(&Phase1Space(t, all)), report);
+    NibbleTable { bytes, len }
+}
+
+/// The phase-2 table: distances to solved within `<U, D, R2, L2, F2, B2>`
+/// of (corner permutation, UD-edge permutation).
+pub fn phase2_table(opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> NibbleTable {
+    let t = CoordTables::get();
+    let len = N_CORNER_CLASS * N_UD_EDGES;
+    let id = TableId {
+        name: "phase2-corner-udedge".into(),
+        params: [N_CORNER_CLASS as u64, N_UD_EDGES as u64, 4, 0],
+    };
+    let bytes = load_or_build(opts, &id, len.div_ceil(2), || build_sym_nibbles(&Phase2Space(t)), report);
+    NibbleTable { bytes, len }
+}

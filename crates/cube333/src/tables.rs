@@ -1,0 +1,369 @@
+//! Move tables and symmetry tables: the small tables (a few MB, computed in
+//! a fraction of a second at start-up) that let the searches move and
+//! symmetry-reduce coordinates without touching cubies.
+//!
+//! Symmetry classes: for a raw coordinate `x`, `class[x]` is its class and
+//! `sym[x]` a symmetry `s` (of the 16 that keep the UD axis) with
+//! `S_s · x · S_s⁻¹ = rep[class[x]]`. `stab[class]` is the bit set of
+//! symmetries that fix the representative.
+
+use std::sync::OnceLock;
+
+use crate::coord::*;
+use crate::cubie::CubieCube;
+use crate::moves::{Move, N_MOVES};
+use crate::symmetry::{flips_slice_edges, Symmetries, N_SYM_D4H};
+
+/// Classes of the flip-UD-slice coordinate under the 16 symmetries.
+pub const N_FLIPSLICE_CLASS: usize = 64430;
+/// Classes of the corner permutation under the 16 symmetries.
+pub const N_CORNER_CLASS: usize = 2768;
+/// Classes of the slice-sorted coordinate under the 16 symmetries.
+pub const N_SLICE_SORTED_CLASS: usize = 788;
+
+/// The ten moves of phase 2 (`<U, D, R2, L2, F2, B2>`) as move indices.
+pub const PHASE2_MOVES: [u8; 10] = [0, 1, 2, 4, 7, 9, 10, 11, 13, 16];
+
+/// A symmetry reduction of a raw coordinate.
+pub struct SymReduction {
+    /// Class of each raw coordinate.
+    pub class: Vec<u16>,
+    /// Symmetry taking each raw coordinate to its class representative.
+    pub sym: Vec<u8>,
+    /// Raw coordinate of each class representative.
+    pub rep: Vec<u32>,
+    /// Bit set of the symmetries fixing each representative.
+    pub stab: Vec<u16>,
+}
+
+impl SymReduction {
+    /// Builds the reduction of `n` raw coordinates given `conj(x, s)`.
+    fn build(n: usize, conj: impl Fn(usize, usize) -> usize) -> SymReduction {
+        let sy = Symmetries::get();
+        let mut class = vec![u16::MAX; n];
+        let mut sym = vec![0u8; n];
+        let mut rep = Vec::new();
+        let mut stab = Vec::new();
+        for x in 0..n {
+            if class[x] != u16::MAX {
+                continue;
+            }
+            let c = rep.len() as u16;
+            let mut st = 0u16;
+            for s in 0..N_SYM_D4H {
+                // y = S_s⁻¹ x S_s, so S_s y S_s⁻¹ = x.
+                let y = conj(x, sy.inv[s] as usize);
+                if y == x {
+                    st |= 1 << s;
+                }
+                if class[y] == u16::MAX {
+                    class[y] = c;
+                    sym[y] = s as u8;
+                }
+            }
+            rep.push(x as u32);
+            stab.push(st);
+        }
+        SymReduction { class, sym, rep, stab }
+    }
+
+    /// Number of classes.
+    pub fn len(&self) -> usize {
+        self.rep.len()
+    }
+
+    /// Whether there are no classes.
+    pub fn is_empty(&self) -> bool {
+        self.rep.is_empty()
+    }
+
+    /// Number of raw coordinates in class `c`: 16 / |stabiliser|.
+    pub fn class_size(&self, c: usize) -> u64 {
+        16 / self.stab[c].count_ones() as u64
+    }
+}
+
+/// All move and symmetry tables.
+pub struct CoordTables {
+    /// `twist_move[t * 18 + m]`.
+    pub twist_move: Vec<u16>,
+    /// `flip_move[f * 18 + m]`.
+    pub flip_move: Vec<u16>,
+    /// `slice_sorted_move[s * 18 + m]`.
+    pub slice_sorted_move: Vec<u16>,
+    /// `corners_move[c * 18 + m]`.
+    pub corners_move: Vec<u16>,
+    /// `ud_edges_move[e * 18 + m]`, valid for phase-2 moves only.
+    pub ud_edges_move: Vec<u16>,
+    /// `twist_conj[t * 16 + s]`: twist of `S_s · x · S_s⁻¹`.
+    pub twist_conj: Vec<u16>,
+    /// `flip_conj[f * 16 + s]`: flip of `S_s · x · S_s⁻¹` when the slice
+    /// edges are in the slice; see [`CoordTables::conj_flip`].
+    pub flip_conj: Vec<u16>,
+    /// Flip correction for symmetries that turn about UD by 90°, per slice.
+    pub slice_flip_mask: Vec<u16>,
+    /// `slice_sorted_conj[x * 16 + s]`.
+    pub slice_sorted_conj: Vec<u16>,
+    /// `corners_conj[c * 16 + s]`.
+    pub corners_conj: Vec<u16>,
+    /// `ud_edges_conj[e * 16 + s]`.
+    pub ud_edges_conj: Vec<u16>,
+    /// Flip-UD-slice (`slice * 2048 + flip`) classes.
+    pub flipslice: SymReduction,
+    /// Corner permutation classes.
+    pub corner: SymReduction,
+    /// Slice-sorted classes.
+    pub slice_sorted: SymReduction,
+    /// Distance to solved of (corners, slice permutation) in phase 2:
+    /// `corner_slice_depth[c * 24 + p]`.
+    pub corner_slice_depth: Vec<u8>,
+}
+
+fn move_table(n: usize, set: impl Fn(&mut CubieCube, u16), get: impl Fn(&CubieCube) -> u16) -> Vec<u16> {
+    let mut t = vec![0u16; n * N_MOVES];
+    for x in 0..n {
+        let mut c = CubieCube::SOLVED;
+        set(&mut c, x as u16);
+        for m in Move::all() {
+            t[x * N_MOVES + m.index()] = get(&c.apply_move(m));
+        }
+    }
+    t
+}
+
+fn conj_table(n: usize, set: impl Fn(&mut CubieCube, u16), get: impl Fn(&CubieCube) -> u16) -> Vec<u16> {
+    let sy = Symmetries::get();
+    let mut t = vec![0u16; n * N_SYM_D4H];
+    for x in 0..n {
+        let mut c = CubieCube::SOLVED;
+        set(&mut c, x as u16);
+        for s in 0..N_SYM_D4H {
+            t[x * N_SYM_D4H + s] = get(&sy.conjugate(&c, s));
+        }
+    }
+    t
+}
+
+impl CoordTables {
+    /// The shared instance, computed on first use.
+    pub fn get() -> &'static CoordTables {
+        static T: OnceLock<CoordTables> = OnceLock::new();
+        T.get_or_init(CoordTables::compute)
+    }
+
+    fn compute() -> CoordTables {
+        let ((twist_move, flip_move), (slice_sorted_move, (corners_move, ud_edges_move))) = rayon::join(
+            || {
+                rayon::join(
+                    || move_table(N_TWIST, set_twist, twist),
+                    || move_table(N_FLIP, set_flip, flip),
+                )
+            },
+            || {
+                rayon::join(
+                    || move_table(N_SLICE_SORTED, set_slice_sorted, slice_sorted),
+                    || {
+                        rayon::join(
+                            || move_table(N_CORNERS, set_corners, corners),
+                            || {
+                                // Other moves take edges out of phase 2; leave them 0.
+                                let mut t = vec![0u16; N_UD_EDGES * N_MOVES];
+                                for x in 0..N_UD_EDGES {
+                                    let mut c = CubieCube::SOLVED;
+                                    set_ud_edges(&mut c, x as u16);
+                                    for &m in &PHASE2_MOVES {
+                                        let d = c.apply_move(Move::from_index(m as usize));
+                                        t[x * N_MOVES + m as usize] = ud_edges(&d);
+                                    }
+                                }
+                                t
+                            },
+                        )
+                    },
+                )
+            },
+        );
+        let ((twist_conj, flip_conj), (slice_sorted_conj, (corners_conj, ud_edges_conj))) = rayon::join(
+            || {
+                rayon::join(
+                    || conj_table(N_TWIST, set_twist, twist),
+                    || conj_table(N_FLIP, set_flip, flip),
+                )
+            },
+            || {
+                rayon::join(
+                    || conj_table(N_SLICE_SORTED, set_slice_sorted, slice_sorted),
+                    || {
+                        rayon::join(
+                            || conj_table(N_CORNERS, set_corners, corners),
+                            || conj_table(N_UD_EDGES, set_ud_edges, ud_edges),
+                        )
+                    },
+                )
+            },
+        );
+        // The eo vector that is 1 where exactly one of "slot is in the
+        // slice" and "edge there is a slice edge" holds.
+        let slice_flip_mask: Vec<u16> = (0..N_SLICE)
+            .map(|sl| {
+                let mut c = CubieCube::SOLVED;
+                set_slice_sorted(&mut c, (sl * 24) as u16);
+                for i in 0..12 {
+                    c.eo[i] = ((c.ep[i] >= 8) != (i >= 8)) as u8;
+                }
+                flip(&c)
+            })
+            .collect();
+        let slice_conj = |sl: usize, s: usize| slice_sorted_conj[sl * 24 * N_SYM_D4H + s] as usize / 24;
+        let flipslice = SymReduction::build(N_SLICE * N_FLIP, |x, s| {
+            let (sl, fl) = (x / N_FLIP, x % N_FLIP);
+            let sl2 = slice_conj(sl, s);
+            let mut f2 = flip_conj[fl * N_SYM_D4H + s];
+            if flips_slice_edges(s) {
+                f2 ^= slice_flip_mask[sl2];
+            }
+            sl2 * N_FLIP + f2 as usize
+        });
+        let corner = SymReduction::build(N_CORNERS, |x, s| corners_conj[x * N_SYM_D4H + s] as usize);
+        let slice_sorted_red =
+            SymReduction::build(N_SLICE_SORTED, |x, s| slice_sorted_conj[x * N_SYM_D4H + s] as usize);
+        let corner_slice_depth = corner_slice_bfs(&corners_move, &slice_sorted_move);
+        CoordTables {
+            twist_move,
+            flip_move,
+            slice_sorted_move,
+            corners_move,
+            ud_edges_move,
+            twist_conj,
+            flip_conj,
+            slice_flip_mask,
+            slice_sorted_conj,
+            corners_conj,
+            ud_edges_conj,
+            flipslice,
+            corner,
+            slice_sorted: slice_sorted_red,
+            corner_slice_depth,
+        }
+    }
+
+    /// Flip of `S_s · x · S_s⁻¹` given the flip of `x` and the slice
+    /// coordinate (0..495) of the conjugate.
+    #[inline]
+    pub fn conj_flip(&self, flip: u16, s: usize, conj_slice: usize) -> u16 {
+        let f = self.flip_conj[flip as usize * N_SYM_D4H + s];
+        if flips_slice_edges(s) {
+            f ^ self.slice_flip_mask[conj_slice]
+        } else {
+            f
+        }
+    }
+
+    /// Class and symmetry of a flip-UD-slice pair.
+    #[inline]
+    pub fn flipslice_class(&self, slice: usize, flip: usize) -> (usize, usize) {
+        let x = slice * N_FLIP + flip;
+        (self.flipslice.class[x] as usize, self.flipslice.sym[x] as usize)
+    }
+}
+
+/// Exact phase-2 distances of (corner permutation, slice permutation):
+/// 40320 · 24 bytes by breadth-first search.
+fn corner_slice_bfs(corners_move: &[u16], slice_sorted_move: &[u16]) -> Vec<u8> {
+    let n = N_CORNERS * N_SLICE_PERM;
+    let mut d = vec![u8::MAX; n];
+    d[0] = 0;
+    let mut frontier = vec![0u32];
+    let mut depth = 0u8;
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for &x in &frontier {
+            let (c, p) = (x as usize / 24, x as usize % 24);
+            for &m in &PHASE2_MOVES {
+                let c2 = corners_move[c * N_MOVES + m as usize] as usize;
+                let p2 = slice_sorted_move[p * N_MOVES + m as usize] as usize;
+                let y = c2 * 24 + p2;
+                if d[y] == u8::MAX {
+                    d[y] = depth + 1;
+                    next.push(y as u32);
+                }
+            }
+        }
+        frontier = next;
+        depth += 1;
+    }
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cubie::SplitMix64;
+
+    #[test]
+    fn class_counts_match_kociemba() {
+        let t = CoordTables::get();
+        assert_eq!(t.flipslice.len(), N_FLIPSLICE_CLASS);
+        assert_eq!(t.corner.len(), N_CORNER_CLASS);
+        assert_eq!(t.slice_sorted.len(), N_SLICE_SORTED_CLASS);
+        let total: u64 = (0..t.flipslice.len()).map(|c| t.flipslice.class_size(c)).sum();
+        assert_eq!(total, (N_SLICE * N_FLIP) as u64);
+    }
+
+    /// The coordinate-level conjugation (with the slice-edge flip
+    /// correction) agrees with conjugating cubies.
+    #[test]
+    fn coordinate_conjugation_matches_cubies() {
+        let t = CoordTables::get();
+        let sy = Symmetries::get();
+        let mut rng = SplitMix64(99);
+        for _ in 0..300 {
+            let c = CubieCube::random(|| rng.next_u64());
+            for s in 0..N_SYM_D4H {
+                let d = sy.conjugate(&c, s);
+                assert_eq!(t.twist_conj[twist(&c) as usize * 16 + s], twist(&d));
+                assert_eq!(t.slice_sorted_conj[slice_sorted(&c) as usize * 16 + s], slice_sorted(&d));
+                assert_eq!(t.corners_conj[corners(&c) as usize * 16 + s], corners(&d));
+                assert_eq!(t.conj_flip(flip(&c), s, slice(&d) as usize), flip(&d));
+            }
+            let (cls, s) = t.flipslice_class(slice(&c) as usize, flip(&c) as usize);
+            let d = sy.conjugate(&c, s);
+            assert_eq!(
+                t.flipslice.rep[cls] as usize,
+                slice(&d) as usize * N_FLIP + flip(&d) as usize
+            );
+        }
+    }
+
+    #[test]
+    fn move_tables_match_cubies() {
+        let t = CoordTables::get();
+        let mut rng = SplitMix64(1);
+        for _ in 0..100 {
+            let c = CubieCube::random(|| rng.next_u64());
+            for m in Move::all() {
+                let d = c.apply_move(m);
+                let i = m.index();
+                assert_eq!(t.twist_move[twist(&c) as usize * 18 + i], twist(&d));
+                assert_eq!(t.flip_move[flip(&c) as usize * 18 + i], flip(&d));
+                assert_eq!(t.slice_sorted_move[slice_sorted(&c) as usize * 18 + i], slice_sorted(&d));
+                assert_eq!(t.corners_move[corners(&c) as usize * 18 + i], corners(&d));
+            }
+        }
+    }
+
+    #[test]
+    fn corner_slice_depths_are_a_distance() {
+        let t = CoordTables::get();
+        let d = &t.corner_slice_depth;
+        assert!(d.iter().all(|&x| x != u8::MAX));
+        // Neighbours differ by at most one.
+        for x in (0..d.len()).step_by(97) {
+            for &m in &PHASE2_MOVES {
+                let c2 = t.corners_move[(x / 24) * 18 + m as usize] as usize;
+                let p2 = t.slice_sorted_move[(x % 24) * 18 + m as usize] as usize;
+                assert!(d[x].abs_diff(d[c2 * 24 + p2]) <= 1);
+            }
+        }
+    }
+}
