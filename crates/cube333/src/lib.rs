@@ -12,6 +12,7 @@ pub mod symmetry;
 pub mod tables;
 pub mod cache;
 pub mod prune;
+pub mod twophase;
 
 pub use cubie::CubieCube;
 pub use error::CubeError;

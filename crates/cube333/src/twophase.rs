@@ -1,0 +1,382 @@
+//! Kociemba's two-phase solver.
+//!
+//! Phase 1 brings the cube into `G1 = <U, D, R2, L2, F2, B2>` by IDA* on
+//! (twist, flip, UD-slice) with an exact, symmetry-reduced distance table;
+//! phase 2 solves within G1 by IDA* on (corner permutation, UD-edge
+//! permutation, slice permutation). Every phase-1 solution of each length
+//! is tried, so the total shrinks as phase 1 grows, until a solution of at
+//! most the target length is found.
+//!
+//! As in min2phase, six searches run interleaved, phase-1 length by
+//! phase-1 length: the cube seen from each of the three axes (conjugated
+//! by the 120° rotation about URF-DBL), and the same for its inverse. A
+//! cube that is easy from one of them is solved fast.
+//!
+//! The solver does no I/O; tables come from [`TwoPhaseTables::load`].
+
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use crate::cache::{CacheEvent, CacheOptions};
+use crate::coord::{self, N_FLIP, N_TWIST, N_UD_EDGES};
+use crate::cubie::CubieCube;
+use crate::moves::{Move, MoveSeq, N_MOVES};
+use crate::prune::{phase1_table, phase2_table, NibbleTable};
+use crate::symmetry::Symmetries;
+use crate::tables::CoordTables;
+
+/// Longest phase-1 and phase-2 sequences a search can hold.
+const MAX_LEN: usize = 32;
+
+/// The tables of the two-phase solver (about 126 MB of pruning tables,
+/// cached on disk, plus a few MB computed at start-up).
+pub struct TwoPhaseTables {
+    pub(crate) coord: &'static CoordTables,
+    pub(crate) phase1: NibbleTable,
+    pub(crate) phase2: NibbleTable,
+}
+
+impl TwoPhaseTables {
+    /// Loads the pruning tables from the cache, or builds (and caches) them.
+    pub fn load(opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> TwoPhaseTables {
+        let coord = CoordTables::get();
+        let phase1 = phase1_table(opts, report);
+        let phase2 = phase2_table(opts, report);
+        TwoPhaseTables { coord, phase1, phase2 }
+    }
+
+    /// Size of the pruning tables in bytes.
+    pub fn size_bytes(&self) -> usize {
+        self.phase1.size_bytes() + self.phase2.size_bytes()
+    }
+
+    /// Exact phase-1 distance of (twist, flip, slice).
+    #[inline]
+    fn phase1_depth(&self, twist: usize, flip: usize, slice: usize) -> u8 {
+        let t = self.coord;
+        let x = slice * N_FLIP + flip;
+        let cls = t.flipslice.class[x] as usize;
+        let sym = t.flipslice.sym[x] as usize;
+        self.phase1.get(cls * N_TWIST + t.twist_conj[twist * 16 + sym] as usize)
+    }
+
+    /// Lower bound on the phase-2 distance.
+    #[inline]
+    fn phase2_bound(&self, corners: usize, ud_edges: usize, slice_perm: usize) -> u8 {
+        let t = self.coord;
+        let cls = t.corner.class[corners] as usize;
+        let sym = t.corner.sym[corners] as usize;
+        let a = self.phase2.get(cls * N_UD_EDGES + t.ud_edges_conj[ud_edges * 16 + sym] as usize);
+        let b = t.corner_slice_depth[corners * 24 + slice_perm];
+        a.max(b)
+    }
+}
+
+/// When to stop searching.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Return the first solution of at most this many moves.
+    pub max_length: usize,
+    /// Give up after this many phase-2 searches.
+    pub probe_limit: Option<u64>,
+    /// Give up after this long.
+    pub time_limit: Option<Duration>,
+    /// Search from the three axes and on the inverse (six searches); when
+    /// false, only the cube as given from the UD axis.
+    pub all_directions: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            max_length: 21,
+            probe_limit: None,
+            time_limit: None,
+            all_directions: true,
+        }
+    }
+}
+
+/// Why no solution came back.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SolveError {
+    /// The limits were reached first.
+    #[error("no solution of at most {max_length} moves found within the probe or time limit")]
+    LimitReached {
+        /// The target length.
+        max_length: usize,
+    },
+    /// No solution of at most this length exists in the two-phase search
+    /// space (every 3x3x3 has one of 20 moves, but two-phase may need more).
+    #[error("no two-phase solution of at most {max_length} moves exists")]
+    TooShort {
+        /// The target length.
+        max_length: usize,
+    },
+}
+
+/// A solution and what it cost.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The moves that solve the cube.
+    pub moves: MoveSeq,
+    /// Phase-2 searches started.
+    pub probes: u64,
+}
+
+/// One of the six views of the cube.
+#[derive(Clone, Copy)]
+struct Direction {
+    cube: CubieCube,
+    /// Symmetry conjugated by (0, 16 or 32).
+    sym: usize,
+    inverse: bool,
+}
+
+struct Search<'a> {
+    t: &'a TwoPhaseTables,
+    dir: Direction,
+    moves1: [u8; MAX_LEN],
+    moves2: [u8; MAX_LEN],
+    /// `cubes[i]` is the direction's cube after the first `i` phase-1 moves,
+    /// valid for `i <= valid`.
+    cubes: [CubieCube; MAX_LEN + 1],
+    valid: usize,
+    len1: usize,
+    bound: usize,
+    found: Option<usize>,
+    probes: u64,
+    probe_limit: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+}
+
+#[inline]
+fn face_allowed(m: usize, last_face: usize) -> bool {
+    let f = m / 3;
+    // No face twice in a row; opposite faces only in URF-before-DLB order.
+    !(f == last_face || f + 3 == last_face)
+}
+
+#[inline]
+fn is_phase2_move(m: usize) -> bool {
+    // U and D turns, and half turns of the others.
+    let f = m / 3;
+    f == 0 || f == 3 || m % 3 == 1
+}
+
+impl<'a> Search<'a> {
+    fn phase1(&mut self, twist: usize, flip: usize, ss: usize, depth: usize, last_face: usize) -> bool {
+        let remaining = self.len1 - depth;
+        if remaining == 0 {
+            return self.start_phase2(last_face);
+        }
+        let c = self.t.coord;
+        for m in 0..N_MOVES {
+            if !face_allowed(m, last_face) {
+                continue;
+            }
+            // A phase-1 solution ending in a phase-2 move was already tried
+            // one move shorter.
+            if remaining == 1 && is_phase2_move(m) {
+                continue;
+            }
+            let tw = c.twist_move[twist * N_MOVES + m] as usize;
+            let fl = c.flip_move[flip * N_MOVES + m] as usize;
+            let s2 = c.slice_sorted_move[ss * N_MOVES + m] as usize;
+            let h = self.t.phase1_depth(tw, fl, s2 / 24) as usize;
+            if h >= remaining {
+                continue;
+            }
+            self.moves1[depth] = m as u8;
+            if self.valid > depth {
+                self.valid = depth;
+            }
+            if self.phase1(tw, fl, s2, depth + 1, m / 3) {
+                return true;
+            }
+            if self.stopped {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn start_phase2(&mut self, last_face: usize) -> bool {
+        self.probes += 1;
+        if self.probes >= self.probe_limit {
+            self.stopped = true;
+            return false;
+        }
+        if self.probes & 1023 == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.stopped = true;
+                    return false;
+                }
+            }
+        }
+        while self.valid < self.len1 {
+            let i = self.valid;
+            self.cubes[i + 1] = self.cubes[i].apply_move(Move::from_index(self.moves1[i] as usize));
+            self.valid += 1;
+        }
+        let cube = &self.cubes[self.len1];
+        let corners = coord::corners(cube) as usize;
+        let ud = coord::ud_edges(cube) as usize;
+        let sp = coord::slice_sorted(cube) as usize;
+        debug_assert!(sp < 24);
+        let h = self.t.phase2_bound(corners, ud, sp) as usize;
+        let max2 = self.bound - self.len1;
+        for len2 in h..=max2 {
+            if self.phase2(corners, ud, sp, 0, len2, last_face) {
+                self.found = Some(len2);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn phase2(&mut self, corners: usize, ud: usize, sp: usize, depth: usize, len2: usize, last_face: usize) -> bool {
+        let remaining = len2 - depth;
+        if remaining == 0 {
+            return corners == 0 && ud == 0 && sp == 0;
+        }
+        let c = self.t.coord;
+        for &m in &crate::tables::PHASE2_MOVES {
+            let m = m as usize;
+            if !face_allowed(m, last_face) {
+                continue;
+            }
+            let c2 = c.corners_move[corners * N_MOVES + m] as usize;
+            let u2 = c.ud_edges_move[ud * N_MOVES + m] as usize;
+            let s2 = c.slice_sorted_move[sp * N_MOVES + m] as usize;
+            if self.t.phase2_bound(c2, u2, s2) as usize >= remaining {
+                continue;
+            }
+            self.moves2[depth] = m as u8;
+            if self.phase2(c2, u2, s2, depth + 1, len2, m / 3) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The solution found, in the original cube's frame.
+    fn solution(&self, len2: usize) -> MoveSeq {
+        let sy = Symmetries::get();
+        let back = sy.inv[self.dir.sym] as usize;
+        let mut v: Vec<Move> = self.moves1[..self.len1]
+            .iter()
+            .chain(&self.moves2[..len2])
+            .map(|&m| Move::from_index(sy.conj_move[back][m as usize] as usize))
+            .collect();
+        if self.dir.inverse {
+            v = v.iter().rev().map(|m| m.inverse()).collect();
+        }
+        MoveSeq(v)
+    }
+}
+
+/// The six views of `cube`, without repeats (a symmetric cube has fewer).
+fn directions(cube: &CubieCube, all: bool) -> Vec<Direction> {
+    let sy = Symmetries::get();
+    let mut out: Vec<Direction> = Vec::new();
+    let inv = cube.inverse();
+    let views: &[(bool, usize)] = if all {
+        &[(false, 0), (false, 16), (false, 32), (true, 0), (true, 16), (true, 32)]
+    } else {
+        &[(false, 0)]
+    };
+    for &(inverse, s) in views {
+        let base = if inverse { &inv } else { cube };
+        let c = sy.conjugate(base, s);
+        if out.iter().any(|d| d.cube == c) {
+            continue;
+        }
+        out.push(Direction { cube: c, sym: s, inverse });
+    }
+    out
+}
+
+/// Solves `cube` with at most `opts.max_length` moves.
+pub fn solve(tables: &TwoPhaseTables, cube: &CubieCube, opts: &SolveOptions) -> Result<Solution, SolveError> {
+    if cube.is_solved() {
+        return Ok(Solution {
+            moves: MoveSeq::default(),
+            probes: 0,
+        });
+    }
+    let deadline = opts.time_limit.map(|d| Instant::now() + d);
+    let bound = opts.max_length.min(MAX_LEN - 1);
+    let mut searches: Vec<(Search, usize, usize, usize, usize)> = directions(cube, opts.all_directions)
+        .into_iter()
+        .map(|dir| {
+            let twist = coord::twist(&dir.cube) as usize;
+            let flip = coord::flip(&dir.cube) as usize;
+            let ss = coord::slice_sorted(&dir.cube) as usize;
+            let h = tables.phase1_depth(twist, flip, ss / 24) as usize;
+            let mut cubes = [CubieCube::SOLVED; MAX_LEN + 1];
+            cubes[0] = dir.cube;
+            let s = Search {
+                t: tables,
+                dir,
+                moves1: [0; MAX_LEN],
+                moves2: [0; MAX_LEN],
+                cubes,
+                valid: 0,
+                len1: 0,
+                bound,
+                found: None,
+                probes: 0,
+                probe_limit: opts.probe_limit.unwrap_or(u64::MAX),
+                deadline,
+                stopped: false,
+            };
+            (s, twist, flip, ss, h)
+        })
+        .collect();
+    let mut probes = 0u64;
+    for len1 in 0..=bound {
+        for (s, twist, flip, ss, h) in searches.iter_mut() {
+            if *h > len1 {
+                continue;
+            }
+            s.len1 = len1;
+            s.probe_limit = opts.probe_limit.map_or(u64::MAX, |p| p.saturating_sub(probes) + s.probes);
+            let before = s.probes;
+            // At length 0 there is no previous face; 6 is none of them.
+            s.phase1(*twist, *flip, *ss, 0, 6);
+            probes += s.probes - before;
+            if let Some(len2) = s.found {
+                return Ok(Solution {
+                    moves: s.solution(len2),
+                    probes,
+                });
+            }
+            if s.stopped {
+                return Err(SolveError::LimitReached {
+                    max_length: opts.max_length,
+                });
+            }
+        }
+    }
+    Err(SolveError::TooShort {
+        max_length: opts.max_length,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_order_forbids_same_and_reversed_opposite_faces() {
+        assert!(!face_allowed(0, 0));
+        assert!(face_allowed(9, 0)); // D after U
+        assert!(!face_allowed(0, 3)); // U after D
+        assert!(face_allowed(0, 6));
+        assert!(is_phase2_move(4) && !is_phase2_move(3) && is_phase2_move(10));
+    }
+}
