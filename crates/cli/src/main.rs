@@ -5,6 +5,8 @@
 
 mod commands;
 mod error;
+mod load;
+mod moves;
 
 use clap::{Parser, Subcommand};
 
@@ -21,6 +23,16 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Describe a puzzle: orbits, moves, group order.
+    Info(commands::info::InfoArgs),
+    /// Apply an alg to the start state and print the pattern reached.
+    Apply(commands::apply::ApplyArgs),
+    /// Invert algs.
+    Invert(commands::invert::InvertArgs),
+    /// The order of algs: repetitions until nothing has changed.
+    Order(commands::order::OrderArgs),
+    /// Convert a definition between .tws and KPuzzle JSON.
+    Convert(commands::convert::ConvertArgs),
     /// Solve 3x3x3 cubes: Kociemba's two-phase and an optimal solver.
     #[command(name = "333")]
     Cube333(commands::cube333::Cube333Args),
@@ -29,6 +41,11 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Info(args) => commands::info::run(args),
+        Command::Apply(args) => commands::apply::run(args),
+        Command::Invert(args) => commands::invert::run(args),
+        Command::Order(args) => commands::order::run(args),
+        Command::Convert(args) => commands::convert::run(args),
         Command::Cube333(args) => commands::cube333::run(args),
     };
     if let Err(e) = result {

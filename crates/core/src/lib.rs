@@ -33,7 +33,10 @@ pub mod transformation;
 pub use error::CoreError;
 pub use group::StabilizerChain;
 pub use layout::{Layout, Orbit, MAX_ORIENTATIONS, MAX_PIECES};
-pub use pattern::{Pattern, PatternOrbit};
-pub use puzzle::{is_rotation_name, power_name, IllegalPlacement, MoveDef, MoveKind, MovePower, Puzzle};
-pub use transformation::{OrbitCycles, Transformation};
 pub use num_bigint::BigUint;
+pub use pattern::{Pattern, PatternOrbit};
+pub use puzzle::{
+    is_rotation_name, power_name, IllegalPlacement, MoveDef, MoveKind, MoveNotation, MovePower,
+    Puzzle,
+};
+pub use transformation::{OrbitCycles, Transformation};

@@ -5,9 +5,11 @@
 //! KPuzzle derived move) so writers can reproduce the definition; whole-puzzle
 //! rotations are recognised by name as twsearch does.
 
+use std::sync::Arc;
+
 use num_bigint::BigUint;
 
-use crate::group::StabilizerChain;
+use crate::group::{projection_bound, PointBlock, StabilizerChain};
 use crate::{CoreError, Layout, Pattern, Transformation};
 
 /// Where a named move comes from.
@@ -54,11 +56,16 @@ impl MoveDef {
 pub fn is_rotation_name(name: &str) -> bool {
     let b = name.as_bytes();
     if let Some(&c) = b.first() {
-        if matches!(c, b'x' | b'y' | b'z') && (b.len() == 1 || (b.len() == 2 && matches!(b[1], b'2' | b'\''))) {
+        if matches!(c, b'x' | b'y' | b'z')
+            && (b.len() == 1 || (b.len() == 2 && matches!(b[1], b'2' | b'\'')))
+        {
             return true;
         }
     }
-    let caps = b.iter().take_while(|&&c| c == b'_' || c.is_ascii_uppercase()).count();
+    let caps = b
+        .iter()
+        .take_while(|&&c| c == b'_' || c.is_ascii_uppercase())
+        .count();
     caps > 0 && caps + 1 == b.len() && b[caps] == b'v'
 }
 
@@ -86,6 +93,21 @@ pub struct MovePower {
     pub transformation: Transformation,
 }
 
+/// Maps community notation (NxNxN SiGN, megaminx Pochmann moves, ...) onto
+/// a puzzle's named moves, for moves the definition does not name itself.
+pub trait MoveNotation: Send + Sync + std::fmt::Debug {
+    /// The named moves (index into [`Puzzle::moves`], amount) that one turn
+    /// of `family` with the given layers means, in order; `None` if the
+    /// notation does not cover it.
+    fn resolve(
+        &self,
+        puzzle: &Puzzle,
+        family: &str,
+        outer_layer: Option<u32>,
+        inner_layer: Option<u32>,
+    ) -> Option<Vec<(usize, i32)>>;
+}
+
 /// A puzzle definition.
 #[derive(Clone, Debug)]
 pub struct Puzzle {
@@ -94,6 +116,7 @@ pub struct Puzzle {
     start: Pattern,
     moves: Vec<MoveDef>,
     illegal: Vec<IllegalPlacement>,
+    notation: Option<Arc<dyn MoveNotation>>,
 }
 
 impl Puzzle {
@@ -105,7 +128,18 @@ impl Puzzle {
             start,
             moves: Vec::new(),
             illegal: Vec::new(),
+            notation: None,
         }
+    }
+
+    /// Attaches a notation mapping for moves the definition does not name.
+    pub fn set_notation(&mut self, notation: Arc<dyn MoveNotation>) {
+        self.notation = Some(notation);
+    }
+
+    /// The notation mapping, if any.
+    pub fn notation(&self) -> Option<&dyn MoveNotation> {
+        self.notation.as_deref()
     }
 
     /// Adds a named move; names must be unique.
@@ -227,17 +261,51 @@ impl Puzzle {
 
     /// Transformations of the given moves.
     pub fn transformations(&self, indices: &[usize]) -> Vec<&Transformation> {
-        indices.iter().map(|&i| &self.moves[i].transformation).collect()
+        indices
+            .iter()
+            .map(|&i| &self.moves[i].transformation)
+            .collect()
     }
 
     /// The stabilizer chain of the group the given moves generate, every
     /// piece taken as distinguishable.
+    ///
+    /// Small puzzles get the deterministic closure. Larger ones first try a
+    /// randomized chain, accepted only when its order (a proven lower bound)
+    /// meets the [`projection_bound`] (a proven upper bound); otherwise the
+    /// deterministic closure decides. Either way the result is exact.
     pub fn group(&self, generators: &[usize]) -> StabilizerChain {
+        /// Up to this many points the deterministic closure is fast.
+        const DETERMINISTIC_DEGREE: usize = 150;
         let gens: Vec<Vec<u16>> = generators
             .iter()
-            .map(|&i| self.layout.to_points(self.moves[i].transformation.as_bytes()))
+            .map(|&i| {
+                self.layout
+                    .to_points(self.moves[i].transformation.as_bytes())
+            })
             .collect();
-        StabilizerChain::new(self.layout.num_points(), &gens)
+        let degree = self.layout.num_points();
+        if degree <= DETERMINISTIC_DEGREE || gens.is_empty() {
+            return StabilizerChain::new(degree, &gens);
+        }
+        let mut blocks = Vec::new();
+        let mut start = 0;
+        for o in self.layout.orbits() {
+            blocks.push(PointBlock {
+                start,
+                pieces: o.num_pieces(),
+                orientations: o.num_orientations(),
+            });
+            start += o.num_pieces() * o.num_orientations();
+        }
+        let bound = projection_bound(&gens, &blocks);
+        for seed in 1..=3 {
+            let chain = StabilizerChain::randomized(degree, &gens, &blocks, &bound, 30, seed);
+            if chain.order() == bound {
+                return chain;
+            }
+        }
+        StabilizerChain::new(degree, &gens)
     }
 
     /// The exact order of the group the given moves generate.

@@ -221,8 +221,10 @@ mod tests {
     #[test]
     fn sss_product_matches_the_spec() {
         let l = layout();
-        let a = Transformation::from_bytes(&l, vec![1, 2, 3, 0, 0, 0, 1, 1, 1, 2, 0, 1, 1, 1]).unwrap();
-        let b = Transformation::from_bytes(&l, vec![3, 0, 1, 2, 1, 0, 0, 0, 2, 0, 1, 0, 2, 0]).unwrap();
+        let a =
+            Transformation::from_bytes(&l, vec![1, 2, 3, 0, 0, 0, 1, 1, 1, 2, 0, 1, 1, 1]).unwrap();
+        let b =
+            Transformation::from_bytes(&l, vec![3, 0, 1, 2, 1, 0, 0, 0, 2, 0, 1, 0, 2, 0]).unwrap();
         let c = l.compose(&a, &b);
         // no[i] = o1[p2[i]] + o2[i]; np[i] = p1[p2[i]]
         for k in 0..2 {
@@ -239,7 +241,8 @@ mod tests {
     #[test]
     fn power_and_order_agree() {
         let l = layout();
-        let a = Transformation::from_bytes(&l, vec![1, 2, 3, 0, 0, 0, 0, 1, 1, 2, 0, 1, 1, 1]).unwrap();
+        let a =
+            Transformation::from_bytes(&l, vec![1, 2, 3, 0, 0, 0, 0, 1, 1, 2, 0, 1, 1, 1]).unwrap();
         let ord = l.order(&a);
         let k: u64 = ord.try_into().unwrap();
         assert!(l.is_identity(&l.power(&a, k as i64)));
@@ -247,13 +250,20 @@ mod tests {
             assert!(!l.is_identity(&l.power(&a, j as i64)), "power {j}");
         }
         assert_eq!(l.power(&a, -1), l.invert(&a));
-        assert_eq!(l.power(&a, 1_000_000_007), l.power(&a, (1_000_000_007 % k) as i64));
+        assert_eq!(
+            l.power(&a, 1_000_000_007),
+            l.power(&a, (1_000_000_007 % k) as i64)
+        );
     }
 
     #[test]
     fn rejects_non_permutations() {
         let l = layout();
-        assert!(Transformation::from_bytes(&l, vec![1, 1, 3, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 0]).is_err());
-        assert!(Transformation::from_bytes(&l, vec![0, 1, 2, 3, 0, 0, 0, 2, 0, 1, 2, 0, 0, 0]).is_err());
+        assert!(
+            Transformation::from_bytes(&l, vec![1, 1, 3, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 0]).is_err()
+        );
+        assert!(
+            Transformation::from_bytes(&l, vec![0, 1, 2, 3, 0, 0, 0, 2, 0, 1, 2, 0, 0, 0]).is_err()
+        );
     }
 }

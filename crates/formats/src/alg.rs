@@ -166,7 +166,12 @@ impl fmt::Display for Move {
                     family: base.to_string(),
                     ..self.clone()
                 };
-                return write!(f, "{}{}", q.quantum(), if self.amount > 0 { "++" } else { "--" });
+                return write!(
+                    f,
+                    "{}{}",
+                    q.quantum(),
+                    if self.amount > 0 { "++" } else { "--" }
+                );
             }
         }
         if let Some(base) = self.family.strip_suffix("_PLUS_") {
@@ -280,7 +285,9 @@ impl Alg {
     /// How many moves the expanded alg has (saturating), computed without
     /// expanding it.
     pub fn move_count(&self) -> u128 {
-        self.nodes.iter().fold(0u128, |acc, n| acc.saturating_add(node_count(n)))
+        self.nodes
+            .iter()
+            .fold(0u128, |acc, n| acc.saturating_add(node_count(n)))
     }
 }
 
@@ -288,8 +295,14 @@ fn node_count(n: &AlgNode) -> u128 {
     match n {
         AlgNode::Move(_) => 1,
         AlgNode::Grouping(a, k) => a.move_count().saturating_mul(k.unsigned_abs() as u128),
-        AlgNode::Commutator(a, b) => a.move_count().saturating_add(b.move_count()).saturating_mul(2),
-        AlgNode::Conjugate(a, b) => a.move_count().saturating_mul(2).saturating_add(b.move_count()),
+        AlgNode::Commutator(a, b) => a
+            .move_count()
+            .saturating_add(b.move_count())
+            .saturating_mul(2),
+        AlgNode::Conjugate(a, b) => a
+            .move_count()
+            .saturating_mul(2)
+            .saturating_add(b.move_count()),
         _ => 0,
     }
 }
@@ -316,7 +329,12 @@ fn invert_node(n: &AlgNode) -> AlgNode {
     }
 }
 
-fn expand_into(alg: &Alg, inverse: bool, limit: usize, out: &mut Vec<Move>) -> Result<(), AlgError> {
+fn expand_into(
+    alg: &Alg,
+    inverse: bool,
+    limit: usize,
+    out: &mut Vec<Move>,
+) -> Result<(), AlgError> {
     let too_long = || AlgError {
         column: 1,
         kind: AlgErrorKind::TooLong(limit),
@@ -360,7 +378,10 @@ fn expand_into(alg: &Alg, inverse: bool, limit: usize, out: &mut Vec<Move>) -> R
 fn square1_tuple(a: &Alg, amount: i32) -> Option<(i32, i32)> {
     match (amount, a.nodes.as_slice()) {
         (1, [AlgNode::Move(u), AlgNode::Move(d)])
-            if u.family == SQ_U && d.family == SQ_D && u.inner_layer.is_none() && d.inner_layer.is_none() =>
+            if u.family == SQ_U
+                && d.family == SQ_D
+                && u.inner_layer.is_none()
+                && d.inner_layer.is_none() =>
         {
             Some((u.amount, d.amount))
         }
@@ -425,7 +446,10 @@ impl Parser<'_> {
     }
 
     fn err_at(&self, i: usize, kind: AlgErrorKind) -> AlgError {
-        AlgError { column: i + 1, kind }
+        AlgError {
+            column: i + 1,
+            kind,
+        }
     }
 
     fn peek(&self) -> Option<char> {
@@ -488,7 +512,11 @@ impl Parser<'_> {
                     self.i += 1;
                     let b = self.alg(&[']'], depth + 1)?;
                     self.expect(']')?;
-                    let kind = if sep == ',' { "commutator" } else { "conjugate" };
+                    let kind = if sep == ',' {
+                        "commutator"
+                    } else {
+                        "conjugate"
+                    };
                     if a.nodes.iter().all(is_blank) || b.nodes.iter().all(is_blank) {
                         return Err(self.err_at(start, AlgErrorKind::EmptyOperand(kind)));
                     }
@@ -556,7 +584,10 @@ impl Parser<'_> {
                 self.i += 1;
                 Ok(())
             }
-            Some(x) => Err(self.err(AlgErrorKind::Expected { expected: c, found: x })),
+            Some(x) => Err(self.err(AlgErrorKind::Expected {
+                expected: c,
+                found: x,
+            })),
             None => Err(self.err(AlgErrorKind::UnexpectedEnd(c))),
         }
     }
@@ -572,21 +603,34 @@ impl Parser<'_> {
 
     fn number(&self, start: usize, d: &str) -> Result<i32, AlgError> {
         if d.len() > 1 && d.starts_with('0') {
-            return Err(self.err_at(start, AlgErrorKind::BadNumber(d.into(), "a number may not start with 0")));
+            return Err(self.err_at(
+                start,
+                AlgErrorKind::BadNumber(d.into(), "a number may not start with 0"),
+            ));
         }
-        d.parse::<i32>()
-            .map_err(|_| self.err_at(start, AlgErrorKind::BadNumber(d.into(), "too large (at most 2147483647)")))
+        d.parse::<i32>().map_err(|_| {
+            self.err_at(
+                start,
+                AlgErrorKind::BadNumber(d.into(), "too large (at most 2147483647)"),
+            )
+        })
     }
 
     /// `(\d+)?('?)`; with `allow_minus`, also `-\d+` (a grouping extension).
     fn amount(&mut self, allow_minus: bool) -> Result<i32, AlgError> {
         let start = self.i;
-        let negative = allow_minus && self.peek() == Some('-') && self.peek_at(1).is_some_and(|c| c.is_ascii_digit());
+        let negative = allow_minus
+            && self.peek() == Some('-')
+            && self.peek_at(1).is_some_and(|c| c.is_ascii_digit());
         if negative {
             self.i += 1;
         }
         let d = self.digits();
-        let mut amount = if d.is_empty() { 1 } else { self.number(start, &d)? };
+        let mut amount = if d.is_empty() {
+            1
+        } else {
+            self.number(start, &d)?
+        };
         if negative {
             amount = -amount;
         }
@@ -625,7 +669,11 @@ impl Parser<'_> {
         let amount_start = self.i;
         let d = self.digits();
         let had_digits = !d.is_empty();
-        let mut amount = if had_digits { self.number(amount_start, &d)? } else { 1 };
+        let mut amount = if had_digits {
+            self.number(amount_start, &d)?
+        } else {
+            1
+        };
         if self.peek() == Some('\'') {
             self.i += 1;
             amount = -amount;
@@ -670,7 +718,10 @@ impl Parser<'_> {
 
     fn layer(&self, start: usize, d: &str) -> Result<u32, AlgError> {
         if d.starts_with('0') {
-            return Err(self.err_at(start, AlgErrorKind::BadNumber(d.into(), "a layer starts at 1")));
+            return Err(self.err_at(
+                start,
+                AlgErrorKind::BadNumber(d.into(), "a layer starts at 1"),
+            ));
         }
         d.parse::<u32>()
             .map_err(|_| self.err_at(start, AlgErrorKind::BadNumber(d.into(), "layer too large")))
@@ -734,7 +785,9 @@ mod tests {
     use super::*;
 
     fn round_trip(s: &str) -> String {
-        Alg::parse(s).unwrap_or_else(|e| panic!("{s:?}: {e}")).to_string()
+        Alg::parse(s)
+            .unwrap_or_else(|e| panic!("{s:?}: {e}"))
+            .to_string()
     }
 
     #[test]
@@ -760,8 +813,26 @@ mod tests {
     #[test]
     fn rejects_what_cubing_js_rejects() {
         for s in [
-            "R,", "::", "[, ]", "[R, ]", "(R U", "R U)", "R2''", "[R: U", "[R U]", "R U]", "RU'U", "R9999999999",
-            "(R U)9999999999", "R U R' U' %", "U05", "3", "R2++", "UR-", "R'+", "0R",
+            "R,",
+            "::",
+            "[, ]",
+            "[R, ]",
+            "(R U",
+            "R U)",
+            "R2''",
+            "[R: U",
+            "[R U]",
+            "R U]",
+            "RU'U",
+            "R9999999999",
+            "(R U)9999999999",
+            "R U R' U' %",
+            "U05",
+            "3",
+            "R2++",
+            "UR-",
+            "R'+",
+            "0R",
         ] {
             assert!(Alg::parse(s).is_err(), "{s:?} parsed");
         }
@@ -789,7 +860,10 @@ mod tests {
         assert_eq!(e("(R U)2'"), "U' R' U' R'");
         assert_eq!(e("[R, U]'"), "U R U' R'");
         assert_eq!(e("[R: U]2"), "R U R' R U R'");
-        assert!(Alg::parse("(R U)1000").unwrap().expanded_moves(100).is_err());
+        assert!(Alg::parse("(R U)1000")
+            .unwrap()
+            .expanded_moves(100)
+            .is_err());
     }
 
     #[test]
@@ -801,8 +875,13 @@ mod tests {
     #[test]
     fn layers_and_families() {
         let a = Alg::parse("2-3Rw'").unwrap();
-        let AlgNode::Move(m) = &a.nodes()[0] else { unreachable!() };
-        assert_eq!((m.outer_layer, m.inner_layer, m.family.as_str(), m.amount), (Some(2), Some(3), "Rw", -1));
+        let AlgNode::Move(m) = &a.nodes()[0] else {
+            unreachable!()
+        };
+        assert_eq!(
+            (m.outer_layer, m.inner_layer, m.family.as_str(), m.amount),
+            (Some(2), Some(3), "Rw", -1)
+        );
         assert_eq!(m.quantum(), "2-3Rw");
     }
 }

@@ -1,5 +1,67 @@
 //! Text in and out of twistor: ksolve/twsearch `.tws` definitions and
 //! scramble files, cubing.js KPuzzle and KPattern JSON, and move notation.
+//!
+//! Readers take the text and a name for it (used in error messages, which
+//! always say the file, the line and what is wrong); they never panic on
+//! bad input and bound their work by the input's size.
+//!
+//! ```
+//! use twistor_formats::{alg::Alg, read_puzzle, resolve::alg_transformation};
+//!
+//! let tws = "Name Flip\nSet EDGES 2 2\nSolved\nEDGES\n1 2\n0 0\nEnd\n\
+//!            Move F\nEDGES\n2 1\n1 0\nEnd\n";
+//! let puzzle = read_puzzle(tws, "flip.tws")?;
+//! let f2 = alg_transformation(&puzzle, &"F2".parse::<Alg>().unwrap()).unwrap();
+//! // F swaps the edges and flips one; F2 flips both.
+//! assert_eq!(f2.as_bytes(), &[0, 1, 1, 1]);
+//! # Ok::<(), twistor_formats::ParseError>(())
+//! ```
 #![deny(missing_docs)]
 
 pub mod alg;
+mod error;
+mod json;
+pub mod kpuzzle;
+pub mod resolve;
+pub mod tws;
+
+pub use error::{ParseError, ParseErrorKind};
+
+use twistor_core::Puzzle;
+
+/// A file format for puzzle definitions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PuzzleFormat {
+    /// ksolve/twsearch `.tws`.
+    Tws,
+    /// cubing.js KPuzzle JSON.
+    KPuzzleJson,
+}
+
+impl PuzzleFormat {
+    /// The format a file's name or content says: `.json` or text starting
+    /// with `{` is KPuzzle JSON, anything else `.tws`.
+    pub fn detect(file: &str, text: &str) -> PuzzleFormat {
+        if file.to_ascii_lowercase().ends_with(".json") || text.trim_start().starts_with('{') {
+            PuzzleFormat::KPuzzleJson
+        } else {
+            PuzzleFormat::Tws
+        }
+    }
+}
+
+/// Reads a puzzle definition in the format [`PuzzleFormat::detect`] finds.
+pub fn read_puzzle(text: &str, file: &str) -> Result<Puzzle, ParseError> {
+    match PuzzleFormat::detect(file, text) {
+        PuzzleFormat::Tws => tws::parse_tws(text, file),
+        PuzzleFormat::KPuzzleJson => kpuzzle::parse_kpuzzle(text, file),
+    }
+}
+
+/// Writes a puzzle definition in `format`.
+pub fn write_puzzle(puzzle: &Puzzle, format: PuzzleFormat) -> Result<String, ParseError> {
+    match format {
+        PuzzleFormat::Tws => tws::write_tws(puzzle),
+        PuzzleFormat::KPuzzleJson => Ok(kpuzzle::write_kpuzzle(puzzle)),
+    }
+}

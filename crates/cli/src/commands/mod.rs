@@ -1,3 +1,8 @@
 //! One module per subcommand.
 
+pub mod apply;
+pub mod convert;
 pub mod cube333;
+pub mod info;
+pub mod invert;
+pub mod order;

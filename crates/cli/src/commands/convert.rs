@@ -1,0 +1,49 @@
+//! `twistor convert`: a definition from .tws to KPuzzle JSON or back.
+
+use twistor_formats::{write_puzzle, PuzzleFormat};
+
+use crate::error::{CliError, CliResult};
+use crate::load::load_puzzle;
+
+/// Output formats of `twistor convert`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum Format {
+    /// ksolve/twsearch .tws
+    Tws,
+    /// cubing.js KPuzzle JSON
+    Json,
+}
+
+/// Arguments of `twistor convert`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  twistor convert 3x3x3.tws --to json > 3x3x3.json\n  twistor convert 3x3x3.json --to tws"
+)]
+pub struct ConvertArgs {
+    /// A .tws or KPuzzle .json file.
+    puzzle: String,
+    /// The format to write.
+    #[arg(long, value_enum)]
+    to: Format,
+    /// Write here instead of standard output.
+    #[arg(short, long)]
+    output: Option<String>,
+}
+
+/// Runs `twistor convert`.
+pub fn run(args: ConvertArgs) -> CliResult {
+    let puzzle = load_puzzle(&args.puzzle)?;
+    let format = match args.to {
+        Format::Tws => PuzzleFormat::Tws,
+        Format::Json => PuzzleFormat::KPuzzleJson,
+    };
+    let text = write_puzzle(&puzzle, format)
+        .map_err(|e| CliError::input(format!("{}: {}", args.puzzle, e.kind)))?;
+    match args.output {
+        Some(path) => {
+            std::fs::write(&path, text).map_err(|e| CliError::failure(format!("{path}: {e}")))?
+        }
+        None => print!("{text}"),
+    }
+    Ok(())
+}

@@ -1,0 +1,38 @@
+//! `twistor order`: how many times an alg must be repeated to do nothing.
+
+use serde_json::json;
+use twistor_formats::resolve::alg_transformation;
+
+use crate::error::{CliError, CliResult};
+use crate::load::{algs_or_stdin, load_puzzle, parse_alg, shorten};
+
+/// Arguments of `twistor order`.
+#[derive(clap::Args)]
+#[command(after_help = "Example:\n  twistor order 3x3x3.tws \"R U\"      # prints 105")]
+pub struct OrderArgs {
+    /// A .tws or KPuzzle .json file.
+    puzzle: String,
+    /// Algs; read from standard input, one a line, if none.
+    algs: Vec<String>,
+    /// Print one JSON object a line: `{"alg": ..., "order": "..."}`.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `twistor order`.
+pub fn run(args: OrderArgs) -> CliResult {
+    let puzzle = load_puzzle(&args.puzzle)?;
+    for text in algs_or_stdin(&args.algs) {
+        let text = text?;
+        let alg = parse_alg(&text)?;
+        let t = alg_transformation(&puzzle, &alg)
+            .map_err(|e| CliError::input(format!("alg {:?}: {e}", shorten(&text))))?;
+        let order = puzzle.layout().order(&t);
+        if args.json {
+            println!("{}", json!({"alg": text, "order": order.to_string()}));
+        } else {
+            println!("{order}");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,79 @@
+//! Evaluating move notation on a puzzle: looking moves up in its definition
+//! and computing what an alg does.
+//!
+//! A move `2-3Rw2'` is looked up by its quantum (`2-3Rw`) among the
+//! puzzle's named moves (base moves, rotations, sequences, aliases and
+//! KPuzzle derived moves) and raised to its amount. If that fails, a move
+//! whose name includes the amount (`F2` in a definition whose base move is
+//! called `F2`) is tried, then the puzzle's notation mapping (for puzzles
+//! from geometry). Repetitions are evaluated by exponentiation, so
+//! `(R U)1000000000` costs a few dozen products.
+
+use twistor_core::{Pattern, Puzzle, Transformation};
+
+use crate::alg::{Alg, AlgError, AlgErrorKind, AlgNode, Move};
+
+/// What the move `m` does on `puzzle`.
+pub fn move_transformation(puzzle: &Puzzle, m: &Move) -> Result<Transformation, AlgError> {
+    let layout = puzzle.layout();
+    let quantum = m.quantum();
+    if let Some(i) = puzzle.find_move(&quantum) {
+        return Ok(layout.power(&puzzle.moves()[i].transformation, m.amount as i64));
+    }
+    if m.amount.unsigned_abs() > 1 {
+        let named = format!("{quantum}{}", m.amount.unsigned_abs());
+        if let Some(i) = puzzle.find_move(&named) {
+            return Ok(layout.power(&puzzle.moves()[i].transformation, m.amount.signum() as i64));
+        }
+    }
+    if let Some(notation) = puzzle.notation() {
+        if let Some(parts) = notation.resolve(puzzle, &m.family, m.outer_layer, m.inner_layer) {
+            let mut t = layout.identity();
+            for (i, k) in parts {
+                t = layout.compose(
+                    &t,
+                    &layout.power(&puzzle.moves()[i].transformation, k as i64),
+                );
+            }
+            return Ok(layout.power(&t, m.amount as i64));
+        }
+    }
+    Err(AlgError {
+        column: m.column().unwrap_or(1),
+        kind: AlgErrorKind::UnknownMove(m.to_string()),
+    })
+}
+
+/// What `alg` does on `puzzle`.
+pub fn alg_transformation(puzzle: &Puzzle, alg: &Alg) -> Result<Transformation, AlgError> {
+    let layout = puzzle.layout();
+    let mut t = layout.identity();
+    for node in alg.nodes() {
+        let step = match node {
+            AlgNode::Move(m) => move_transformation(puzzle, m)?,
+            AlgNode::Grouping(a, k) => layout.power(&alg_transformation(puzzle, a)?, *k as i64),
+            AlgNode::Commutator(a, b) => {
+                let ta = alg_transformation(puzzle, a)?;
+                let tb = alg_transformation(puzzle, b)?;
+                let ab = layout.compose(&ta, &tb);
+                let ab_a = layout.compose(&ab, &layout.invert(&ta));
+                layout.compose(&ab_a, &layout.invert(&tb))
+            }
+            AlgNode::Conjugate(a, b) => {
+                let ta = alg_transformation(puzzle, a)?;
+                let tb = alg_transformation(puzzle, b)?;
+                layout.compose(&layout.compose(&ta, &tb), &layout.invert(&ta))
+            }
+            AlgNode::Pause | AlgNode::Newline | AlgNode::LineComment(_) => continue,
+        };
+        t = layout.compose(&t, &step);
+    }
+    Ok(t)
+}
+
+/// The pattern reached by applying `alg` to `pattern`.
+pub fn apply_alg(puzzle: &Puzzle, pattern: &Pattern, alg: &Alg) -> Result<Pattern, AlgError> {
+    Ok(puzzle
+        .layout()
+        .apply(pattern, &alg_transformation(puzzle, alg)?))
+}
