@@ -2,8 +2,7 @@
 
 use std::io::{BufRead, Read};
 
-use twistor_core::Puzzle;
-use twistor_formats::{alg::Alg, read_puzzle};
+use twistor_formats::alg::Alg;
 
 use crate::error::CliError;
 
@@ -34,12 +33,6 @@ pub fn read_text(path: &str) -> Result<String, CliError> {
         )));
     }
     Ok(String::from_utf8_lossy(&bytes).into_owned())
-}
-
-/// Loads the puzzle a `PUZZLE` argument names: a `.tws` or KPuzzle `.json` file.
-pub fn load_puzzle(arg: &str) -> Result<Puzzle, CliError> {
-    let text = read_text(arg)?;
-    read_puzzle(&text, arg).map_err(CliError::input)
 }
 
 /// Parses an alg given on the command line.

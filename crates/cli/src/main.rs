@@ -7,6 +7,7 @@ mod commands;
 mod error;
 mod load;
 mod moves;
+mod puzzle_source;
 
 use clap::{Parser, Subcommand};
 

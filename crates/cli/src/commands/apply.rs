@@ -5,14 +5,15 @@ use twistor_formats::resolve::apply_alg;
 use twistor_formats::tws::write_scrambles;
 
 use crate::error::{CliError, CliResult};
-use crate::load::{load_puzzle, parse_alg, shorten};
+use crate::load::{parse_alg, shorten};
+use crate::puzzle_source::PuzzleSource;
 
 /// Arguments of `twistor apply`.
 #[derive(clap::Args)]
 #[command(after_help = "Example:\n  twistor apply 3x3x3.tws \"R U R' U'\" --json")]
 pub struct ApplyArgs {
-    /// A .tws or KPuzzle .json file.
-    puzzle: String,
+    #[command(flatten)]
+    source: PuzzleSource,
     /// The alg to apply (cubing.js notation).
     alg: String,
     /// Print the pattern as KPattern JSON (otherwise as a .tws Scramble block).
@@ -22,7 +23,7 @@ pub struct ApplyArgs {
 
 /// Runs `twistor apply`.
 pub fn run(args: ApplyArgs) -> CliResult {
-    let puzzle = load_puzzle(&args.puzzle)?;
+    let puzzle = args.source.load()?;
     let alg = parse_alg(&args.alg)?;
     let pattern = apply_alg(&puzzle, puzzle.start(), &alg)
         .map_err(|e| CliError::input(format!("alg {:?}: {e}", shorten(&args.alg))))?;

@@ -3,7 +3,7 @@
 use twistor_formats::{write_puzzle, PuzzleFormat};
 
 use crate::error::{CliError, CliResult};
-use crate::load::load_puzzle;
+use crate::puzzle_source::PuzzleSource;
 
 /// Output formats of `twistor convert`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -20,8 +20,8 @@ pub enum Format {
     after_help = "Examples:\n  twistor convert 3x3x3.tws --to json > 3x3x3.json\n  twistor convert 3x3x3.json --to tws"
 )]
 pub struct ConvertArgs {
-    /// A .tws or KPuzzle .json file.
-    puzzle: String,
+    #[command(flatten)]
+    source: PuzzleSource,
     /// The format to write.
     #[arg(long, value_enum)]
     to: Format,
@@ -32,13 +32,13 @@ pub struct ConvertArgs {
 
 /// Runs `twistor convert`.
 pub fn run(args: ConvertArgs) -> CliResult {
-    let puzzle = load_puzzle(&args.puzzle)?;
+    let puzzle = args.source.load()?;
     let format = match args.to {
         Format::Tws => PuzzleFormat::Tws,
         Format::Json => PuzzleFormat::KPuzzleJson,
     };
     let text = write_puzzle(&puzzle, format)
-        .map_err(|e| CliError::input(format!("{}: {}", args.puzzle, e.kind)))?;
+        .map_err(|e| CliError::input(format!("{}: {}", args.source.puzzle, e.kind)))?;
     match args.output {
         Some(path) => {
             std::fs::write(&path, text).map_err(|e| CliError::failure(format!("{path}: {e}")))?

@@ -4,15 +4,15 @@ use serde_json::json;
 use twistor_core::Puzzle;
 
 use crate::error::CliResult;
-use crate::load::load_puzzle;
+use crate::puzzle_source::PuzzleSource;
 use crate::moves::{search_move_indices, MoveSubset};
 
 /// Arguments of `twistor info`.
 #[derive(clap::Args)]
 #[command(after_help = "Example:\n  twistor info 3x3x3.tws --json")]
 pub struct InfoArgs {
-    /// A .tws or KPuzzle .json file.
-    puzzle: String,
+    #[command(flatten)]
+    source: PuzzleSource,
     #[command(flatten)]
     moves: MoveSubset,
     /// Print JSON.
@@ -22,7 +22,7 @@ pub struct InfoArgs {
 
 /// Runs `twistor info`.
 pub fn run(args: InfoArgs) -> CliResult {
-    let puzzle = load_puzzle(&args.puzzle)?;
+    let puzzle = args.source.load()?;
     let gens = search_move_indices(&puzzle, &args.moves)?;
     let order = puzzle.group_order(&gens);
     if args.json {

@@ -4,14 +4,15 @@ use serde_json::json;
 use twistor_formats::resolve::alg_transformation;
 
 use crate::error::{CliError, CliResult};
-use crate::load::{algs_or_stdin, load_puzzle, parse_alg, shorten};
+use crate::load::{algs_or_stdin, parse_alg, shorten};
+use crate::puzzle_source::PuzzleSource;
 
 /// Arguments of `twistor order`.
 #[derive(clap::Args)]
 #[command(after_help = "Example:\n  twistor order 3x3x3.tws \"R U\"      # prints 105")]
 pub struct OrderArgs {
-    /// A .tws or KPuzzle .json file.
-    puzzle: String,
+    #[command(flatten)]
+    source: PuzzleSource,
     /// Algs; read from standard input, one a line, if none.
     algs: Vec<String>,
     /// Print one JSON object a line: `{"alg": ..., "order": "..."}`.
@@ -21,7 +22,7 @@ pub struct OrderArgs {
 
 /// Runs `twistor order`.
 pub fn run(args: OrderArgs) -> CliResult {
-    let puzzle = load_puzzle(&args.puzzle)?;
+    let puzzle = args.source.load()?;
     for text in algs_or_stdin(&args.algs) {
         let text = text?;
         let alg = parse_alg(&text)?;
