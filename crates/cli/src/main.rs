@@ -34,6 +34,12 @@ enum Command {
     Order(commands::order::OrderArgs),
     /// Convert a definition between .tws and KPuzzle JSON.
     Convert(commands::convert::ConvertArgs),
+    /// God's algorithm: exact distance distributions, antipodes, local maxima.
+    Gods(commands::gods::GodsArgs),
+    /// Build a puzzle definition from a solid and its cut planes.
+    Geometry(commands::geometry::GeometryArgs),
+    /// Show a position: as an SVG net, a position matrix, or a definition block.
+    Show(commands::show::ShowArgs),
     /// Solve 3x3x3 cubes: Kociemba's two-phase and an optimal solver.
     #[command(name = "333")]
     Cube333(commands::cube333::Cube333Args),
@@ -47,6 +53,9 @@ fn main() {
         Command::Invert(args) => commands::invert::run(args),
         Command::Order(args) => commands::order::run(args),
         Command::Convert(args) => commands::convert::run(args),
+        Command::Gods(args) => commands::gods::run(args),
+        Command::Geometry(args) => commands::geometry::run(args),
+        Command::Show(args) => commands::show::run(args),
         Command::Cube333(args) => commands::cube333::run(args),
     };
     if let Err(e) = result {
