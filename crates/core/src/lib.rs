@@ -25,6 +25,7 @@
 
 mod error;
 pub mod group;
+pub mod index;
 mod layout;
 pub mod pattern;
 pub mod puzzle;

@@ -1,1 +1,28 @@
-//! twistor search (in progress).
+//! Search engines for twistor: the moves a search turns, canonical
+//! sequences, pruning tables, IDA*, and God's algorithm.
+//!
+//! Engines do no I/O and know nothing of the terminal: long jobs report
+//! progress through a callback and can be stopped through a flag.
+#![deny(missing_docs)]
+
+pub mod gods;
+pub mod moves;
+
+pub use moves::{Grip, Metric, MoveSet, SearchMove};
+
+/// What can go wrong setting up a search.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// A move the puzzle does not have.
+    #[error("the puzzle has no move {0:?}")]
+    UnknownMove(String),
+    /// A move listed twice.
+    #[error("move {0} is listed twice")]
+    MoveListedTwice(String),
+    /// An empty move list.
+    #[error("no moves to search with")]
+    NoMoves,
+    /// A move whose order is too large to enumerate its powers.
+    #[error("move {0} has too large an order to search with")]
+    MoveOrderTooLarge(String),
+}

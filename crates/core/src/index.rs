@@ -1,0 +1,1 @@
+//! Perfect indexing of positions (being built).

@@ -1,0 +1,1 @@
+//! God's algorithm: exact distance distributions (being built).
