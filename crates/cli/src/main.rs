@@ -32,6 +32,8 @@ enum Command {
     Invert(commands::invert::InvertArgs),
     /// The order of algs: repetitions until nothing has changed.
     Order(commands::order::OrderArgs),
+    /// Count canonical move sequences by length.
+    Canon(commands::canon::CanonArgs),
     /// Convert a definition between .tws and KPuzzle JSON.
     Convert(commands::convert::ConvertArgs),
     /// God's algorithm: exact distance distributions, antipodes, local maxima.
@@ -53,6 +55,7 @@ fn main() {
         Command::Invert(args) => commands::invert::run(args),
         Command::Order(args) => commands::order::run(args),
         Command::Convert(args) => commands::convert::run(args),
+        Command::Canon(args) => commands::canon::run(args),
         Command::Gods(args) => commands::gods::run(args),
         Command::Geometry(args) => commands::geometry::run(args),
         Command::Show(args) => commands::show::run(args),

@@ -1,6 +1,7 @@
 //! The `--moves` option shared by commands that choose generators.
 
 use twistor_core::Puzzle;
+use twistor_search::{Metric, MoveSet};
 
 use crate::error::CliError;
 
@@ -32,4 +33,20 @@ pub fn search_move_indices(puzzle: &Puzzle, subset: &MoveSubset) -> Result<Vec<u
         return Err(CliError::input("--moves: no moves given"));
     }
     Ok(out)
+}
+
+/// The search move set `subset` selects, in `metric`.
+pub fn move_set(puzzle: &Puzzle, subset: &MoveSubset, metric: Metric) -> Result<MoveSet, CliError> {
+    let result = match &subset.moves {
+        None => MoveSet::all(puzzle, metric),
+        Some(list) => {
+            let names: Vec<String> = list
+                .split(',')
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect();
+            MoveSet::named(puzzle, &names, metric)
+        }
+    };
+    result.map_err(|e| CliError::input(format!("--moves: {e}")))
 }

@@ -5,9 +5,11 @@
 //! progress through a callback and can be stopped through a flag.
 #![deny(missing_docs)]
 
+pub mod canonical;
 pub mod gods;
 pub mod moves;
 
+pub use canonical::CanonicalFsm;
 pub use moves::{Grip, Metric, MoveSet, SearchMove};
 
 /// What can go wrong setting up a search.
@@ -22,6 +24,9 @@ pub enum SearchError {
     /// An empty move list.
     #[error("no moves to search with")]
     NoMoves,
+    /// More move classes than the canonical automaton handles.
+    #[error("{0} move classes; canonical sequences handle at most 64")]
+    TooManyGrips(usize),
     /// A move whose order is too large to enumerate its powers.
     #[error("move {0} has too large an order to search with")]
     MoveOrderTooLarge(String),

@@ -7,7 +7,7 @@
 //! (`U`, `U'`), as twsearch does. A restriction such as `--moves U,F,R2`
 //! keeps only multiples of the listed power on each grip (`R2` alone).
 
-use twistor_core::{power_name, Puzzle, Transformation};
+use twistor_core::{power_name, Layout, Puzzle, Transformation};
 
 use crate::SearchError;
 
@@ -55,6 +55,7 @@ pub struct Grip {
 /// negative ones, as twsearch lists them).
 #[derive(Clone, Debug)]
 pub struct MoveSet {
+    layout: Layout,
     grips: Vec<Grip>,
     moves: Vec<SearchMove>,
     metric: Metric,
@@ -64,13 +65,21 @@ impl MoveSet {
     /// The move set of the puzzle's default search moves (base moves and
     /// move sequences that are not rotations).
     pub fn all(puzzle: &Puzzle, metric: Metric) -> Result<MoveSet, SearchError> {
-        let names: Vec<String> = puzzle.search_moves().iter().map(|&i| puzzle.moves()[i].name.clone()).collect();
+        let names: Vec<String> = puzzle
+            .search_moves()
+            .iter()
+            .map(|&i| puzzle.moves()[i].name.clone())
+            .collect();
         MoveSet::named(puzzle, &names, metric)
     }
 
     /// The move set of the listed moves: each a named move of the puzzle
     /// (`U`) or a power of one (`R2`, meaning multiples of `R2` only).
-    pub fn named(puzzle: &Puzzle, names: &[String], metric: Metric) -> Result<MoveSet, SearchError> {
+    pub fn named(
+        puzzle: &Puzzle,
+        names: &[String],
+        metric: Metric,
+    ) -> Result<MoveSet, SearchError> {
         let layout = puzzle.layout();
         let mut grips: Vec<Grip> = Vec::new();
         for name in names {
@@ -80,12 +89,25 @@ impl MoveSet {
             }
             let base = &puzzle.moves()[index];
             let t = layout.power(&base.transformation, step as i64);
-            let order: u32 = layout.order(&t).try_into().map_err(|_| SearchError::MoveOrderTooLarge(name.clone()))?;
+            let order: u32 = layout
+                .order(&t)
+                .try_into()
+                .map_err(|_| SearchError::MoveOrderTooLarge(name.clone()))?;
             if order > 1000 {
                 return Err(SearchError::MoveOrderTooLarge(name.clone()));
             }
-            let display = if step == 1 { base.name.clone() } else { power_name(&base.name, step as i32) };
-            grips.push(Grip { puzzle_move: index, name: display, step, order, transformation: t });
+            let display = if step == 1 {
+                base.name.clone()
+            } else {
+                power_name(&base.name, step as i32)
+            };
+            grips.push(Grip {
+                puzzle_move: index,
+                name: display,
+                step,
+                order,
+                transformation: t,
+            });
         }
         if grips.is_empty() {
             return Err(SearchError::NoMoves);
@@ -106,7 +128,17 @@ impl MoveSet {
                 });
             }
         }
-        Ok(MoveSet { grips, moves, metric })
+        Ok(MoveSet {
+            layout: layout.clone(),
+            grips,
+            moves,
+            metric,
+        })
+    }
+
+    /// The layout of the states the moves act on.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
     }
 
     /// The grips.
@@ -144,7 +176,10 @@ fn resolve_grip_name(puzzle: &Puzzle, name: &str) -> Result<(usize, u32), Search
     // `R2`, `R3`: a power of a named move.
     let digits = name.trim_end_matches(|c: char| c.is_ascii_digit());
     if digits.len() < name.len() {
-        if let (Some(i), Ok(step)) = (puzzle.find_move(digits), name[digits.len()..].parse::<u32>()) {
+        if let (Some(i), Ok(step)) = (
+            puzzle.find_move(digits),
+            name[digits.len()..].parse::<u32>(),
+        ) {
             if step >= 1 {
                 return Ok((i, step));
             }

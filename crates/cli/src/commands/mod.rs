@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod apply;
+pub mod canon;
 pub mod convert;
 pub mod cube333;
 pub mod geometry;
