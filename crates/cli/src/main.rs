@@ -7,7 +7,9 @@ mod commands;
 mod error;
 mod load;
 mod moves;
+mod progress;
 mod puzzle_source;
+mod target;
 
 use clap::{Parser, Subcommand};
 
@@ -32,6 +34,8 @@ enum Command {
     Invert(commands::invert::InvertArgs),
     /// The order of algs: repetitions until nothing has changed.
     Order(commands::order::OrderArgs),
+    /// Find optimal solutions of positions.
+    Solve(commands::solve::SolveArgs),
     /// Count canonical move sequences by length.
     Canon(commands::canon::CanonArgs),
     /// Convert a definition between .tws and KPuzzle JSON.
@@ -56,6 +60,7 @@ fn main() {
         Command::Order(args) => commands::order::run(args),
         Command::Convert(args) => commands::convert::run(args),
         Command::Canon(args) => commands::canon::run(args),
+        Command::Solve(args) => commands::solve::run(args),
         Command::Gods(args) => commands::gods::run(args),
         Command::Geometry(args) => commands::geometry::run(args),
         Command::Show(args) => commands::show::run(args),

@@ -8,9 +8,16 @@
 pub mod canonical;
 pub mod gods;
 pub mod moves;
+mod planner;
+pub mod projection;
+pub mod solver;
+pub mod table;
+pub mod target;
 
 pub use canonical::CanonicalFsm;
 pub use moves::{Grip, Metric, MoveSet, SearchMove};
+pub use solver::{SearchProgress, SolutionCount, SolveOptions, SolveReport, Solver, SolverOptions};
+pub use table::{FillProgress, PruneTable};
 
 /// What can go wrong setting up a search.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -27,6 +34,9 @@ pub enum SearchError {
     /// More move classes than the canonical automaton handles.
     #[error("{0} move classes; canonical sequences handle at most 64")]
     TooManyGrips(usize),
+    /// The work was stopped before it finished.
+    #[error("stopped")]
+    Stopped,
     /// A move whose order is too large to enumerate its powers.
     #[error("move {0} has too large an order to search with")]
     MoveOrderTooLarge(String),

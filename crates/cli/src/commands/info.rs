@@ -4,8 +4,8 @@ use serde_json::json;
 use twistor_core::Puzzle;
 
 use crate::error::CliResult;
-use crate::puzzle_source::PuzzleSource;
 use crate::moves::{search_move_indices, MoveSubset};
+use crate::puzzle_source::PuzzleSource;
 
 /// Arguments of `twistor info`.
 #[derive(clap::Args)]

@@ -10,3 +10,4 @@ pub mod info;
 pub mod invert;
 pub mod order;
 pub mod show;
+pub mod solve;

@@ -1,0 +1,221 @@
+//! `twistor solve`: optimal solutions of positions.
+
+use std::io::IsTerminal;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use serde_json::json;
+use twistor_core::{Pattern, Puzzle};
+use twistor_formats::resolve::alg_transformation;
+use twistor_formats::tws::{parse_scrambles, ScrambleBody};
+use twistor_search::{
+    FillProgress, Metric, SearchProgress, SolutionCount, SolveOptions, Solver, SolverOptions,
+};
+
+use crate::error::{CliError, CliResult};
+use crate::load::{algs_or_stdin, parse_alg, read_text, shorten};
+use crate::moves::{move_set, MoveSubset};
+use crate::progress::Progress;
+use crate::puzzle_source::PuzzleSource;
+use crate::target::load_goal;
+
+/// Arguments of `twistor solve`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  twistor solve 3x3x3.tws --alg \"R U R' U' R' F R2 U' R' U' R U R' F'\"\n  twistor solve 2x2x2.tws random-2x2x2.scr --json\n  echo \"R U F\" | twistor solve 2x2x2.tws --moves U,F,R -c 3"
+)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    source: PuzzleSource,
+    /// A scramble file (`Scramble` and `ScrambleAlg` blocks); algs are read
+    /// from standard input, one a line, if neither this nor --alg is given.
+    scramble_file: Option<String>,
+    /// Solve the position this alg reaches.
+    #[arg(long)]
+    alg: Option<String>,
+    #[command(flatten)]
+    moves: MoveSubset,
+    /// Count moves in the quarter-turn metric.
+    #[arg(long)]
+    qtm: bool,
+    /// How many solutions to print (shortest first, then in move order).
+    #[arg(short = 'c', long = "count", default_value_t = 1)]
+    count: usize,
+    /// Print every solution of the optimal length.
+    #[arg(long)]
+    all_optimal: bool,
+    /// Shortest solution length to look for.
+    #[arg(long, default_value_t = 0)]
+    min_depth: u32,
+    /// Longest solution length to look for.
+    #[arg(long, default_value_t = 40)]
+    max_depth: u32,
+    /// Threads (default: all cores).
+    #[arg(short = 't', long)]
+    threads: Option<usize>,
+    /// Memory for pruning tables, in MiB.
+    #[arg(short = 'M', long = "memory", default_value_t = 1024)]
+    memory: u64,
+    /// Solve to this target instead of the start state: a KPattern JSON file
+    /// or a .tws file with one Scramble block. Identical pieces, `?`
+    /// orientations and orientationMod make a partial goal.
+    #[arg(long)]
+    target: Option<String>,
+    /// Print one JSON object a line: `{"solutions": [...], "length": n}`.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `twistor solve`.
+pub fn run(args: SolveArgs) -> CliResult {
+    let puzzle = args.source.load()?;
+    if args.count == 0 && !args.all_optimal {
+        return Err(CliError::input("-c: at least 1"));
+    }
+    if args.max_depth > 100 || args.min_depth > args.max_depth {
+        return Err(CliError::input(
+            "--min-depth/--max-depth: need min <= max <= 100",
+        ));
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 || threads > 256 {
+        return Err(CliError::input("-t: between 1 and 256 threads"));
+    }
+    let metric = if args.qtm { Metric::Qtm } else { Metric::Htm };
+    let moves = move_set(&puzzle, &args.moves, metric)?;
+    let goal = load_goal(&puzzle, args.target.as_deref())?;
+    let positions = positions(&puzzle, &goal, &args)?;
+
+    let stop = AtomicBool::new(false);
+    let mut bar = Progress::new(std::io::stderr().is_terminal());
+    let t0 = Instant::now();
+    let options = SolverOptions {
+        memory_bytes: args.memory.saturating_mul(1 << 20),
+        threads,
+    };
+    let solver = Solver::new(
+        &puzzle,
+        moves,
+        goal.pattern.clone(),
+        &options,
+        &stop,
+        &mut |p: &FillProgress| {
+            bar.message(&format!(
+                "table {}: depth {} ({} of {} entries)",
+                p.table, p.depth, p.reached, p.size
+            ));
+        },
+    )
+    .map_err(CliError::failure)?;
+    bar.finish();
+    let table_bytes: u64 = solver.tables().iter().map(|t| t.bytes()).sum();
+    eprintln!(
+        "tables: {} ({:.1} MiB) in {:.2} s{}",
+        solver.tables().len(),
+        table_bytes as f64 / (1 << 20) as f64,
+        t0.elapsed().as_secs_f64(),
+        solver
+            .tables()
+            .iter()
+            .map(|t| format!("; {} mean {:.2}", t.projection().description(), t.mean()))
+            .collect::<String>()
+    );
+
+    let solve_options = SolveOptions {
+        count: if args.all_optimal {
+            SolutionCount::AllOptimal
+        } else {
+            SolutionCount::First(args.count)
+        },
+        min_depth: args.min_depth,
+        max_depth: args.max_depth,
+        threads,
+    };
+    for (name, start) in positions {
+        let t1 = Instant::now();
+        let report = solver.solve(&start, &solve_options, &stop, &mut |p: &SearchProgress| {
+            bar.message(&format!("depth {} searched, {} nodes", p.depth, p.nodes));
+        });
+        bar.finish();
+        let secs = t1.elapsed().as_secs_f64();
+        let sols: Vec<String> = report
+            .solutions
+            .iter()
+            .map(|s| solver.names(s).join(" "))
+            .collect();
+        let length = report.solutions.first().map(|s| s.len());
+        eprintln!(
+            "{}: {} solution(s){} in {:.3} s, {} nodes ({:.1} M/s)",
+            name.as_deref().unwrap_or("position"),
+            sols.len(),
+            length
+                .map(|l| format!(" of length {l}"))
+                .unwrap_or_default(),
+            secs,
+            report.nodes,
+            report.nodes as f64 / secs.max(1e-9) / 1e6
+        );
+        if args.json {
+            let mut v = json!({ "solutions": sols, "length": length });
+            if let Some(n) = &name {
+                v["name"] = json!(n);
+            }
+            println!("{v}");
+        } else {
+            if sols.is_empty() {
+                println!("# no solution up to {} moves", args.max_depth);
+            }
+            for s in &sols {
+                println!("{s}");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The positions to solve, each with its name if it has one.
+fn positions(
+    puzzle: &Puzzle,
+    goal: &crate::target::Goal,
+    args: &SolveArgs,
+) -> Result<Vec<(Option<String>, Pattern)>, CliError> {
+    let from_alg = |text: &str| -> Result<Pattern, CliError> {
+        let alg = parse_alg(text)?;
+        let t = alg_transformation(puzzle, &alg)
+            .map_err(|e| CliError::input(format!("alg {:?}: {e}", shorten(text))))?;
+        Ok(puzzle.layout().apply(&goal.pattern, &t))
+    };
+    let mut out = Vec::new();
+    if let Some(alg) = &args.alg {
+        if args.scramble_file.is_some() {
+            return Err(CliError::input("give a scramble file or --alg, not both"));
+        }
+        out.push((None, from_alg(alg)?));
+    } else if let Some(file) = &args.scramble_file {
+        let text = read_text(file)?;
+        for s in parse_scrambles(&text, file, puzzle).map_err(CliError::input)? {
+            let p = match s.body {
+                ScrambleBody::Pattern(p) => goal
+                    .relabel(puzzle, &p)
+                    .map_err(|e| CliError::input(format!("{file}:{}: {e}", s.line)))?,
+                ScrambleBody::Alg(a) => {
+                    let t = alg_transformation(puzzle, &a)
+                        .map_err(|e| CliError::input(format!("{file}:{}: {e}", s.line)))?;
+                    puzzle.layout().apply(&goal.pattern, &t)
+                }
+            };
+            out.push((Some(s.name), p));
+        }
+    } else {
+        for line in algs_or_stdin(&[]) {
+            let line = line?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            out.push((Some(line.clone()), from_alg(&line)?));
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,520 @@
+//! Optimal search: IDA* over canonical sequences, pruned by pattern
+//! databases, on several threads with results independent of their number.
+//!
+//! The search is split into prefixes (the first few moves) that threads
+//! take in order. Solutions are reported in lexicographic order of their
+//! moves, so "the first N solutions" is the same set whatever the thread
+//! count: a prefix's solutions count only once every earlier prefix is done,
+//! and later prefixes are abandoned as soon as enough are found.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use twistor_core::{Layout, Pattern, Puzzle};
+
+use crate::canonical::{CanonicalFsm, FORBIDDEN};
+use crate::planner::{plan_tables, TablePlan};
+use crate::table::{FillProgress, PruneTable};
+use crate::{Metric, MoveSet, SearchError};
+
+/// How a solver is set up.
+#[derive(Clone, Debug)]
+pub struct SolverOptions {
+    /// Memory the pruning tables may use, in bytes.
+    pub memory_bytes: u64,
+    /// Threads for filling tables and searching.
+    pub threads: usize,
+}
+
+impl Default for SolverOptions {
+    fn default() -> SolverOptions {
+        SolverOptions {
+            memory_bytes: 256 << 20,
+            threads: 1,
+        }
+    }
+}
+
+/// How many solutions to look for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolutionCount {
+    /// The first `n` in order of length, then lexicographic move order.
+    First(usize),
+    /// Every solution of the optimal length.
+    AllOptimal,
+}
+
+/// What one search is asked.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// How many solutions.
+    pub count: SolutionCount,
+    /// Shortest length to consider.
+    pub min_depth: u32,
+    /// Longest length to consider.
+    pub max_depth: u32,
+    /// Threads.
+    pub threads: usize,
+}
+
+impl Default for SolveOptions {
+    fn default() -> SolveOptions {
+        SolveOptions {
+            count: SolutionCount::First(1),
+            min_depth: 0,
+            max_depth: 40,
+            threads: 1,
+        }
+    }
+}
+
+/// Progress of a search.
+#[derive(Clone, Debug)]
+pub struct SearchProgress {
+    /// Depth just searched.
+    pub depth: u32,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Solutions so far.
+    pub solutions: usize,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, Default)]
+pub struct SolveReport {
+    /// Solutions as move indices into the solver's move set.
+    pub solutions: Vec<Vec<usize>>,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Whether the search was stopped before it finished.
+    pub stopped: bool,
+}
+
+/// A solver for one puzzle, move set and goal.
+pub struct Solver {
+    layout: Layout,
+    moves: MoveSet,
+    fsm: CanonicalFsm,
+    goal: Pattern,
+    tables: Vec<PruneTable>,
+    /// Whether h(position⁻¹) is also a lower bound (goal is the identity
+    /// and positions are transformations).
+    inverse_ok: bool,
+    /// Forbidden (byte offset, piece) placements.
+    illegal: Vec<(usize, [bool; 256])>,
+    /// Moves grouped by grip: `grip_end[m]` is one past the last move of m's grip.
+    grip_end: Vec<usize>,
+}
+
+impl Solver {
+    /// A solver reaching `goal` (a pattern of `puzzle`) with `moves`,
+    /// building pruning tables within `options.memory_bytes`.
+    pub fn new(
+        puzzle: &Puzzle,
+        moves: MoveSet,
+        goal: Pattern,
+        options: &SolverOptions,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&FillProgress),
+    ) -> Result<Solver, SearchError> {
+        let layout = puzzle.layout().clone();
+        let fsm = CanonicalFsm::new(&moves)?;
+        let plan = plan_tables(&layout, &goal, &moves, options.memory_bytes);
+        let mut tables = Vec::new();
+        for TablePlan { projection } in plan {
+            match PruneTable::build(
+                &layout,
+                projection,
+                &goal,
+                &moves,
+                options.threads,
+                stop,
+                progress,
+            ) {
+                Some(t) => tables.push(t),
+                None => return Err(SearchError::Stopped),
+            }
+        }
+        // Most informative first, so most prunes cost one lookup.
+        tables.sort_by(|a, b| {
+            b.mean()
+                .partial_cmp(&a.mean())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        let identity = layout.identity_bytes();
+        let inverse_ok = goal.as_bytes() == &identity[..];
+        let illegal = puzzle
+            .illegal()
+            .iter()
+            .map(|il| {
+                let mut mask = [false; 256];
+                for &p in &il.pieces {
+                    mask[p as usize] = true;
+                }
+                (layout.offset(il.orbit) + il.slot, mask)
+            })
+            .collect();
+        let ms = moves.moves();
+        let mut grip_end = vec![0; ms.len()];
+        let mut i = 0;
+        while i < ms.len() {
+            let mut j = i;
+            while j < ms.len() && ms[j].grip == ms[i].grip {
+                j += 1;
+            }
+            for g in grip_end.iter_mut().take(j).skip(i) {
+                *g = j;
+            }
+            i = j;
+        }
+        Ok(Solver {
+            layout,
+            moves,
+            fsm,
+            goal,
+            tables,
+            inverse_ok,
+            illegal,
+            grip_end,
+        })
+    }
+
+    /// The move set.
+    pub fn moves(&self) -> &MoveSet {
+        &self.moves
+    }
+
+    /// The pruning tables.
+    pub fn tables(&self) -> &[PruneTable] {
+        &self.tables
+    }
+
+    /// Names of a solution's moves.
+    pub fn names(&self, solution: &[usize]) -> Vec<String> {
+        solution
+            .iter()
+            .map(|&m| self.moves.moves()[m].name.clone())
+            .collect()
+    }
+
+    /// The lower bound for a position.
+    pub fn lower_bound(&self, state: &[u8]) -> u32 {
+        let mut h = 0;
+        for t in &self.tables {
+            h = h.max(t.lookup(&self.layout, state) as u32);
+        }
+        if self.inverse_ok {
+            let mut inv = vec![0u8; state.len()];
+            self.layout.invert_into(state, &mut inv);
+            for t in &self.tables {
+                h = h.max(t.lookup(&self.layout, &inv) as u32);
+            }
+        }
+        h
+    }
+
+    fn legal(&self, state: &[u8]) -> bool {
+        self.illegal
+            .iter()
+            .all(|(off, mask)| !mask[state[*off] as usize])
+    }
+
+    /// Searches for solutions from `start` (a pattern with the goal's
+    /// pieces), by increasing length.
+    pub fn solve(
+        &self,
+        start: &Pattern,
+        options: &SolveOptions,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&SearchProgress),
+    ) -> SolveReport {
+        let mut report = SolveReport::default();
+        let wanted = match options.count {
+            SolutionCount::First(n) => n,
+            SolutionCount::AllOptimal => usize::MAX,
+        };
+        if wanted == 0 {
+            return report;
+        }
+        let first = self.lower_bound(start.as_bytes()).max(options.min_depth);
+        for depth in first..=options.max_depth {
+            if stop.load(Ordering::Relaxed) {
+                report.stopped = true;
+                break;
+            }
+            let need = wanted - report.solutions.len().min(wanted);
+            let (found, nodes, stopped) =
+                self.search_depth(start.as_bytes(), depth, need, options.threads.max(1), stop);
+            report.nodes += nodes;
+            report.solutions.extend(found);
+            progress(&SearchProgress {
+                depth,
+                nodes: report.nodes,
+                solutions: report.solutions.len(),
+            });
+            if stopped {
+                report.stopped = true;
+                break;
+            }
+            let done = match options.count {
+                SolutionCount::First(n) => report.solutions.len() >= n,
+                SolutionCount::AllOptimal => !report.solutions.is_empty(),
+            };
+            if done {
+                break;
+            }
+        }
+        report
+    }
+
+    /// All prefixes of length `len` (canonical, not pruned) in order.
+    fn prefixes(&self, start: &[u8], len: u32, depth: u32) -> Vec<(Vec<usize>, u32, Vec<u8>)> {
+        let mut out = Vec::new();
+        let mut path = Vec::new();
+        self.collect_prefixes(start, CanonicalFsm::START, len, depth, &mut path, &mut out);
+        out
+    }
+
+    fn collect_prefixes(
+        &self,
+        state: &[u8],
+        fsm: u32,
+        len: u32,
+        depth: u32,
+        path: &mut Vec<usize>,
+        out: &mut Vec<(Vec<usize>, u32, Vec<u8>)>,
+    ) {
+        if path.len() as u32 == len {
+            out.push((path.clone(), fsm, state.to_vec()));
+            return;
+        }
+        let mut child = vec![0u8; state.len()];
+        for (m, mv) in self.moves.moves().iter().enumerate() {
+            let next = self.fsm.next(fsm, m);
+            if next == FORBIDDEN {
+                continue;
+            }
+            self.layout
+                .compose_into(state, mv.transformation.as_bytes(), &mut child);
+            if !self.legal(&child) || self.lower_bound(&child) > depth - path.len() as u32 - 1 {
+                continue;
+            }
+            path.push(m);
+            self.collect_prefixes(&child, next, len, depth, path, out);
+            path.pop();
+        }
+    }
+
+    /// One iteration: every solution of length `depth`, in order, up to
+    /// `need` of them.
+    fn search_depth(
+        &self,
+        start: &[u8],
+        depth: u32,
+        need: usize,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> (Vec<Vec<usize>>, u64, bool) {
+        // Enough prefixes to keep every thread busy and balance the load.
+        let mut plen = 0;
+        if threads > 1 {
+            let counts = self.fsm.counts(depth as usize);
+            while plen < depth && counts[plen as usize] < 64 * threads as u128 {
+                plen += 1;
+            }
+        }
+        let tasks = self.prefixes(start, plen, depth);
+        let results: Vec<Mutex<Option<Vec<Vec<usize>>>>> =
+            tasks.iter().map(|_| Mutex::new(None)).collect();
+        let next_task = AtomicUsize::new(0);
+        let cutoff = AtomicUsize::new(usize::MAX);
+        let nodes = AtomicU64::new(0);
+        let done_upto = Mutex::new((0usize, 0usize)); // (tasks complete in order, their solutions)
+        let work = || {
+            let mut w = Worker::new(self, depth);
+            loop {
+                let i = next_task.fetch_add(1, Ordering::Relaxed);
+                if i >= tasks.len()
+                    || i >= cutoff.load(Ordering::Relaxed)
+                    || stop.load(Ordering::Relaxed)
+                {
+                    break;
+                }
+                let (path, fsm, state) = &tasks[i];
+                w.solutions.clear();
+                w.path.clear();
+                w.path.extend_from_slice(path);
+                w.stack[plen as usize * w.len..(plen as usize + 1) * w.len].copy_from_slice(state);
+                let aborted = w.dfs(plen as usize, depth - plen, *fsm, need, &|| {
+                    i >= cutoff.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed)
+                });
+                if aborted {
+                    continue;
+                }
+                *results[i].lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some(std::mem::take(&mut w.solutions));
+                // Advance the in-order completion front.
+                let mut front = done_upto.lock().unwrap_or_else(|e| e.into_inner());
+                while front.0 < tasks.len() {
+                    let r = results[front.0].lock().unwrap_or_else(|e| e.into_inner());
+                    match &*r {
+                        Some(s) => {
+                            front.1 += s.len();
+                            front.0 += 1;
+                        }
+                        None => break,
+                    }
+                    if front.1 >= need {
+                        cutoff.fetch_min(front.0, Ordering::Relaxed);
+                        break;
+                    }
+                }
+            }
+            nodes.fetch_add(w.nodes, Ordering::Relaxed);
+        };
+        let workers = threads.min(tasks.len()).max(1);
+        if workers == 1 {
+            work();
+        } else {
+            std::thread::scope(|scope| {
+                for _ in 0..workers {
+                    scope.spawn(work);
+                }
+            });
+        }
+        let front = done_upto.into_inner().unwrap_or_else(|e| e.into_inner());
+        let complete = front.0;
+        let stopped = stop.load(Ordering::Relaxed) && complete < tasks.len() && front.1 < need;
+        let mut found = Vec::new();
+        for r in results.into_iter().take(complete) {
+            if let Some(s) = r.into_inner().unwrap_or_else(|e| e.into_inner()) {
+                found.extend(s);
+            }
+        }
+        found.truncate(need);
+        (found, nodes.load(Ordering::Relaxed), stopped)
+    }
+}
+
+/// One thread's search state.
+struct Worker<'s> {
+    solver: &'s Solver,
+    len: usize,
+    stack: Vec<u8>,
+    inverse: Vec<u8>,
+    path: Vec<usize>,
+    solutions: Vec<Vec<usize>>,
+    nodes: u64,
+    checks: u32,
+}
+
+impl<'s> Worker<'s> {
+    fn new(solver: &'s Solver, depth: u32) -> Worker<'s> {
+        let len = solver.layout.state_len();
+        Worker {
+            solver,
+            len,
+            stack: vec![0u8; len * (depth as usize + 2)],
+            inverse: vec![0u8; len],
+            path: Vec::with_capacity(depth as usize + 1),
+            solutions: Vec::new(),
+            nodes: 0,
+            checks: 0,
+        }
+    }
+
+    /// The heuristic of the state at `level`, stopping early once it
+    /// exceeds `bound`.
+    #[inline]
+    fn heuristic(&mut self, level: usize, bound: u32) -> u32 {
+        let s = self.solver;
+        let state = &self.stack[level * self.len..(level + 1) * self.len];
+        let mut h = 0u32;
+        for t in &s.tables {
+            h = h.max(t.lookup(&s.layout, state) as u32);
+            if h > bound {
+                return h;
+            }
+        }
+        if s.inverse_ok {
+            s.layout.invert_into(state, &mut self.inverse);
+            for t in &s.tables {
+                h = h.max(t.lookup(&s.layout, &self.inverse) as u32);
+                if h > bound {
+                    return h;
+                }
+            }
+        }
+        h
+    }
+
+    /// Depth-first search below `level` with `remaining` moves to go.
+    /// Returns whether it was aborted.
+    fn dfs(
+        &mut self,
+        level: usize,
+        remaining: u32,
+        fsm: u32,
+        need: usize,
+        abort: &dyn Fn() -> bool,
+    ) -> bool {
+        self.nodes += 1;
+        self.checks += 1;
+        if self.checks >= 1 << 16 {
+            self.checks = 0;
+            if abort() {
+                return true;
+            }
+        }
+        let s = self.solver;
+        let len = self.len;
+        if remaining == 0 {
+            if &self.stack[level * len..(level + 1) * len] == s.goal.as_bytes() {
+                self.solutions.push(self.path.clone());
+            }
+            return false;
+        }
+        let htm = s.moves.metric() == Metric::Htm;
+        let moves = s.moves.moves();
+        let mut m = 0;
+        while m < moves.len() {
+            let next = s.fsm.next(fsm, m);
+            if next == FORBIDDEN {
+                m += 1;
+                continue;
+            }
+            let (cur, child) = self.stack.split_at_mut((level + 1) * len);
+            s.layout.compose_into(
+                &cur[level * len..],
+                moves[m].transformation.as_bytes(),
+                &mut child[..len],
+            );
+            if !s.illegal.is_empty() && !s.legal(&child[..len]) {
+                m += 1;
+                continue;
+            }
+            let h = self.heuristic(level + 1, remaining - 1);
+            if h > remaining - 1 {
+                // Powers of one grip differ by one move, so a bound this
+                // far beyond the budget rules out the grip's other powers.
+                m = if htm && h > remaining {
+                    s.grip_end[m]
+                } else {
+                    m + 1
+                };
+                continue;
+            }
+            self.path.push(m);
+            let aborted = self.dfs(level + 1, remaining - 1, next, need, abort);
+            self.path.pop();
+            if aborted {
+                return true;
+            }
+            if self.solutions.len() >= need {
+                return false;
+            }
+            m += 1;
+        }
+        false
+    }
+}

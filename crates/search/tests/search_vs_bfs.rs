@@ -1,0 +1,67 @@
+//! The optimal solver against plain breadth-first distances.
+
+mod support;
+
+use std::sync::atomic::AtomicBool;
+
+use support::{bfs_distances, pattern, CUBE2};
+use twistor_formats::read_puzzle;
+use twistor_search::{Metric, MoveSet, SolveOptions, Solver, SolverOptions};
+
+fn names(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn every_2x2x2_ufr_position_up_to_depth_6_is_solved_optimally() {
+    let puzzle = read_puzzle(CUBE2, "cube2.tws").unwrap();
+    let moves = MoveSet::named(&puzzle, &names(&["U", "F", "R"]), Metric::Htm).unwrap();
+    let dist = bfs_distances(&puzzle, &moves, 6);
+    // OEIS A079761: 1, 9, 54, 321, 1847, 9992, 50136 positions at 0..6.
+    let mut per = [0usize; 7];
+    for &d in dist.values() {
+        per[d as usize] += 1;
+    }
+    assert_eq!(per, [1, 9, 54, 321, 1847, 9992, 50136]);
+    let stop = AtomicBool::new(false);
+    // A small budget, so the tables are projections rather than exact.
+    let options = SolverOptions {
+        memory_bytes: 4 << 20,
+        threads: 1,
+    };
+    let solver = Solver::new(
+        &puzzle,
+        moves,
+        puzzle.start().clone(),
+        &options,
+        &stop,
+        &mut |_| {},
+    )
+    .unwrap();
+    let layout = puzzle.layout();
+    for (state, &d) in &dist {
+        assert!(
+            solver.lower_bound(state) <= d,
+            "lower bound above the distance"
+        );
+        let report = solver.solve(
+            &pattern(&puzzle, state),
+            &SolveOptions::default(),
+            &stop,
+            &mut |_| {},
+        );
+        let sol = &report.solutions[0];
+        assert_eq!(sol.len() as u32, d);
+        let mut s = state.clone();
+        let mut buf = vec![0u8; s.len()];
+        for &m in sol {
+            layout.compose_into(
+                &s,
+                solver.moves().moves()[m].transformation.as_bytes(),
+                &mut buf,
+            );
+            std::mem::swap(&mut s, &mut buf);
+        }
+        assert_eq!(&s[..], puzzle.start().as_bytes());
+    }
+}
