@@ -3,6 +3,7 @@
 //! This crate is only the edge: it parses arguments, reads files, calls the
 //! engines and prints their results. It holds no algorithms.
 
+mod cache;
 mod commands;
 mod error;
 mod load;

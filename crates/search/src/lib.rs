@@ -5,6 +5,7 @@
 //! progress through a callback and can be stopped through a flag.
 #![deny(missing_docs)]
 
+pub mod cache;
 pub mod canonical;
 pub mod gods;
 pub mod moves;
@@ -16,7 +17,8 @@ pub mod target;
 
 pub use canonical::CanonicalFsm;
 pub use moves::{Grip, Metric, MoveSet, SearchMove};
-pub use solver::{SearchProgress, SolutionCount, SolveOptions, SolveReport, Solver, SolverOptions};
+pub use cache::{default_cache_dir, CacheError, TableCache};
+pub use solver::{SearchProgress, SolutionCount, SolveOptions, SolveReport, Solver, SolverOptions, TableEvent};
 pub use table::{FillProgress, PruneTable};
 
 /// What can go wrong setting up a search.

@@ -60,7 +60,7 @@ pub(crate) fn plan_tables(
         .map(|k| twist_invariant(layout, moves, k))
         .collect();
     // The ids worth tracking in each orbit: those of pieces the moves disturb.
-    let mut orbit_ids: Vec<(usize, Vec<u8>)> = Vec::new();
+    let mut orbit_ids: Vec<(usize, Vec<u8>, Vec<u8>)> = Vec::new();
     for k in 0..layout.orbits().len() {
         let moved = moved_slots(layout, moves, k);
         let perm = layout.perm(goal.as_bytes(), k);
@@ -73,7 +73,15 @@ pub(crate) fn plan_tables(
         // An orbit whose moved pieces are all alike and carry no
         // orientation tells nothing.
         if !ids.is_empty() {
-            orbit_ids.push((k, ids));
+            // Tracking every moved piece: track the fixed ones too, so the
+            // orbit splits into separate arrangement and twist coordinates.
+            let all: Vec<u8> = perm.iter().fold(Vec::new(), |mut v, &id| {
+                if !v.contains(&id) {
+                    v.push(id);
+                }
+                v
+            });
+            orbit_ids.push((k, ids, all));
         }
     }
     let full = |k: usize, ids: &[u8]| OrbitSelection {
@@ -81,7 +89,7 @@ pub(crate) fn plan_tables(
         ids: ids.to_vec(),
         orientation: true,
     };
-    let whole: Vec<OrbitSelection> = orbit_ids.iter().map(|(k, ids)| full(*k, ids)).collect();
+    let whole: Vec<OrbitSelection> = orbit_ids.iter().map(|(k, _, all)| full(*k, all)).collect();
     if let Some(p) = Projection::new(layout, goal, &whole, &invariant) {
         if p.size() <= budget {
             return vec![TablePlan { projection: p }];
@@ -89,8 +97,8 @@ pub(crate) fn plan_tables(
     }
     let mut plans = Vec::new();
     let share = budget / orbit_ids.len().max(1) as u64;
-    for (k, ids) in &orbit_ids {
-        if let Some(p) = Projection::new(layout, goal, &[full(*k, ids)], &invariant) {
+    for (k, ids, all) in &orbit_ids {
+        if let Some(p) = Projection::new(layout, goal, &[full(*k, all)], &invariant) {
             if p.size() <= share {
                 if p.size() > 1 {
                     plans.push(TablePlan { projection: p });

@@ -1,50 +1,28 @@
 //! Projections of a puzzle: what remains of a position when only some
-//! pieces are tracked, and a perfect index of those abstract positions.
+//! pieces are tracked, as a perfect index of those abstract positions.
 //!
 //! A projection keeps, for chosen orbits, which slots hold which tracked
-//! piece classes and the orientations of the tracked pieces; every other
-//! piece is anonymous. Moves act on projected positions as they act on
-//! positions, so the distance of a projected position is a lower bound on
-//! the distance of any position that projects to it: the basis of pattern
+//! pieces and the orientations of the tracked pieces; every other piece is
+//! anonymous. Moves act on projected positions as they act on positions,
+//! so the distance of a projected position is a lower bound on the
+//! distance of any position that projects to it: the basis of pattern
 //! databases. Identical pieces of the goal become one class; orientations
-//! known only modulo `d` (or not at all) are indexed modulo `d`.
+//! known only modulo `d` are indexed modulo `d`.
+//!
+//! The index is a mixed-radix number of *coordinates*, each moved by the
+//! moves independently of the others: the arrangement of an orbit's pieces,
+//! the twist of a fully tracked orbit (slot by slot), or the slots and
+//! orientations of a few tracked pieces. Small coordinates get move tables,
+//! so filling a table costs a few lookups per move.
 
 use twistor_core::{Layout, Pattern};
 
 /// Class label of untracked pieces.
 const REST: u8 = u8::MAX;
-
-/// The projection of one orbit.
-#[derive(Clone, Debug)]
-pub(crate) struct OrbitPart {
-    pub orbit: usize,
-    pub n: usize,
-    /// Goal piece id → class (tracked classes are `0..counts.len()`), or REST.
-    class_of_id: [u8; 256],
-    /// Pieces per tracked class.
-    counts: Vec<u8>,
-    /// Orientation radix per tracked class (1 = orientation not tracked).
-    radix: Vec<u8>,
-    /// Orientation code → value.
-    value_of_code: [u8; 256],
-    /// Whether every class has one piece (fast ranking).
-    distinct: bool,
-    /// Whether the last tracked orientation is implied by the others.
-    drop_last: bool,
-    /// The orbit's total orientation (mod its count) when `drop_last`.
-    twist_total: u8,
-    perm_size: u64,
-    ori_size: u64,
-}
-
-/// A projection of a whole puzzle: parts for some orbits, combined in mixed radix.
-#[derive(Clone, Debug)]
-pub struct Projection {
-    pub(crate) parts: Vec<OrbitPart>,
-    size: u64,
-    /// A short description (which pieces), for messages and cache headers.
-    description: String,
-}
+/// Largest move table built for one coordinate, in entries.
+const MOVE_TABLE_LIMIT: u64 = 1 << 23;
+/// Largest split table for tracked pieces (slots part × moves), in entries.
+const PIECES_TABLE_LIMIT: u64 = 1 << 25;
 
 /// A choice of tracked pieces for one orbit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,8 +35,78 @@ pub struct OrbitSelection {
     pub orientation: bool,
 }
 
-/// `n! / (k! (n-k)!)`-style multinomial: `n! / prod(counts!) / rest!`, or
-/// `None` on overflow.
+/// How a coordinate reads a position.
+#[derive(Clone, Debug)]
+enum Kind {
+    /// Which class stands in each slot (multiset rank; Lehmer code when all
+    /// classes are single pieces).
+    Arrangement,
+    /// Orientation of every slot, all of one radix (last digit implied when
+    /// the moves keep the orbit's total twist).
+    Twist {
+        radix: u8,
+        drop_last: bool,
+        twist_total: u8,
+    },
+    /// Slot and orientation of each tracked piece, pieces in class order.
+    Pieces,
+    /// Classes per slot and orientations of the tracked slots, for
+    /// identical tracked pieces with orientation.
+    LabeledTwist,
+}
+
+/// One coordinate of a projection.
+#[derive(Clone, Debug)]
+struct Coord {
+    kind: Kind,
+    orbit: usize,
+    n: usize,
+    /// Goal piece id → class, or REST.
+    class_of_id: [u8; 256],
+    /// Pieces per tracked class.
+    counts: Vec<u8>,
+    /// Orientation radix per tracked class (1 = not tracked).
+    radix: Vec<u8>,
+    /// Orientation code → value.
+    value_of_code: [u8; 256],
+    size: u64,
+    /// `table[m * size + v]`: the value after move `m`.
+    table: Option<Vec<u32>>,
+    /// For [`Kind::Pieces`] too large for `table`: tables over its slots
+    /// part and its orientation part.
+    pieces: Option<PiecesTables>,
+}
+
+/// Move tables of a [`Kind::Pieces`] coordinate, split in two: the slots
+/// of the tracked pieces move by themselves; the twist each piece receives
+/// depends only on its slot; orientations then add digit by digit.
+#[derive(Clone, Debug)]
+struct PiecesTables {
+    /// Size of the orientation part.
+    ori_size: u64,
+    /// Size of the slots part.
+    slots_size: u64,
+    /// `slots[m * slots_size + p]`: the slots part after move `m`.
+    slots: Vec<u32>,
+    /// `twist[m * slots_size + p]`: the twists received, as an orientation value.
+    twist: Vec<u32>,
+    /// `add[o * ori_size + w]`: orientation `o` plus twist `w`, when small.
+    add: Option<Vec<u32>>,
+}
+
+/// A projection of a whole puzzle.
+#[derive(Clone, Debug)]
+pub struct Projection {
+    coords: Vec<Coord>,
+    size: u64,
+    description: String,
+    /// What identifies the projection (for cache keys).
+    signature: Vec<u8>,
+    /// Per move: per orbit, slot → (destination slot, twist added there).
+    moves: Vec<Vec<Vec<(u8, u8)>>>,
+}
+
+/// `n! / (prod counts! * rest!)`, or `None` beyond `u64`.
 fn multinomial(n: usize, counts: &[u8]) -> Option<u64> {
     let mut result: u128 = 1;
     let mut placed = 0usize;
@@ -66,37 +114,37 @@ fn multinomial(n: usize, counts: &[u8]) -> Option<u64> {
         for i in 1..=c as usize {
             placed += 1;
             result = result * placed as u128 / i as u128;
-            if result > u64::MAX as u128 {
-                return None;
-            }
         }
     }
-    // The untracked pieces fill the rest: choose positions among n.
-    let mut r: u128 = result;
     for i in placed + 1..=n {
-        r = r * i as u128 / (i - placed) as u128;
-        if r > u64::MAX as u128 {
+        result = result * i as u128 / (i - placed) as u128;
+        if result > u64::MAX as u128 {
             return None;
         }
     }
-    Some(r as u64)
+    (result <= u64::MAX as u128).then_some(result as u64)
 }
 
 impl Projection {
-    /// The projection tracking `selections` against `goal`, or `None` if its
-    /// index space exceeds `u64` entries. `twist_invariant[k]` says whether
-    /// the moves preserve orbit `k`'s total orientation, letting a fully
-    /// tracked orbit drop its last orientation digit.
+    /// The projection tracking `selections` against `goal`, or `None` if
+    /// its index space exceeds `u64`. `twist_invariant[k]` says whether the
+    /// moves keep orbit `k`'s total orientation. It must be
+    /// [prepared](Projection::prepare) before positions are moved.
     pub fn new(
         layout: &Layout,
         goal: &Pattern,
         selections: &[OrbitSelection],
         twist_invariant: &[bool],
     ) -> Option<Projection> {
-        let mut parts = Vec::new();
-        let mut size: u64 = 1;
+        let mut coords = Vec::new();
         let mut description = Vec::new();
+        let mut signature = Vec::new();
         for sel in selections {
+            signature.extend_from_slice(&(sel.orbit as u32).to_le_bytes());
+            signature.push(sel.orientation as u8);
+            signature.push(twist_invariant.get(sel.orbit).copied().unwrap_or(false) as u8);
+            signature.extend_from_slice(&(sel.ids.len() as u32).to_le_bytes());
+            signature.extend_from_slice(&sel.ids);
             let k = sel.orbit;
             let orbit = &layout.orbits()[k];
             let n = orbit.num_pieces();
@@ -121,45 +169,89 @@ impl Projection {
                 }
                 class_of_id[id as usize] = counts.len() as u8;
                 counts.push(slots.len() as u8);
-                // All pieces of a class must share a modulus to track orientation.
                 let mods: Vec<u8> = slots
                     .iter()
                     .map(|&s| layout.decode_orientation(k, ori[s]).1)
                     .collect();
                 let m = mods[0];
-                let r = if !sel.orientation || mods.iter().any(|&x| x != m) {
+                radix.push(if !sel.orientation || mods.iter().any(|&x| x != m) {
                     1
                 } else if m == 0 {
                     orbit.num_orientations() as u8
                 } else {
                     m
-                };
-                radix.push(r);
+                });
             }
             if counts.is_empty() {
                 continue;
             }
-            let distinct = n <= 64 && counts.iter().all(|&c| c == 1);
             let tracked: usize = counts.iter().map(|&c| c as usize).sum();
             let full = tracked == n;
-            let drop_last = full
-                && twist_invariant.get(k).copied().unwrap_or(false)
-                && radix
-                    .iter()
-                    .all(|&r| r as usize == orbit.num_orientations())
-                && radix[0] > 1;
-            let perm_size = multinomial(n, &counts)?;
-            let mut ori_size: u64 = 1;
-            let mut digits = 0;
-            for (c, &cnt) in counts.iter().enumerate() {
-                for _ in 0..cnt {
-                    digits += 1;
-                    if !(drop_last && digits == tracked) {
-                        ori_size = ori_size.checked_mul(radix[c] as u64)?;
-                    }
+            let distinct = counts.iter().all(|&c| c == 1);
+            let oriented = radix.iter().any(|&r| r > 1);
+            let uniform = radix.iter().all(|&r| r == radix[0]);
+            let base = Coord {
+                kind: Kind::Arrangement,
+                orbit: k,
+                n,
+                class_of_id,
+                counts: counts.clone(),
+                radix: radix.clone(),
+                value_of_code,
+                size: 0,
+                table: None,
+                pieces: None,
+            };
+            if full || !oriented {
+                coords.push(Coord {
+                    size: multinomial(n, &counts)?,
+                    ..base.clone()
+                });
+                if oriented && uniform {
+                    let r = radix[0];
+                    let drop_last = full
+                        && twist_invariant.get(k).copied().unwrap_or(false)
+                        && r as usize == orbit.num_orientations();
+                    let twist_total = (ori
+                        .iter()
+                        .map(|&c| value_of_code[c as usize] as u32)
+                        .sum::<u32>()
+                        % r as u32) as u8;
+                    let digits = if drop_last { n - 1 } else { n };
+                    let size = (r as u64).checked_pow(digits as u32)?;
+                    coords.push(Coord {
+                        kind: Kind::Twist {
+                            radix: r,
+                            drop_last,
+                            twist_total,
+                        },
+                        size,
+                        ..base
+                    });
+                } else if oriented {
+                    let size = multinomial(n, &counts)?.checked_mul(ori_space(&counts, &radix)?)?;
+                    coords.pop();
+                    coords.push(Coord {
+                        kind: Kind::LabeledTwist,
+                        size,
+                        ..base
+                    });
                 }
+            } else if distinct && n <= 64 {
+                let size = multinomial(n, &counts)?.checked_mul(ori_space(&counts, &radix)?)?;
+                coords.push(Coord {
+                    kind: Kind::Pieces,
+                    size,
+                    ..base
+                });
+            } else {
+                let size = multinomial(n, &counts)?.checked_mul(ori_space(&counts, &radix)?)?;
+                coords.push(Coord {
+                    kind: Kind::LabeledTwist,
+                    size,
+                    ..base
+                });
             }
-            size = size.checked_mul(perm_size)?.checked_mul(ori_size)?;
             description.push(format!(
                 "{}:{}{}",
                 orbit.name(),
@@ -168,44 +260,126 @@ impl Projection {
                 } else {
                     format!("{tracked}/{n}")
                 },
-                if radix.iter().any(|&r| r > 1) {
-                    "+ori"
-                } else {
-                    ""
-                }
+                if oriented { "+ori" } else { "" }
             ));
-            let twist_total = (ori
-                .iter()
-                .map(|&c| value_of_code[c as usize] as u32)
-                .sum::<u32>()
-                % orbit.num_orientations() as u32) as u8;
-            parts.push(OrbitPart {
-                orbit: k,
-                n,
-                class_of_id,
-                counts,
-                radix,
-                value_of_code,
-                distinct,
-                drop_last,
-                twist_total,
-                perm_size,
-                ori_size,
-            });
         }
-        if parts.is_empty() {
+        if coords.is_empty() {
             return None;
         }
+        let mut size: u64 = 1;
+        for c in &coords {
+            size = size.checked_mul(c.size)?;
+        }
         Some(Projection {
-            parts,
+            coords,
             size,
             description: description.join(" "),
+            signature,
+            moves: Vec::new(),
         })
     }
 
-    /// Number of abstract positions (the index space).
+    /// Readies the projection to follow `moves` (packed transformations):
+    /// where each move sends each slot's piece, and move tables for the
+    /// small coordinates.
+    pub fn prepare(&mut self, layout: &Layout, moves: &[&[u8]]) {
+        self.prepare_with(layout, moves, MOVE_TABLE_LIMIT);
+    }
+
+    /// [`Projection::prepare`] with full move tables only up to
+    /// `table_limit` entries per coordinate.
+    fn prepare_with(&mut self, layout: &Layout, moves: &[&[u8]], table_limit: u64) {
+        self.moves = moves
+            .iter()
+            .map(|t| {
+                (0..layout.orbits().len())
+                    .map(|k| {
+                        let p = layout.perm(t, k);
+                        let o = layout.ori(t, k);
+                        let mut d = vec![(0u8, 0u8); p.len()];
+                        for (i, &from) in p.iter().enumerate() {
+                            d[from as usize] = (i as u8, o[i]);
+                        }
+                        d
+                    })
+                    .collect()
+            })
+            .collect();
+        let proj = self;
+        // Move tables for small coordinates; the last coordinate is the one
+        // filled block by block, so prefer a tabled one there.
+        for ci in 0..proj.coords.len() {
+            let c = &proj.coords[ci];
+            if c.size.saturating_mul(moves.len() as u64) <= table_limit {
+                let mut table = vec![0u32; (c.size * moves.len() as u64) as usize];
+                let mut buf = Vec::new();
+                let mut out = Vec::new();
+                for v in 0..c.size {
+                    c.decode(v, &mut buf);
+                    for m in 0..moves.len() {
+                        proj.move_decoded(ci, m, &buf, &mut out);
+                        table[(m as u64 * c.size + v) as usize] = c.encode(&out) as u32;
+                    }
+                }
+                proj.coords[ci].table = Some(table);
+            } else if let Kind::Pieces = c.kind {
+                let ori_size = ori_space(&c.counts, &c.radix).unwrap_or(1);
+                let slots_size = c.size / ori_size;
+                if slots_size.saturating_mul(moves.len() as u64) <= table_limit.saturating_mul(PIECES_TABLE_LIMIT / MOVE_TABLE_LIMIT) {
+                    let k = c.counts.len();
+                    let entries = (slots_size * moves.len() as u64) as usize;
+                    let mut slots = vec![0u32; entries];
+                    let mut twist = vec![0u32; entries];
+                    let mut buf = Vec::new();
+                    let mut out = Vec::new();
+                    for p in 0..slots_size {
+                        // Orientation zero: the result's orientation is the twist received.
+                        c.decode(p * ori_size, &mut buf);
+                        for m in 0..moves.len() {
+                            proj.move_decoded(ci, m, &buf, &mut out);
+                            let v = c.encode(&out);
+                            slots[(m as u64 * slots_size + p) as usize] = (v / ori_size) as u32;
+                            twist[(m as u64 * slots_size + p) as usize] = (v % ori_size) as u32;
+                        }
+                    }
+                    let add = (ori_size * ori_size <= 1 << 22).then(|| {
+                        let mut t = vec![0u32; (ori_size * ori_size) as usize];
+                        for o in 0..ori_size {
+                            for w in 0..ori_size {
+                                t[(o * ori_size + w) as usize] =
+                                    add_digits(&c.radix[..k], o, w) as u32;
+                            }
+                        }
+                        t
+                    });
+                    proj.coords[ci].pieces = Some(PiecesTables {
+                        ori_size,
+                        slots_size,
+                        slots,
+                        twist,
+                        add,
+                    });
+                }
+            }
+        }
+        if let Some(pos) = proj
+            .coords
+            .iter()
+            .rposition(|c| c.table.is_some() && c.size >= 16)
+        {
+            let c = proj.coords.remove(pos);
+            proj.coords.push(c);
+        }
+    }
+
+    /// Number of abstract positions.
     pub fn size(&self) -> u64 {
         self.size
+    }
+
+    /// Bytes that identify the projection, for cache keys.
+    pub fn signature(&self) -> &[u8] {
+        &self.signature
     }
 
     /// Which pieces it tracks, briefly.
@@ -217,248 +391,426 @@ impl Projection {
     #[inline]
     pub fn index(&self, layout: &Layout, state: &[u8]) -> u64 {
         let mut idx = 0u64;
-        for part in &self.parts {
-            let perm = layout.perm(state, part.orbit);
-            let ori = layout.ori(state, part.orbit);
-            idx = idx * part.perm_size * part.ori_size + part.rank(perm, ori, true);
+        for c in &self.coords {
+            idx = idx * c.size + c.read(layout, state);
         }
         idx
     }
 
-    /// The projected form of a position: per part, the class in each slot
-    /// and the orientation value of each tracked slot.
-    pub(crate) fn project(&self, layout: &Layout, state: &[u8]) -> Vec<u8> {
-        let mut out = Vec::new();
-        for part in &self.parts {
-            let perm = layout.perm(state, part.orbit);
-            let ori = layout.ori(state, part.orbit);
-            for s in 0..part.n {
-                out.push(part.class_of_id[perm[s] as usize]);
-            }
-            for s in 0..part.n {
-                let c = part.class_of_id[perm[s] as usize];
-                out.push(if c == REST {
-                    0
-                } else {
-                    part.value_of_code[ori[s] as usize] % part.radix[c as usize]
-                });
-            }
-        }
-        out
+    /// Size of the innermost coordinate (the block a fill works on).
+    pub(crate) fn inner_size(&self) -> u64 {
+        self.coords.last().map_or(1, |c| c.size)
     }
 
-    /// The index of a projected form.
-    pub(crate) fn index_projected(&self, projected: &[u8]) -> u64 {
-        let mut idx = 0u64;
-        let mut off = 0;
-        for part in &self.parts {
-            let (labels, values) = projected[off..off + 2 * part.n].split_at(part.n);
-            idx = idx * part.perm_size * part.ori_size + part.rank(labels, values, false);
-            off += 2 * part.n;
+    /// Splits an index into coordinate values.
+    pub(crate) fn split(&self, mut idx: u64, out: &mut [u64]) {
+        for (i, c) in self.coords.iter().enumerate().rev() {
+            out[i] = idx % c.size;
+            idx /= c.size;
         }
-        idx
     }
 
-    /// The projected form with a given index.
-    pub(crate) fn unindex(&self, mut idx: u64, out: &mut Vec<u8>) {
+    /// Joins coordinate values into an index.
+    pub(crate) fn join(&self, values: &[u64]) -> u64 {
+        self.coords
+            .iter()
+            .zip(values)
+            .fold(0u64, |acc, (c, &v)| acc * c.size + v)
+    }
+
+    /// Coordinate `ci`'s move table, if it has one: `t[m * size + v]`.
+    pub(crate) fn move_table(&self, ci: usize) -> Option<&[u32]> {
+        self.coords[ci].table.as_deref()
+    }
+
+    /// Number of coordinates.
+    pub(crate) fn num_coords(&self) -> usize {
+        self.coords.len()
+    }
+
+    /// Coordinate `ci`'s value after move `m`.
+    #[inline]
+    pub(crate) fn move_coord(
+        &self,
+        ci: usize,
+        m: usize,
+        v: u64,
+        scratch: &mut (Vec<u8>, Vec<u8>),
+    ) -> u64 {
+        let c = &self.coords[ci];
+        if let Some(t) = &c.table {
+            return t[(m as u64 * c.size + v) as usize] as u64;
+        }
+        if let Some(pt) = &c.pieces {
+            let (p, o) = (v / pt.ori_size, v % pt.ori_size);
+            let at = (m as u64 * pt.slots_size + p) as usize;
+            let w = pt.twist[at] as u64;
+            let o2 = match &pt.add {
+                Some(add) => add[(o * pt.ori_size + w) as usize] as u64,
+                None => add_digits(&c.radix[..c.counts.len()], o, w),
+            };
+            return pt.slots[at] as u64 * pt.ori_size + o2;
+        }
+        c.decode(v, &mut scratch.0);
+        self.move_decoded(ci, m, &scratch.0, &mut scratch.1);
+        c.encode(&scratch.1)
+    }
+
+    /// A coordinate's decoded form after a move.
+    fn move_decoded(&self, ci: usize, m: usize, decoded: &[u8], out: &mut Vec<u8>) {
+        let c = &self.coords[ci];
+        let dest = &self.moves[m][c.orbit];
         out.clear();
-        let mut chunks = Vec::with_capacity(self.parts.len());
-        for part in self.parts.iter().rev() {
-            let span = part.perm_size * part.ori_size;
-            chunks.push(idx % span);
-            idx /= span;
-        }
-        chunks.reverse();
-        for (part, &c) in self.parts.iter().zip(&chunks) {
-            part.unrank(c, out);
-        }
-    }
-
-    /// Length of a projected form.
-    pub(crate) fn projected_len(&self) -> usize {
-        self.parts.iter().map(|p| 2 * p.n).sum()
-    }
-
-    /// Applies a transformation (packed bytes of `layout`) to a projected form.
-    pub(crate) fn apply(&self, layout: &Layout, projected: &[u8], t: &[u8], out: &mut [u8]) {
-        let mut off = 0;
-        for part in &self.parts {
-            let n = part.n;
-            let p = layout.perm(t, part.orbit);
-            let o = layout.ori(t, part.orbit);
-            for i in 0..n {
-                let from = p[i] as usize;
-                let label = projected[off + from];
-                out[off + i] = label;
-                out[off + n + i] = if label == REST {
-                    0
-                } else {
-                    let r = part.radix[label as usize];
-                    ((projected[off + n + from] as u32 + o[i] as u32) % r as u32) as u8
-                };
+        out.extend_from_slice(decoded);
+        match c.kind {
+            Kind::Pieces => {
+                // decoded: per tracked piece, (slot, value).
+                for p in 0..c.counts.len() {
+                    let (to, tw) = dest[decoded[2 * p] as usize];
+                    out[2 * p] = to;
+                    out[2 * p + 1] =
+                        ((decoded[2 * p + 1] as u32 + tw as u32) % c.radix[p] as u32) as u8;
+                }
             }
-            off += 2 * n;
+            Kind::Arrangement => {
+                for s in 0..c.n {
+                    out[dest[s].0 as usize] = decoded[s];
+                }
+            }
+            Kind::Twist { radix, .. } => {
+                for s in 0..c.n {
+                    let (to, tw) = dest[s];
+                    out[to as usize] = ((decoded[s] as u32 + tw as u32) % radix as u32) as u8;
+                }
+            }
+            Kind::LabeledTwist => {
+                let n = c.n;
+                for s in 0..n {
+                    let (to, tw) = dest[s];
+                    let label = decoded[s];
+                    out[to as usize] = label;
+                    out[n + to as usize] = if label == REST {
+                        0
+                    } else {
+                        ((decoded[n + s] as u32 + tw as u32) % c.radix[label as usize] as u32) as u8
+                    };
+                }
+            }
         }
     }
 }
 
-impl OrbitPart {
-    /// Rank of one orbit's projection. With `raw`, `labels` are goal piece
-    /// ids and `values` orientation codes; otherwise classes and values.
+/// Digit-wise sum of two orientation values (mixed radix, last digit least
+/// significant).
+fn add_digits(radix: &[u8], mut a: u64, mut b: u64) -> u64 {
+    let mut out = 0u64;
+    let mut scale = 1u64;
+    for &r in radix.iter().rev() {
+        let r = r as u64;
+        out += ((a % r + b % r) % r) * scale;
+        a /= r;
+        b /= r;
+        scale *= r;
+    }
+    out
+}
+
+/// Orientation index space of the tracked pieces.
+fn ori_space(counts: &[u8], radix: &[u8]) -> Option<u64> {
+    let mut s: u64 = 1;
+    for (c, &cnt) in counts.iter().enumerate() {
+        for _ in 0..cnt {
+            s = s.checked_mul(radix[c] as u64)?;
+        }
+    }
+    Some(s)
+}
+
+impl Coord {
+    /// The value of this coordinate for a position.
     #[inline]
-    fn rank(&self, labels: &[u8], values: &[u8], raw: bool) -> u64 {
+    fn read(&self, layout: &Layout, state: &[u8]) -> u64 {
+        let perm = layout.perm(state, self.orbit);
+        let ori = layout.ori(state, self.orbit);
         let n = self.n;
-        let class = |s: usize| {
-            if raw {
-                self.class_of_id[labels[s] as usize]
-            } else {
-                labels[s]
+        match self.kind {
+            Kind::Arrangement => {
+                if self.counts.len() == n && n <= 64 {
+                    lehmer(n, |s| self.class_of_id[perm[s] as usize])
+                } else {
+                    self.multiset_rank(|s| self.class_of_id[perm[s] as usize])
+                }
             }
-        };
-        let value = |s: usize, c: u8| {
-            let v = if raw {
-                self.value_of_code[values[s] as usize]
-            } else {
-                values[s]
-            };
-            v % self.radix[c as usize]
-        };
-        let tracked_total: usize = if self.distinct {
-            self.counts.len()
-        } else {
-            self.counts.iter().map(|&c| c as usize).sum()
-        };
-        // Orientation digits in slot order.
-        let mut ori_rank = 0u64;
-        let mut seen = 0;
-        let mut perm_rank = 0u64;
-        if self.distinct {
-            let mut slot_of = [0u8; 256];
-            for s in 0..n {
-                let c = class(s);
-                if c != REST {
-                    slot_of[c as usize] = s as u8;
-                    seen += 1;
-                    if !(self.drop_last && seen == tracked_total) {
-                        let r = self.radix[c as usize] as u64;
-                        ori_rank = ori_rank * r + value(s, c) as u64;
+            Kind::Twist {
+                radix, drop_last, ..
+            } => {
+                let digits = if drop_last { n - 1 } else { n };
+                let mut v = 0u64;
+                for &o in ori.iter().take(digits) {
+                    v = v * radix as u64 + (self.value_of_code[o as usize] % radix) as u64;
+                }
+                v
+            }
+            Kind::Pieces => {
+                let k = self.counts.len();
+                let mut slot_of = [0u8; 64];
+                let mut val_of = [0u8; 64];
+                for s in 0..n {
+                    let c = self.class_of_id[perm[s] as usize];
+                    if c != REST {
+                        slot_of[c as usize] = s as u8;
+                        val_of[c as usize] =
+                            self.value_of_code[ori[s] as usize] % self.radix[c as usize];
                     }
                 }
+                self.pieces_rank(&slot_of[..k], &val_of[..k])
             }
-            // Partial permutation rank: each tracked piece's slot among the
-            // slots not yet taken.
-            let mut used: u64 = 0;
-            for (c, &slot) in slot_of.iter().enumerate().take(self.counts.len()) {
-                let s = slot as u32;
-                let below = (used & ((1u64 << s) - 1)).count_ones();
-                perm_rank = perm_rank * (n - c) as u64 + (s - below) as u64;
-                used |= 1u64 << s;
-            }
-        } else {
-            // Multiset permutation rank over classes 0..m (REST last).
-            let m = self.counts.len();
-            let mut remaining: Vec<u64> = self.counts.iter().map(|&c| c as u64).collect();
-            remaining.push((n - tracked_total) as u64);
-            let mut total = self.perm_size; // arrangements of the remaining slots
-            let mut left = n as u64;
-            for s in 0..n {
-                let c = class(s);
-                let ci = if c == REST { m } else { c as usize };
-                for &r in remaining.iter().take(ci) {
-                    perm_rank += (total as u128 * r as u128 / left as u128) as u64;
-                }
-                total = (total as u128 * remaining[ci] as u128 / left as u128) as u64;
-                remaining[ci] -= 1;
-                left -= 1;
-                if c != REST {
-                    seen += 1;
-                    if !(self.drop_last && seen == tracked_total) {
-                        let r = self.radix[c as usize] as u64;
-                        ori_rank = ori_rank * r + value(s, c) as u64;
+            Kind::LabeledTwist => {
+                let mut labels = [REST; 256];
+                let mut vals = [0u8; 256];
+                for s in 0..n {
+                    let c = self.class_of_id[perm[s] as usize];
+                    labels[s] = c;
+                    if c != REST {
+                        vals[s] = self.value_of_code[ori[s] as usize] % self.radix[c as usize];
                     }
                 }
+                self.labeled_rank(&labels[..n], &vals[..n])
             }
         }
-        perm_rank * self.ori_size + ori_rank
     }
 
-    /// Appends the projected form (labels then values) with rank `r`.
-    fn unrank(&self, r: u64, out: &mut Vec<u8>) {
+    fn pieces_rank(&self, slots: &[u8], vals: &[u8]) -> u64 {
         let n = self.n;
-        let mut perm_rank = r / self.ori_size;
-        let mut ori_rank = r % self.ori_size;
-        let start = out.len();
-        out.resize(start + 2 * n, 0);
-        let m = self.counts.len();
-        if self.distinct {
-            let mut digits = vec![0u64; m];
-            for c in (0..m).rev() {
-                let base = (n - c) as u64;
-                digits[c] = perm_rank % base;
-                perm_rank /= base;
+        let mut used: u64 = 0;
+        let mut perm_rank = 0u64;
+        let mut ori_rank = 0u64;
+        for (c, (&s, &v)) in slots.iter().zip(vals).enumerate() {
+            let below = (used & ((1u64 << s) - 1)).count_ones() as u64;
+            perm_rank = perm_rank * (n - c) as u64 + s as u64 - below;
+            used |= 1u64 << s;
+            ori_rank = ori_rank * self.radix[c] as u64 + v as u64;
+        }
+        perm_rank * ori_space(&self.counts, &self.radix).unwrap_or(1) + ori_rank
+    }
+
+    fn labeled_rank(&self, labels: &[u8], vals: &[u8]) -> u64 {
+        let perm_rank = self.multiset_rank(|s| labels[s]);
+        let mut ori_rank = 0u64;
+        for s in 0..self.n {
+            if labels[s] != REST {
+                ori_rank = ori_rank * self.radix[labels[s] as usize] as u64 + vals[s] as u64;
             }
-            for s in 0..n {
-                out[start + s] = REST;
+        }
+        perm_rank * ori_space(&self.counts, &self.radix).unwrap_or(1) + ori_rank
+    }
+
+    /// Multiset rank of the classes per slot (REST after every class).
+    fn multiset_rank(&self, class: impl Fn(usize) -> u8) -> u64 {
+        let n = self.n;
+        let m = self.counts.len();
+        let mut remaining = [0u64; 256];
+        let mut tracked = 0;
+        for (i, &c) in self.counts.iter().enumerate() {
+            remaining[i] = c as u64;
+            tracked += c as usize;
+        }
+        remaining[m] = (n - tracked) as u64;
+        let mut total = multinomial(n, &self.counts).unwrap_or(0) as u128;
+        let mut left = n as u128;
+        let mut rank: u128 = 0;
+        for s in 0..n {
+            let c = class(s);
+            let ci = if c == REST { m } else { c as usize };
+            for &r in &remaining[..ci] {
+                rank += total * r as u128 / left;
+            }
+            total = total * remaining[ci] as u128 / left;
+            remaining[ci] -= 1;
+            left -= 1;
+        }
+        rank as u64
+    }
+
+    /// The decoded form of value `v`: Arrangement → class per slot; Twist →
+    /// value per slot; Pieces → (slot, value) per piece; LabeledTwist →
+    /// classes per slot then values per slot.
+    fn decode(&self, v: u64, out: &mut Vec<u8>) {
+        let n = self.n;
+        out.clear();
+        match self.kind {
+            Kind::Arrangement => {
+                out.resize(n, REST);
+                self.multiset_unrank(v, out);
+            }
+            Kind::Twist {
+                radix,
+                drop_last,
+                twist_total,
+            } => {
+                out.resize(n, 0);
+                let digits = if drop_last { n - 1 } else { n };
+                let mut x = v;
+                let mut sum = 0u64;
+                for s in (0..digits).rev() {
+                    out[s] = (x % radix as u64) as u8;
+                    x /= radix as u64;
+                    sum += out[s] as u64;
+                }
+                if drop_last {
+                    out[n - 1] = ((twist_total as u64 + radix as u64 - sum % radix as u64)
+                        % radix as u64) as u8;
+                }
+            }
+            Kind::Pieces => {
+                let k = self.counts.len();
+                out.resize(2 * k, 0);
+                let ospace = ori_space(&self.counts, &self.radix).unwrap_or(1);
+                let mut perm_rank = v / ospace;
+                let mut ori_rank = v % ospace;
+                for c in (0..k).rev() {
+                    let r = self.radix[c] as u64;
+                    out[2 * c + 1] = (ori_rank % r) as u8;
+                    ori_rank /= r;
+                }
+                let mut digits = [0u64; 64];
+                for c in (0..k).rev() {
+                    let base = (n - c) as u64;
+                    digits[c] = perm_rank % base;
+                    perm_rank /= base;
+                }
+                let mut used: u64 = 0;
+                for c in 0..k {
+                    let s = nth_free(used, digits[c]);
+                    used |= 1u64 << s;
+                    out[2 * c] = s as u8;
+                }
+            }
+            Kind::LabeledTwist => {
+                out.resize(2 * n, 0);
+                let ospace = ori_space(&self.counts, &self.radix).unwrap_or(1);
+                let perm_rank = v / ospace;
+                let mut ori_rank = v % ospace;
+                let (labels, vals) = out.split_at_mut(n);
+                labels.fill(REST);
+                self.multiset_unrank(perm_rank, labels);
+                for s in (0..n).rev() {
+                    if labels[s] != REST {
+                        let r = self.radix[labels[s] as usize] as u64;
+                        vals[s] = (ori_rank % r) as u8;
+                        ori_rank /= r;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The value of a decoded form.
+    fn encode(&self, d: &[u8]) -> u64 {
+        match self.kind {
+            Kind::Arrangement => {
+                if self.counts.len() == self.n && self.n <= 64 {
+                    lehmer(self.n, |s| d[s])
+                } else {
+                    self.multiset_rank(|s| d[s])
+                }
+            }
+            Kind::Twist {
+                radix, drop_last, ..
+            } => {
+                let digits = if drop_last { self.n - 1 } else { self.n };
+                d.iter()
+                    .take(digits)
+                    .fold(0u64, |acc, &x| acc * radix as u64 + x as u64)
+            }
+            Kind::Pieces => {
+                let k = self.counts.len();
+                let slots: Vec<u8> = (0..k).map(|c| d[2 * c]).collect();
+                let vals: Vec<u8> = (0..k).map(|c| d[2 * c + 1]).collect();
+                self.pieces_rank(&slots, &vals)
+            }
+            Kind::LabeledTwist => self.labeled_rank(&d[..self.n], &d[self.n..]),
+        }
+    }
+
+    fn multiset_unrank(&self, v: u64, labels: &mut [u8]) {
+        if self.counts.len() == self.n && self.n <= 64 {
+            // Lehmer code: digit s is the class's index among those unused.
+            let mut digits = [0u64; 64];
+            let mut x = v;
+            for s in (0..self.n).rev() {
+                let base = (self.n - s) as u64;
+                digits[s] = x % base;
+                x /= base;
             }
             let mut used: u64 = 0;
-            for (c, &d) in digits.iter().enumerate() {
-                // The d-th free slot.
-                let mut k = d;
-                let mut s = 0;
-                loop {
-                    if used & (1u64 << s) == 0 {
-                        if k == 0 {
-                            break;
-                        }
-                        k -= 1;
-                    }
-                    s += 1;
-                }
-                used |= 1u64 << s;
-                out[start + s] = c as u8;
+            for s in 0..self.n {
+                let c = nth_free(used, digits[s]);
+                used |= 1u64 << c;
+                labels[s] = c as u8;
             }
-        } else {
-            let tracked_total: usize = self.counts.iter().map(|&c| c as usize).sum();
-            let mut remaining: Vec<u64> = self.counts.iter().map(|&c| c as u64).collect();
-            remaining.push((n - tracked_total) as u64);
-            let mut total = self.perm_size;
-            let mut left = n as u64;
-            for s in 0..n {
-                let mut chosen = m;
-                for (ci, &rc) in remaining.iter().enumerate() {
-                    if rc == 0 {
-                        continue;
-                    }
-                    let block = (total as u128 * rc as u128 / left as u128) as u64;
-                    if perm_rank < block {
-                        chosen = ci;
-                        break;
-                    }
-                    perm_rank -= block;
+            return;
+        }
+        let n = self.n;
+        let m = self.counts.len();
+        let mut remaining = [0u64; 256];
+        let mut tracked = 0;
+        for (i, &c) in self.counts.iter().enumerate() {
+            remaining[i] = c as u64;
+            tracked += c as usize;
+        }
+        remaining[m] = (n - tracked) as u64;
+        let mut total = multinomial(n, &self.counts).unwrap_or(0) as u128;
+        let mut left = n as u128;
+        let mut rank = v as u128;
+        for label in labels.iter_mut().take(n) {
+            let mut chosen = m;
+            for (ci, &rc) in remaining[..=m].iter().enumerate() {
+                if rc == 0 {
+                    continue;
                 }
-                out[start + s] = if chosen == m { REST } else { chosen as u8 };
-                total = (total as u128 * remaining[chosen] as u128 / left as u128) as u64;
-                remaining[chosen] -= 1;
-                left -= 1;
+                let block = total * rc as u128 / left;
+                if rank < block {
+                    chosen = ci;
+                    break;
+                }
+                rank -= block;
             }
+            *label = if chosen == m { REST } else { chosen as u8 };
+            total = total * remaining[chosen] as u128 / left;
+            remaining[chosen] -= 1;
+            left -= 1;
         }
-        // Orientation digits, slot order, last one possibly implied.
-        let tracked_slots: Vec<usize> = (0..n).filter(|&s| out[start + s] != REST).collect();
-        let count = tracked_slots.len();
-        let digits_stored = if self.drop_last { count - 1 } else { count };
-        let mut sum = 0u64;
-        for &s in tracked_slots.iter().take(digits_stored).rev() {
-            let radix = self.radix[out[start + s] as usize] as u64;
-            let v = ori_rank % radix;
-            ori_rank /= radix;
-            out[start + n + s] = v as u8;
-            sum += v;
+    }
+}
+
+/// Lehmer rank of a permutation of `0..n` given slot by slot.
+#[inline]
+fn lehmer(n: usize, value: impl Fn(usize) -> u8) -> u64 {
+    let mut used: u64 = 0;
+    let mut rank = 0u64;
+    for s in 0..n {
+        let x = value(s) as u32;
+        let below = (used & ((1u64 << x) - 1)).count_ones() as u64;
+        rank = rank * (n - s) as u64 + x as u64 - below;
+        used |= 1u64 << x;
+    }
+    rank
+}
+
+/// The index of the `k`-th (0-based) zero bit of `used`.
+#[inline]
+fn nth_free(used: u64, k: u64) -> usize {
+    let mut k = k;
+    let mut s = 0;
+    loop {
+        if used & (1u64 << s) == 0 {
+            if k == 0 {
+                return s;
+            }
+            k -= 1;
         }
-        if self.drop_last {
-            let s = tracked_slots[count - 1];
-            let radix = self.radix[out[start + s] as usize] as u64;
-            out[start + n + s] = ((self.twist_total as u64 + radix - sum % radix) % radix) as u8;
-        }
+        s += 1;
     }
 }
 
@@ -475,23 +827,105 @@ mod tests {
         .unwrap()
     }
 
+    fn goal(l: &Layout) -> Pattern {
+        l.pattern(&[
+            PatternOrbit {
+                pieces: vec![0, 1, 2, 3, 4, 5],
+                orientation: vec![0; 6],
+                orientation_mod: None,
+            },
+            PatternOrbit {
+                pieces: vec![0, 0, 1, 1],
+                orientation: vec![0; 4],
+                orientation_mod: None,
+            },
+        ])
+        .unwrap()
+    }
+
+    fn moves(l: &Layout) -> Vec<Transformation> {
+        vec![
+            Transformation::from_bytes(
+                l,
+                vec![1, 2, 3, 0, 4, 5, 0, 0, 1, 1, 0, 0, 1, 2, 3, 0, 1, 0, 0, 2],
+            )
+            .unwrap(),
+            Transformation::from_bytes(
+                l,
+                vec![0, 1, 5, 3, 2, 4, 0, 0, 0, 0, 0, 1, 0, 1, 2, 3, 0, 0, 0, 0],
+            )
+            .unwrap(),
+        ]
+    }
+
+    /// Every kind of coordinate, moved by table or by hand, agrees with
+    /// reading the moved position.
     #[test]
-    fn index_and_unindex_are_inverse() {
+    fn coordinates_follow_the_moves() {
         let l = layout();
-        let goal = l
-            .pattern(&[
-                PatternOrbit {
-                    pieces: vec![0, 1, 2, 3, 4, 5],
-                    orientation: vec![0; 6],
-                    orientation_mod: None,
+        let g = goal(&l);
+        let ms = moves(&l);
+        let raw: Vec<&[u8]> = ms.iter().map(|t| t.as_bytes()).collect();
+        for sels in [
+            vec![OrbitSelection {
+                orbit: 0,
+                ids: vec![2, 4, 5],
+                orientation: true,
+            }],
+            vec![OrbitSelection {
+                orbit: 0,
+                ids: (0..6).collect(),
+                orientation: true,
+            }],
+            vec![OrbitSelection {
+                orbit: 1,
+                ids: vec![0],
+                orientation: true,
+            }],
+            vec![
+                OrbitSelection {
+                    orbit: 1,
+                    ids: vec![0, 1],
+                    orientation: true,
                 },
-                PatternOrbit {
-                    pieces: vec![0, 0, 1, 1],
-                    orientation: vec![0; 4],
-                    orientation_mod: None,
+                OrbitSelection {
+                    orbit: 0,
+                    ids: vec![0, 3],
+                    orientation: false,
                 },
-            ])
-            .unwrap();
+            ],
+        ] {
+            // The second move flips one edge alone: only the corners keep their total twist.
+            let mut tabled = Projection::new(&l, &g, &sels, &[false, true]).unwrap();
+            tabled.prepare(&l, &raw);
+            // Without full move tables: split tables for tracked pieces, or none.
+            let mut split = tabled.clone();
+            split.prepare_with(&l, &raw, 0);
+            for p in [tabled, split] {
+                let mut s = g.as_bytes().to_vec();
+                let mut buf = s.clone();
+                let mut values = vec![0u64; p.num_coords()];
+                let mut scratch = (Vec::new(), Vec::new());
+                for step in 0..40 {
+                    let m = (step * 7 + step / 3) % ms.len();
+                    p.split(p.index(&l, &s), &mut values);
+                    let moved: Vec<u64> = (0..p.num_coords())
+                        .map(|ci| p.move_coord(ci, m, values[ci], &mut scratch))
+                        .collect();
+                    l.compose_into(&s, raw[m], &mut buf);
+                    std::mem::swap(&mut s, &mut buf);
+                    assert_eq!(p.join(&moved), p.index(&l, &s), "{sels:?} step {step}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn decode_and_encode_are_inverse() {
+        let l = layout();
+        let g = goal(&l);
+        let ms = moves(&l);
+        let raw: Vec<&[u8]> = ms.iter().map(|t| t.as_bytes()).collect();
         let sels = vec![
             OrbitSelection {
                 orbit: 0,
@@ -504,60 +938,14 @@ mod tests {
                 orientation: true,
             },
         ];
-        let p = Projection::new(&l, &goal, &sels, &[false, true]).unwrap();
-        // 6*5*4 * 2^3 arrangements of the edges, 4!/(2!2!) * 3^3 of the corners.
-        assert_eq!(p.size(), 120 * 8 * 6 * 27);
-        let mut seen = vec![false; p.size() as usize];
-        let mut buf = Vec::new();
-        for i in 0..p.size() {
-            p.unindex(i, &mut buf);
-            let j = p.index_projected(&buf);
-            assert_eq!(i, j);
-            assert!(!seen[j as usize]);
-            seen[j as usize] = true;
-        }
-    }
-
-    #[test]
-    fn raw_index_agrees_with_projected_moves() {
-        let l = Layout::new(vec![Orbit::new("C", 8, 3).unwrap()]).unwrap();
-        let goal = l
-            .pattern(&[PatternOrbit {
-                pieces: (0..8).collect(),
-                orientation: vec![0; 8],
-                orientation_mod: None,
-            }])
-            .unwrap();
-        let r =
-            Transformation::from_bytes(&l, vec![4, 0, 2, 3, 7, 5, 6, 1, 1, 2, 0, 0, 2, 0, 0, 1])
-                .unwrap();
-        let u =
-            Transformation::from_bytes(&l, vec![1, 2, 3, 0, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0])
-                .unwrap();
-        let sels = vec![OrbitSelection {
-            orbit: 0,
-            ids: vec![0, 1, 2],
-            orientation: true,
-        }];
-        let p = Projection::new(&l, &goal, &sels, &[false]).unwrap();
-        let mut s = goal.as_bytes().to_vec();
-        let mut buf = s.clone();
-        for step in 0..20 {
-            let t = if step % 3 == 0 { &u } else { &r };
-            let proj = p.project(&l, &s);
-            assert_eq!(p.index_projected(&proj), p.index(&l, &s), "step {step}");
-            let mut moved = vec![0u8; proj.len()];
-            p.apply(&l, &proj, t.as_bytes(), &mut moved);
-            l.compose_into(&s, t.as_bytes(), &mut buf);
-            std::mem::swap(&mut s, &mut buf);
-            assert_eq!(
-                p.index_projected(&moved),
-                p.index(&l, &s),
-                "after step {step}"
-            );
-            let mut back = Vec::new();
-            p.unindex(p.index(&l, &s), &mut back);
-            assert_eq!(back, p.project(&l, &s), "unindex at {step}");
+        let mut p = Projection::new(&l, &g, &sels, &[false, true]).unwrap();
+        p.prepare(&l, &raw);
+        for c in &p.coords {
+            let mut buf = Vec::new();
+            for v in 0..c.size {
+                c.decode(v, &mut buf);
+                assert_eq!(c.encode(&buf), v);
+            }
         }
     }
 }

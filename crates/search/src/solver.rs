@@ -12,6 +12,7 @@ use std::sync::Mutex;
 
 use twistor_core::{Layout, Pattern, Puzzle};
 
+use crate::cache::{fnv1a, CacheError, TableCache};
 use crate::canonical::{CanonicalFsm, FORBIDDEN};
 use crate::planner::{plan_tables, TablePlan};
 use crate::table::{FillProgress, PruneTable};
@@ -24,6 +25,8 @@ pub struct SolverOptions {
     pub memory_bytes: u64,
     /// Threads for filling tables and searching.
     pub threads: usize,
+    /// Where to keep tables between runs, if anywhere.
+    pub cache: Option<TableCache>,
 }
 
 impl Default for SolverOptions {
@@ -31,8 +34,42 @@ impl Default for SolverOptions {
         SolverOptions {
             memory_bytes: 256 << 20,
             threads: 1,
+            cache: None,
         }
     }
+}
+
+/// What happens to the pruning tables while a solver is set up.
+#[derive(Debug)]
+pub enum TableEvent<'a> {
+    /// A table is being filled.
+    Filling(&'a FillProgress),
+    /// A table was read from the cache.
+    Loaded {
+        /// Which table.
+        table: &'a str,
+        /// From where.
+        path: &'a std::path::Path,
+    },
+    /// A cached table could not be used and will be rebuilt.
+    Rejected {
+        /// The file.
+        path: &'a std::path::Path,
+        /// Why.
+        reason: &'a CacheError,
+    },
+    /// A built table was written to the cache.
+    Stored {
+        /// Which table.
+        table: &'a str,
+        /// Where.
+        path: &'a std::path::Path,
+    },
+    /// Writing a built table failed (the search goes on without caching it).
+    StoreFailed {
+        /// Why.
+        reason: &'a CacheError,
+    },
 }
 
 /// How many solutions to look for.
@@ -115,25 +152,43 @@ impl Solver {
         goal: Pattern,
         options: &SolverOptions,
         stop: &AtomicBool,
-        progress: &mut dyn FnMut(&FillProgress),
+        events: &mut dyn FnMut(TableEvent),
     ) -> Result<Solver, SearchError> {
         let layout = puzzle.layout().clone();
         let fsm = CanonicalFsm::new(&moves)?;
         let plan = plan_tables(&layout, &goal, &moves, options.memory_bytes);
         let mut tables = Vec::new();
         for TablePlan { projection } in plan {
-            match PruneTable::build(
-                &layout,
-                projection,
-                &goal,
-                &moves,
-                options.threads,
-                stop,
-                progress,
-            ) {
-                Some(t) => tables.push(t),
-                None => return Err(SearchError::Stopped),
+            let key = table_key(&layout, &moves, &goal, &projection);
+            let description = projection.description().to_string();
+            if let Some(cache) = &options.cache {
+                let path = cache.path(puzzle.name(), key);
+                match cache.load(puzzle.name(), key, projection.clone()) {
+                    Ok(Some(t)) => {
+                        events(TableEvent::Loaded { table: &description, path: &path });
+                        tables.push(t);
+                        continue;
+                    }
+                    Ok(None) => {}
+                    Err(reason) => {
+                        events(TableEvent::Rejected { path: &path, reason: &reason });
+                        cache.discard(puzzle.name(), key);
+                    }
+                }
             }
+            let built = PruneTable::build(&layout, projection, &goal, &moves, options.threads, stop, &mut |p| {
+                events(TableEvent::Filling(p))
+            });
+            let Some(t) = built else {
+                return Err(SearchError::Stopped);
+            };
+            if let Some(cache) = options.cache.as_ref().filter(|c| c.write) {
+                match cache.store(puzzle.name(), key, &t) {
+                    Ok(path) => events(TableEvent::Stored { table: &description, path: &path }),
+                    Err(reason) => events(TableEvent::StoreFailed { reason: &reason }),
+                }
+            }
+            tables.push(t);
         }
         // Most informative first, so most prunes cost one lookup.
         tables.sort_by(|a, b| {
@@ -394,6 +449,24 @@ impl Solver {
         found.truncate(need);
         (found, nodes.load(Ordering::Relaxed), stopped)
     }
+}
+
+/// What identifies a table: the format, the puzzle's layout, the moves, the
+/// goal and the projection.
+fn table_key(layout: &Layout, moves: &MoveSet, goal: &Pattern, projection: &crate::projection::Projection) -> u64 {
+    let mut bytes = Vec::new();
+    for o in layout.orbits() {
+        bytes.extend_from_slice(o.name().as_bytes());
+        bytes.push(0);
+        bytes.extend_from_slice(&(o.num_pieces() as u32).to_le_bytes());
+        bytes.push(o.num_orientations() as u8);
+    }
+    for m in moves.moves() {
+        bytes.extend_from_slice(m.transformation.as_bytes());
+    }
+    bytes.extend_from_slice(goal.as_bytes());
+    bytes.extend_from_slice(projection.signature());
+    fnv1a(&bytes, 1)
 }
 
 /// One thread's search state.

@@ -7,7 +7,6 @@
 //! 15", which is still a lower bound.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
 
 use rayon::prelude::*;
 use twistor_core::{Layout, Pattern};
@@ -24,7 +23,6 @@ const CHUNK: u64 = 1 << 16;
 /// A packed array of 4-bit values, atomically writable while it is filled.
 pub(crate) struct Nibbles {
     words: Box<[AtomicU64]>,
-    len: u64,
 }
 
 impl Nibbles {
@@ -32,18 +30,12 @@ impl Nibbles {
     pub fn unreached(len: u64) -> Nibbles {
         let words = len.div_ceil(16) as usize;
         let v: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(u64::MAX)).collect();
-        Nibbles {
-            words: v.into_boxed_slice(),
-            len,
-        }
+        Nibbles { words: v.into_boxed_slice() }
     }
 
     /// From raw words (as stored on disk).
-    pub fn from_words(words: Vec<u64>, len: u64) -> Nibbles {
-        Nibbles {
-            words: words.into_iter().map(AtomicU64::new).collect(),
-            len,
-        }
+    pub fn from_words(words: Vec<u64>) -> Nibbles {
+        Nibbles { words: words.into_iter().map(AtomicU64::new).collect() }
     }
 
     /// The raw words.
@@ -84,9 +76,7 @@ impl Nibbles {
         self.words.len() as u64 * 8
     }
 
-    pub fn len(&self) -> u64 {
-        self.len
-    }
+
 }
 
 /// Progress of a table being filled.
@@ -117,39 +107,41 @@ impl PruneTable {
     /// `threads` threads; `None` if `stop` is raised first.
     pub fn build(
         layout: &Layout,
-        projection: Projection,
+        mut projection: Projection,
         goal: &Pattern,
         moves: &MoveSet,
         threads: usize,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&FillProgress),
     ) -> Option<PruneTable> {
-        let size = projection.size();
-        let data = Nibbles::unreached(size);
-        let start = projection.index_projected(&projection.project(layout, goal.as_bytes()));
-        data.set_if_unreached(start, 0);
-        let transforms: Vec<&[u8]> = moves
+        let raw: Vec<&[u8]> = moves
             .moves()
             .iter()
             .map(|m| m.transformation.as_bytes())
             .collect();
-        let plen = projection.projected_len();
+        projection.prepare(layout, &raw);
+        let size = projection.size();
+        let data = Nibbles::unreached(size);
+        data.set_if_unreached(projection.index(layout, goal.as_bytes()), 0);
+        let nmoves = moves.moves().len();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
             .build()
             .ok()?;
         let mut histogram = vec![1u64];
         let mut reached = 1u64;
-        let t0 = Instant::now();
-        let _ = t0;
+        let inner = projection.inner_size();
+        let last = projection.num_coords() - 1;
+        let inner_table = projection.move_table(last);
         for depth in 0..UNREACHED - 1 {
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
             let frontier = histogram[depth as usize];
-            let unreached = size - reached;
-            let backward = unreached < frontier.saturating_mul(transforms.len() as u64);
+            let backward = size - reached < frontier.saturating_mul(nmoves as u64);
             let chunks = size.div_ceil(CHUNK);
+            let proj = &projection;
+            let data = &data;
             let count: u64 = pool.install(|| {
                 (0..chunks)
                     .into_par_iter()
@@ -157,19 +149,61 @@ impl PruneTable {
                         if stop.load(Ordering::Relaxed) {
                             return 0;
                         }
-                        let mut buf = Vec::with_capacity(plen);
-                        let mut out = vec![0u8; plen];
+                        let mut values = vec![0u64; proj.num_coords()];
+                        let mut moved = vec![0u64; proj.num_coords()];
+                        let mut scratch = (Vec::new(), Vec::new());
+                        // Per move: index of the moved block's first entry.
+                        let mut bases = vec![0u64; nmoves];
+                        let mut block = u64::MAX;
                         let mut n = 0u64;
                         for i in c * CHUNK..((c + 1) * CHUNK).min(size) {
                             let v = data.get(i);
-                            if backward {
-                                if v != UNREACHED {
-                                    continue;
+                            let wanted = if backward { UNREACHED } else { depth };
+                            if v != wanted {
+                                continue;
+                            }
+                            if i / inner != block {
+                                block = i / inner;
+                                proj.split(i, &mut values);
+                                for (m, base) in bases.iter_mut().enumerate() {
+                                    for ci in 0..last {
+                                        moved[ci] =
+                                            proj.move_coord(ci, m, values[ci], &mut scratch);
+                                    }
+                                    moved[last] = 0;
+                                    *base = proj.join(&moved);
                                 }
-                                projection.unindex(i, &mut buf);
-                                for t in &transforms {
-                                    projection.apply(layout, &buf, t, &mut out);
-                                    if data.get(projection.index_projected(&out)) == depth {
+                            }
+                            let x = i % inner;
+                            if let Some(t) = inner_table {
+                                if backward {
+                                    for (m, &base) in bases.iter().enumerate() {
+                                        if data
+                                            .get(base + t[m * inner as usize + x as usize] as u64)
+                                            == depth
+                                        {
+                                            if data.set_if_unreached(i, depth + 1) {
+                                                n += 1;
+                                            }
+                                            break;
+                                        }
+                                    }
+                                } else {
+                                    for (m, &base) in bases.iter().enumerate() {
+                                        if data.set_if_unreached(
+                                            base + t[m * inner as usize + x as usize] as u64,
+                                            depth + 1,
+                                        ) {
+                                            n += 1;
+                                        }
+                                    }
+                                }
+                                continue;
+                            }
+                            if backward {
+                                for (m, &base) in bases.iter().enumerate() {
+                                    let j = base + proj.move_coord(last, m, x, &mut scratch);
+                                    if data.get(j) == depth {
                                         if data.set_if_unreached(i, depth + 1) {
                                             n += 1;
                                         }
@@ -177,16 +211,9 @@ impl PruneTable {
                                     }
                                 }
                             } else {
-                                if v != depth {
-                                    continue;
-                                }
-                                projection.unindex(i, &mut buf);
-                                for t in &transforms {
-                                    projection.apply(layout, &buf, t, &mut out);
-                                    if data.set_if_unreached(
-                                        projection.index_projected(&out),
-                                        depth + 1,
-                                    ) {
+                                for (m, &base) in bases.iter().enumerate() {
+                                    let j = base + proj.move_coord(last, m, x, &mut scratch);
+                                    if data.set_if_unreached(j, depth + 1) {
                                         n += 1;
                                     }
                                 }

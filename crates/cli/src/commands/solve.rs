@@ -9,11 +9,12 @@ use twistor_core::{Pattern, Puzzle};
 use twistor_formats::resolve::alg_transformation;
 use twistor_formats::tws::{parse_scrambles, ScrambleBody};
 use twistor_search::{
-    FillProgress, Metric, SearchProgress, SolutionCount, SolveOptions, Solver, SolverOptions,
+    Metric, SearchProgress, SolutionCount, SolveOptions, Solver, SolverOptions, TableEvent,
 };
 
 use crate::error::{CliError, CliResult};
 use crate::load::{algs_or_stdin, parse_alg, read_text, shorten};
+use crate::cache::{report_table_event, CacheArgs};
 use crate::moves::{move_set, MoveSubset};
 use crate::progress::Progress;
 use crate::puzzle_source::PuzzleSource;
@@ -61,6 +62,8 @@ pub struct SolveArgs {
     /// orientations and orientationMod make a partial goal.
     #[arg(long)]
     target: Option<String>,
+    #[command(flatten)]
+    cache: CacheArgs,
     /// Print one JSON object a line: `{"solutions": [...], "length": n}`.
     #[arg(long)]
     json: bool,
@@ -94,20 +97,11 @@ pub fn run(args: SolveArgs) -> CliResult {
     let options = SolverOptions {
         memory_bytes: args.memory.saturating_mul(1 << 20),
         threads,
+        cache: args.cache.cache()?,
     };
-    let solver = Solver::new(
-        &puzzle,
-        moves,
-        goal.pattern.clone(),
-        &options,
-        &stop,
-        &mut |p: &FillProgress| {
-            bar.message(&format!(
-                "table {}: depth {} ({} of {} entries)",
-                p.table, p.depth, p.reached, p.size
-            ));
-        },
-    )
+    let solver = Solver::new(&puzzle, moves, goal.pattern.clone(), &options, &stop, &mut |e: TableEvent| {
+        report_table_event(&mut bar, e)
+    })
     .map_err(CliError::failure)?;
     bar.finish();
     let table_bytes: u64 = solver.tables().iter().map(|t| t.bytes()).sum();

@@ -1,0 +1,52 @@
+//! The options that say where pruning tables are cached, and the messages
+//! about them.
+
+use std::path::PathBuf;
+
+use twistor_search::{default_cache_dir, TableCache, TableEvent};
+
+use crate::error::CliError;
+use crate::progress::Progress;
+
+/// Where tables are cached.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct CacheArgs {
+    /// Directory for cached tables (default: $XDG_CACHE_HOME/twistor or ~/.cache/twistor).
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+    /// Never write tables to the cache (read them if present).
+    #[arg(long)]
+    pub no_write: bool,
+}
+
+impl CacheArgs {
+    /// The cache to use, if any directory is known.
+    pub fn cache(&self) -> Result<Option<TableCache>, CliError> {
+        let dir = match &self.cache_dir {
+            Some(d) => {
+                if d.exists() && !d.is_dir() {
+                    return Err(CliError::input(format!("--cache-dir {}: not a directory", d.display())));
+                }
+                Some(d.clone())
+            }
+            None => default_cache_dir(),
+        };
+        Ok(dir.map(|dir| TableCache { dir, write: !self.no_write }))
+    }
+}
+
+/// Shows what happens to the tables: progress on the bar, cache trouble on stderr.
+pub fn report_table_event(bar: &mut Progress, e: TableEvent) {
+    match e {
+        TableEvent::Filling(p) => bar.message(&format!("table {}: depth {} ({} of {} entries)", p.table, p.depth, p.reached, p.size)),
+        TableEvent::Loaded { .. } | TableEvent::Stored { .. } => {}
+        TableEvent::Rejected { path, reason } => {
+            bar.finish();
+            eprintln!("twistor: cached table {} is unusable ({reason}); rebuilding it", path.display());
+        }
+        TableEvent::StoreFailed { reason } => {
+            bar.finish();
+            eprintln!("twistor: could not cache a table: {reason}");
+        }
+    }
+}
