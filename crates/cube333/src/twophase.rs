@@ -367,6 +367,16 @@ pub fn solve(tables: &TwoPhaseTables, cube: &CubieCube, opts: &SolveOptions) -> 
     })
 }
 
+/// Solves many cubes on all cores; results in input order.
+pub fn solve_batch(
+    tables: &TwoPhaseTables,
+    cubes: &[CubieCube],
+    opts: &SolveOptions,
+) -> Vec<Result<Solution, SolveError>> {
+    use rayon::prelude::*;
+    cubes.par_iter().map(|c| solve(tables, c, opts)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
