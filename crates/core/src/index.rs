@@ -273,9 +273,9 @@ impl OrientationPart {
 /// use twistor_core::{index::PositionIndexer, Layout, Orbit, Transformation};
 ///
 /// // Four corners with three orientations; one move cycles three of them
-/// // and twists them, the other cycles the other three.
+/// // and twists one, the other cycles the other three.
 /// let layout = Layout::new(vec![Orbit::new("C", 4, 3)?])?;
-/// let a = Transformation::from_bytes(&layout, vec![1, 2, 0, 3, 1, 1, 1, 0])?;
+/// let a = Transformation::from_bytes(&layout, vec![1, 2, 0, 3, 1, 0, 0, 0])?;
 /// let b = Transformation::from_bytes(&layout, vec![0, 2, 3, 1, 0, 0, 0, 0])?;
 /// let start = layout.pattern_of(&layout.identity());
 /// let ix = PositionIndexer::new(&layout, &start, &[&a, &b])?;
