@@ -484,7 +484,7 @@ impl RotationModel {
 
     /// Surface turns doing what a SiGN (or any notation the puzzle
     /// accepts) alg does; amounts become repeated turns.
-    pub fn from_alg(
+    pub fn turns_for_alg(
         &self,
         gp: &GeneratedPuzzle,
         alg: &Alg,
@@ -494,12 +494,12 @@ impl RotationModel {
             .map_err(|e| PronounceError::Alg(e.to_string()))?;
         let mut out = Vec::new();
         for m in &moves {
-            out.extend(self.from_move(gp, m)?);
+            out.extend(self.turns_for_move(gp, m)?);
         }
         Ok(out)
     }
 
-    fn from_move(
+    fn turns_for_move(
         &self,
         gp: &GeneratedPuzzle,
         m: &Move,

@@ -253,8 +253,44 @@ impl GeneratedPuzzle {
     }
 
     /// The notation mapping attached to the definition.
-    pub fn notation(&self) -> &GeometryNotation {
+    pub fn notation(&self) -> &Arc<GeometryNotation> {
         &self.notation
+    }
+
+    /// Names of the definition's moves that community notation reads as a
+    /// different move (on the pyraminx, the community's `L` and `R` turn
+    /// two layers about vertices, while PuzzleGeometry's `L` and `R` are
+    /// face layers). The move resolver looks definition names up before
+    /// the notation, so these names keep their definition meaning there.
+    pub fn notation_conflicts(&self) -> Vec<String> {
+        let layout = self.puzzle.layout();
+        let mut out = Vec::new();
+        for m in self.puzzle.moves() {
+            let Ok(alg) = m.name.parse::<twistor_formats::alg::Alg>() else {
+                continue;
+            };
+            let [twistor_formats::alg::AlgNode::Move(mv)] = alg.nodes() else {
+                continue;
+            };
+            let Some(parts) = self
+                .notation
+                .moves_for(&mv.family, mv.outer_layer, mv.inner_layer)
+            else {
+                continue;
+            };
+            let mut t = layout.identity();
+            for (i, k) in parts {
+                t = layout.compose(
+                    &t,
+                    &layout.power(&self.puzzle.moves()[i].transformation, k as i64),
+                );
+            }
+            let t = layout.power(&t, mv.amount as i64);
+            if t != m.transformation {
+                out.push(m.name.clone());
+            }
+        }
+        out
     }
 
     /// The geometry orbit behind each orbit of the definition.

@@ -172,7 +172,9 @@ pub fn draw(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> Ve
         v
     };
     let place = placements(gp);
-    let mut raw: Vec<(usize, String, Vec<(f64, f64)>)> = Vec::new();
+    // (face, colour, corners) of each sticker before scaling.
+    type Raw = (usize, String, Vec<(f64, f64)>);
+    let mut raw: Vec<Raw> = Vec::new();
     for st in g.stickers() {
         let Some(pl) = place[st.face] else {
             continue;
