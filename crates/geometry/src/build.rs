@@ -13,6 +13,7 @@
 //! matching is involved after the stickers are classified.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use crate::descriptor::{CutKind, Descriptor, Shape};
@@ -25,6 +26,59 @@ use crate::GeometryError;
 pub const MAX_PLANES: usize = 2048;
 /// Most stickers a puzzle may have.
 pub const MAX_STICKERS: usize = 100_000;
+
+/// A fast hash for slice keys (the default hasher guards against
+/// adversarial keys, which these are not).
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+            self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(K);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type SliceMap<V> = HashMap<Box<[u16]>, V, BuildHasherDefault<FxHasher>>;
+
+/// How a rotation permutes the axes: each axis's image, and whether it
+/// comes out reversed.
+fn axis_map(r: Quat, normals: &[Vec3]) -> Result<Vec<(usize, bool)>, GeometryError> {
+    normals
+        .iter()
+        .map(|&n| {
+            let m = r.rotate(n);
+            normals
+                .iter()
+                .enumerate()
+                .find_map(|(b, &o)| {
+                    let d = o.dot(m);
+                    (d.abs() > 1.0 - 1e-9).then_some((b, d < 0.0))
+                })
+                .ok_or_else(|| {
+                    GeometryError::Degenerate("a rotation does not map axes to axes".into())
+                })
+        })
+        .collect()
+}
+
+/// The slices of a piece's image under a rotation with this axis map.
+fn map_key(key: &[u16], map: &[(usize, bool)], counts: &[u16], out: &mut [u16]) {
+    for (a, &(b, rev)) in map.iter().enumerate() {
+        out[b] = if rev { counts[a] - key[a] } else { key[a] };
+    }
+}
 
 /// The solid for a shape, built once.
 pub(crate) fn solid(shape: Shape) -> &'static Solid {
@@ -210,12 +264,18 @@ impl Geometry {
         let solid = solid(descriptor.shape);
         let nfaces = solid.faces.len();
         let mut axes = make_axes(solid, descriptor)?;
-        let stickers_face0 = split_face0(solid, &axes)?;
+        let (stickers_face0, keys_face0) = split_face0(solid, &axes)?;
         let spf = stickers_face0.len();
-        // Copy face 0's stickers to every face by symmetry.
+        let normals: Vec<Vec3> = axes.iter().map(|a| a.normal).collect();
+        let counts: Vec<u16> = axes.iter().map(|a| a.surfaces.len() as u16).collect();
+        // Copy face 0's stickers to every face by symmetry; their slices
+        // follow from how the rotation permutes the axes.
         let mut stickers = Vec::with_capacity(spf * nfaces);
+        let mut keys: Vec<Box<[u16]>> = Vec::with_capacity(spf * nfaces);
+        let mut scratch = vec![0u16; axes.len()];
         for (f, r) in solid.face_rotations.iter().enumerate() {
-            for poly in &stickers_face0 {
+            let map = axis_map(*r, &normals)?;
+            for (poly, key) in stickers_face0.iter().zip(&keys_face0) {
                 let polygon: Vec<Vec3> = poly.iter().map(|&p| r.rotate(p)).collect();
                 stickers.push(Sticker {
                     face: f,
@@ -224,13 +284,14 @@ impl Geometry {
                     cubie: 0,
                     ord: 0,
                 });
+                map_key(key, &map, &counts, &mut scratch);
+                keys.push(scratch.clone().into_boxed_slice());
             }
         }
         // Group stickers by their slices on every axis: a piece.
-        let mut key_to_group: HashMap<Box<[u16]>, usize> = HashMap::new();
+        let mut key_to_group: SliceMap<usize> = SliceMap::default();
         let mut groups: Vec<(Box<[u16]>, Vec<usize>)> = Vec::new();
-        for (i, s) in stickers.iter().enumerate() {
-            let key: Box<[u16]> = axes.iter().map(|a| a.slice_of(s.center)).collect();
+        for (i, key) in keys.into_iter().enumerate() {
             match key_to_group.get(&key) {
                 Some(&g) => groups[g].1.push(i),
                 None => {
@@ -269,8 +330,6 @@ impl Geometry {
         }
         // Where each axis turn sends each piece.
         let face_steps = solid.faces[0].polygon.len();
-        let normals: Vec<Vec3> = axes.iter().map(|a| a.normal).collect();
-        let counts: Vec<u16> = axes.iter().map(|a| a.surfaces.len() as u16).collect();
         for axis in axes.iter_mut() {
             let r = axis.turn;
             let face_perm: Vec<usize> = solid
@@ -281,21 +340,7 @@ impl Geometry {
                 .ok_or_else(|| {
                     GeometryError::Degenerate("a turn does not map faces to faces".into())
                 })?;
-            let mut axis_map = Vec::with_capacity(normals.len());
-            for &n in &normals {
-                let m = r.rotate(n);
-                let (b, rev) = normals
-                    .iter()
-                    .enumerate()
-                    .find_map(|(b, &o)| {
-                        let d = o.dot(m);
-                        (d.abs() > 1.0 - 1e-9).then_some((b, d < 0.0))
-                    })
-                    .ok_or_else(|| {
-                        GeometryError::Degenerate("a turn does not map axes to axes".into())
-                    })?;
-                axis_map.push((b, rev));
-            }
+            let axis_map = axis_map(r, &normals)?;
             let mut images = Vec::with_capacity(cubies.len());
             let mut key = vec![0u16; normals.len()];
             for c in &cubies {
@@ -338,6 +383,17 @@ impl Geometry {
                     ord: stickers[t].ord as u8,
                     spin,
                 });
+            }
+            // A turn must permute the pieces; anything else means a cut
+            // sits too close to a feature for the arithmetic.
+            let mut hit = vec![false; cubies.len()];
+            for im in &images {
+                if std::mem::replace(&mut hit[im.target as usize], true) {
+                    return Err(GeometryError::Degenerate(
+                        "a turn sends two pieces to the same place (a cut is too close to a corner)"
+                            .into(),
+                    ));
+                }
             }
             axis.images = images;
             axis.by_slice = vec![Vec::new(); axis.surfaces.len() + 1];
@@ -509,12 +565,16 @@ fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<Vec<Axis>, GeometryErro
 
 /// Face 0 cut by every plane that crosses it, stickers sorted by their
 /// slices (so the order does not depend on floating-point details).
-fn split_face0(solid: &Solid, axes: &[Axis]) -> Result<Vec<Vec<Vec3>>, GeometryError> {
+/// Face 0's stickers and their slices.
+type FaceStickers = (Vec<Vec<Vec3>>, Vec<Box<[u16]>>);
+
+fn split_face0(solid: &Solid, axes: &[Axis]) -> Result<FaceStickers, GeometryError> {
     let face = &solid.faces[0].polygon;
     let nfaces = solid.faces.len();
     let mut polys = vec![face.clone()];
     for axis in axes {
         for surface in &axis.surfaces {
+            // Only planes that cross the face can split its stickers.
             if surface.split(face).is_none() {
                 continue;
             }
@@ -536,7 +596,7 @@ fn split_face0(solid: &Solid, axes: &[Axis]) -> Result<Vec<Vec<Vec3>>, GeometryE
             }
         }
     }
-    let mut keyed: Vec<(Vec<u16>, Vec<Vec3>)> = polys
+    let mut keyed: Vec<(Box<[u16]>, Vec<Vec3>)> = polys
         .into_iter()
         .map(|p| {
             let c = Vec3::mean(&p);
@@ -544,7 +604,7 @@ fn split_face0(solid: &Solid, axes: &[Axis]) -> Result<Vec<Vec<Vec3>>, GeometryE
         })
         .collect();
     keyed.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(keyed.into_iter().map(|(_, p)| p).collect())
+    Ok(keyed.into_iter().map(|(k, p)| (p, k)).unzip())
 }
 
 /// Orders a piece's stickers: counterclockwise about the piece's centre
