@@ -121,7 +121,7 @@ impl PuzzleSource {
     /// descriptor is built (with the whole-puzzle rotations notation such
     /// as `x` and `M` needs).
     pub fn load(&self) -> Result<Puzzle, CliError> {
-        match self.generated(true)? {
+        match self.generated(|o| o.notation_rotations = true)? {
             Some(g) => Ok(g.into_puzzle()),
             None => {
                 let text = read_text(&self.puzzle)?;
@@ -131,9 +131,11 @@ impl PuzzleSource {
     }
 
     /// The puzzle built from geometry, or `None` when `PUZZLE` is an
-    /// existing file. `notation_rotations` adds the rotations community
-    /// notation needs.
-    pub fn generated(&self, notation_rotations: bool) -> Result<Option<GeneratedPuzzle>, CliError> {
+    /// existing file; `adjust` may change the options the flags give.
+    pub fn generated(
+        &self,
+        adjust: impl FnOnce(&mut PuzzleOptions),
+    ) -> Result<Option<GeneratedPuzzle>, CliError> {
         let spec = self.puzzle.as_str();
         if Path::new(spec).exists() || spec == "-" {
             if self.geometry.any() {
@@ -143,10 +145,8 @@ impl PuzzleSource {
             }
             return Ok(None);
         }
-        let options = PuzzleOptions {
-            notation_rotations,
-            ..self.geometry.options()
-        };
+        let mut options = self.geometry.options();
+        adjust(&mut options);
         if !twistor_geometry::is_geometry_spec(spec) {
             return Err(CliError::input(format!(
                 "{spec}: no such file, and not a puzzle name or descriptor \

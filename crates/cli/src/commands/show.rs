@@ -71,7 +71,12 @@ pub fn run(args: ShowArgs) -> CliResult {
             "--width and --height must be between 10 and 100000",
         ));
     }
-    let Some(gp) = args.source.generated(true)? else {
+    // Every piece is tracked (centres too), so the net shows every sticker.
+    let Some(gp) = args.source.generated(|o| {
+        o.notation_rotations = true;
+        o.keep_still_orbits = true;
+    })?
+    else {
         if views > 0 {
             return Err(CliError::input(format!(
                 "{}: --svg, --matrix, --pronounce and --sign need a puzzle built from geometry \
