@@ -6,7 +6,8 @@
 //   cp <repo>/crates/geometry/tests/data/gen_notation.mjs . && node gen_notation.mjs \
 //     > <repo>/crates/geometry/tests/data/notation_cubingjs.jsonl
 //
-// Each puzzle is built twice: with PuzzleGeometry's default options
+// The seven puzzles the notation was asked for get 50 algs each; nine more
+// get 13 each. Each puzzle is built twice: with PuzzleGeometry's default options
 // ("default": outer moves, the axes the cuts make) and with all moves and
 // whole-puzzle rotations ("rotations", as twizzle's puzzles have them).
 // Definitions keep every orbit. Output lines:
@@ -59,7 +60,18 @@ const vocab = {
   pyraminx: ["U", "L", "R", "B", "u", "l", "r", "b", "y", "D", "F", "BL", "BR", "Uv", "Rv"],
   skewb: ["U", "UL", "F", "UR", "B", "D", "L", "R", "Uv", "Fv", "x", "y", "z"],
   FTO: ["F", "B", "D", "U", "L", "R", "BL", "BR", "2F", "2U", "2BL", "T", "Fv", "BRv"],
+  // Further puzzles, fewer algs each, for breadth.
+  "2x2x2": [...faces3, "2R", "2U", "x", "y", "z", "Rv", "Dv"],
+  "6x6x6": [...faces3, "2R", "3R", "4L", "5F", "Rw", "3Rw", "5Uw", "2-5Rw", "3r", "m", "e", "s", "x", "y", "z"],
+  "7x7x7": [...faces3, "2R", "4R", "6U", "4Rw", "2-6Fw", "M", "E", "S", "m", "x", "y", "z"],
+  gigaminx: ["U", "F", "L", "BL", "BR", "R", "FR", "FL", "DL", "B", "DR", "D", "2R", "3R", "4DR", "r", "3r", "Uv"],
+  "master pyraminx": ["U", "L", "R", "B", "u", "l", "r", "b", "D", "F", "BL", "BR", "2U", "3R", "y"],
+  "master skewb": ["UFR", "URF", "DLB", "BDL", "2UFR", "UBL", "DRF", "ufr", "UFRv"],
+  helicopter: ["UF", "FU", "UR", "RB", "BL", "DF", "x", "Uv", "UFv", "URFv"],
+  "Christopher's jewel": ["UFLR", "ULF", "DBRRF", "FRD", "BBU", "ULFRv"],
+  "Regular Astrominx": ["FREGU", "FRE", "OKBDN", "HIE", "MKOPQ", "FLACRv", "Rv"],
 };
+const fewer = new Set(["2x2x2", "6x6x6", "7x7x7", "gigaminx", "master pyraminx", "master skewb", "helicopter", "Christopher's jewel", "Regular Astrominx"]);
 // The library defaults to all moves; the command line does not.
 const configs = { default: { allMoves: false }, rotations: { allMoves: true, addRotations: true } };
 
@@ -93,7 +105,7 @@ for (const [name, words] of Object.entries(vocab)) {
       const w = pick(ok);
       return w.endsWith("++") || w.endsWith("--") ? w : w + amount();
     }).join(" ");
-    const count = config === "default" ? 30 : 20;
+    const count = fewer.has(name) ? (config === "default" ? 8 : 5) : config === "default" ? 30 : 20;
     for (let i = 0; i < count; i++) {
       let alg;
       const r = rand();
