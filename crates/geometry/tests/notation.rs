@@ -1,8 +1,8 @@
 //! Community notation on generated puzzles, checked against cubing.js.
 //!
-//! `data/notation_cubingjs.jsonl` records, for random algs in community
+//! `data/notation_cubingjs.jsonl` records, for 517 random algs in community
 //! notation (wide, slice, range and rotation moves, groupings, commutators,
-//! conjugates) on sixteen named puzzles (fifty algs each on the 3x3x3,
+//! conjugates) on sixteen named puzzles (at least fifty each on the 3x3x3,
 //! 4x4x4, 5x5x5, megaminx, pyraminx, skewb and FTO), the order and per-orbit cycle
 //! structure cubing.js computes on its own definitions (see
 //! `data/gen_notation.mjs` for how it was made). Each alg is evaluated here
@@ -59,6 +59,13 @@ fn options(config: &str) -> PuzzleOptions {
         "rotations" => PuzzleOptions {
             all_moves: true,
             rotations: true,
+            keep_still_orbits: true,
+            ..Default::default()
+        },
+        "twizzle" => PuzzleOptions {
+            all_moves: true,
+            rotations: true,
+            orient_centers: true,
             keep_still_orbits: true,
             ..Default::default()
         },
@@ -171,14 +178,14 @@ fn random_algs_match_cubing_js() {
         *per_puzzle.entry(name.clone()).or_default() += 1;
         puzzles.insert((name, config));
     }
-    // The puzzles notation was asked for get 50 algs each.
+    // The puzzles notation was asked for get at least 50 algs each.
     for name in [
         "3x3x3", "4x4x4", "5x5x5", "megaminx", "pyraminx", "skewb", "FTO",
     ] {
-        assert_eq!(per_puzzle[name], 50, "{name}");
+        assert!(per_puzzle[name] >= 50, "{name}");
     }
-    assert_eq!(checked, 467);
-    assert_eq!(puzzles.len(), 32);
+    assert_eq!(checked, 517);
+    assert_eq!(puzzles.len(), 37);
 }
 
 /// The named puzzles as `twistor apply` loads them (only the orbits the

@@ -74,6 +74,9 @@ const vocab = {
 const fewer = new Set(["2x2x2", "6x6x6", "7x7x7", "gigaminx", "master pyraminx", "master skewb", "helicopter", "Christopher's jewel", "Regular Astrominx"]);
 // The library defaults to all moves; the command line does not.
 const configs = { default: { allMoves: false }, rotations: { allMoves: true, addRotations: true } };
+// Twizzle's own options (oriented centres too), for a few puzzles.
+const twizzle = { allMoves: true, addRotations: true, orientCenters: true };
+const twizzlePuzzles = new Set(["3x3x3", "5x5x5", "megaminx", "skewb", "FTO"]);
 
 function build(name, options) {
   const pg = getPuzzleGeometryByName(name, options);
@@ -84,7 +87,9 @@ function build(name, options) {
 }
 
 for (const [name, words] of Object.entries(vocab)) {
-  for (const [config, options] of Object.entries(configs)) {
+  const all = Object.entries(configs);
+  if (twizzlePuzzles.has(name)) all.push(["twizzle", twizzle]);
+  for (const [config, options] of all) {
     const { def, kp } = build(name, options);
     const orbits = {};
     const moveNames = Object.keys(def.moves).sort();
@@ -98,14 +103,15 @@ for (const [name, words] of Object.entries(vocab)) {
     console.log(JSON.stringify({ kind: "puzzle", puzzle: name, config, orbits }));
     // The words cubing.js accepts in this configuration.
     const ok = words.filter(w => { try { kp.algToTransformation(w); return true; } catch { return false; } });
-    const rand = rng(name.length * 1000 + (config === "default" ? 1 : 2));
+    const rand = rng(name.length * 1000 + (config === "default" ? 1 : config === "rotations" ? 2 : 3));
     const pick = a => a[Math.floor(rand() * a.length)];
     const amount = () => pick(["", "", "'", "2", "2'", "3"]);
     const seq = k => Array.from({ length: k }, () => {
       const w = pick(ok);
       return w.endsWith("++") || w.endsWith("--") ? w : w + amount();
     }).join(" ");
-    const count = fewer.has(name) ? (config === "default" ? 8 : 5) : config === "default" ? 30 : 20;
+    const count =
+      config === "twizzle" ? 10 : fewer.has(name) ? (config === "default" ? 8 : 5) : config === "default" ? 30 : 20;
     for (let i = 0; i < count; i++) {
       let alg;
       const r = rand();
