@@ -59,8 +59,11 @@ pub struct PuzzleOptions {
     pub outer_block_moves: bool,
     /// On tetrahedral axes, turn from the vertex end and leave the face layer still.
     pub vertex_moves: bool,
-    /// Keep one piece of this kind still: moves that would turn it turn
-    /// the rest of the puzzle the other way instead.
+    /// Keep one piece of this kind still (the one on the down, back and
+    /// left side where there is a choice): a move that would turn it is
+    /// replaced by the move turning the rest of its axis, the same turn up
+    /// to a whole-puzzle rotation. (PuzzleGeometry's `--fixcorner` instead
+    /// keeps the moves that turn the piece it names; the group is the same.)
     pub fix: Option<PieceKind>,
     /// Give face-centre pieces an orientation.
     pub orient_centers: bool,
@@ -231,7 +234,7 @@ impl GeneratedPuzzle {
         &self.puzzle
     }
 
-    /// The definition, with its notation attached.
+    /// The definition, consuming the rest.
     pub fn into_puzzle(self) -> Puzzle {
         self.puzzle
     }
@@ -304,7 +307,12 @@ impl GeneratedPuzzle {
     }
 
     /// The transformation turning slices `lo..=hi` of `axis` by `turns`
-    /// steps the axis's way, on the definition's orbits.
+    /// steps the axis's way, on the definition's orbits. Slices past the
+    /// last are ignored.
+    ///
+    /// # Panics
+    ///
+    /// If `axis` is not an index into [`Geometry::axes`].
     pub fn range_transformation(
         &self,
         axis: usize,
