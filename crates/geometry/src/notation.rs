@@ -19,12 +19,60 @@
 //! rotations, found by a breadth-first search of the rotation group.
 
 use std::collections::VecDeque;
+use std::sync::OnceLock;
 
 use twistor_core::{MoveNotation, Puzzle};
 
 use crate::descriptor::{CutKind, Descriptor, Shape};
 use crate::math::Quat;
 use crate::solid::{split_face_names, Solid};
+
+/// A rotation group and its multiplication table.
+struct GroupTable {
+    elements: Vec<Quat>,
+    /// `product[a * n + b]` is the index of `elements[a] * elements[b]`.
+    product: Vec<u16>,
+}
+
+/// The rotation group of a solid with its multiplication table, built once.
+fn group_table(shape: Shape) -> &'static GroupTable {
+    static TABLES: OnceLock<Vec<GroupTable>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        [
+            Shape::Tetrahedron,
+            Shape::Cube,
+            Shape::Octahedron,
+            Shape::Dodecahedron,
+            Shape::Icosahedron,
+        ]
+        .into_iter()
+        .map(|s| {
+            let elements = crate::build::solid(s).rotations.clone();
+            let n = elements.len();
+            let mut product = Vec::with_capacity(n * n);
+            for a in &elements {
+                for b in &elements {
+                    let q = *a * *b;
+                    let k = elements
+                        .iter()
+                        .position(|e| e.same_rotation(q))
+                        .unwrap_or(0);
+                    product.push(k as u16);
+                }
+            }
+            GroupTable { elements, product }
+        })
+        .collect()
+    });
+    let i = match shape {
+        Shape::Tetrahedron => 0,
+        Shape::Cube => 1,
+        Shape::Octahedron => 2,
+        Shape::Dodecahedron => 3,
+        Shape::Icosahedron => 4,
+    };
+    &tables[i]
+}
 
 /// How a puzzle family's notation is rewritten into grips.
 #[derive(Clone, Debug, PartialEq)]
@@ -340,7 +388,7 @@ pub struct GeometryNotation {
     face_names: Vec<String>,
     grips: Vec<Grip>,
     axes: Vec<AxisNotation>,
-    /// Rotation group elements.
+    /// Rotation group elements (in the order of [`group_table`]).
     group: Vec<Quat>,
     /// For each group element, the moves that perform it (if reachable).
     words: Vec<Option<Vec<(usize, i32)>>>,
@@ -371,7 +419,7 @@ impl GeometryNotation {
             face_names: solid.faces.iter().map(|f| f.name.clone()).collect(),
             grips,
             axes,
-            group: solid.rotations.clone(),
+            group: group_table(solid.shape).elements.clone(),
             words: Vec::new(),
         };
         n.words = n.rotation_words();
@@ -380,32 +428,37 @@ impl GeometryNotation {
 
     /// Breadth-first words in the axis turns for every rotation.
     fn rotation_words(&self) -> Vec<Option<Vec<(usize, i32)>>> {
-        let find = |q: Quat| self.group.iter().position(|g| g.same_rotation(q));
-        let mut gens: Vec<(Quat, Vec<(usize, i32)>)> = Vec::new();
+        let table = group_table(self.shape);
+        let n = table.elements.len();
+        let find = |q: Quat| table.elements.iter().position(|g| g.same_rotation(q));
+        let mut gens: Vec<(usize, Vec<(usize, i32)>)> = Vec::new();
         for (k, a) in self.axes.iter().enumerate() {
             if let Some(path) = self.block_path(k, 0, a.planes + 1) {
-                let inverse = path.iter().map(|&(m, x)| (m, -x)).collect();
-                gens.push((a.turn, path));
-                gens.push((a.turn.conj(), inverse));
+                let inverse: Vec<(usize, i32)> = path.iter().map(|&(m, x)| (m, -x)).collect();
+                for (q, w) in [(a.turn, path), (a.turn.conj(), inverse)] {
+                    if let Some(g) = find(q) {
+                        if !gens.iter().any(|(h, _)| *h == g) {
+                            gens.push((g, w));
+                        }
+                    }
+                }
             }
         }
-        let mut words: Vec<Option<Vec<(usize, i32)>>> = vec![None; self.group.len()];
+        let mut words: Vec<Option<Vec<(usize, i32)>>> = vec![None; n];
         let Some(id) = find(Quat::IDENTITY) else {
             return words;
         };
         words[id] = Some(Vec::new());
-        let mut queue = VecDeque::from([(id, Quat::IDENTITY)]);
-        while let Some((i, q)) = queue.pop_front() {
+        let mut queue = VecDeque::from([id]);
+        while let Some(i) = queue.pop_front() {
             for (g, w) in &gens {
-                // Doing `q` then `g` is the rotation g·q.
-                let r = *g * q;
-                if let Some(j) = find(r) {
-                    if words[j].is_none() {
-                        let mut word = words[i].clone().unwrap_or_default();
-                        word.extend_from_slice(w);
-                        words[j] = Some(word);
-                        queue.push_back((j, r));
-                    }
+                // Doing element i then generator g is the rotation g·i.
+                let j = table.product[g * n + i] as usize;
+                if words[j].is_none() {
+                    let mut word = words[i].clone().unwrap_or_default();
+                    word.extend_from_slice(w);
+                    words[j] = Some(word);
+                    queue.push_back(j);
                 }
             }
         }

@@ -398,8 +398,10 @@ impl<'a> Turns<'a> {
         }
         let t =
             Transformation::from_bytes(layout, bytes).expect("turns permute pieces within orbits");
-        match turns.rem_euclid(a.order as i64) {
+        let order = a.order as i64;
+        match turns.rem_euclid(order) {
             1 => t,
+            k if k == order - 1 => layout.invert(&t),
             k => layout.power(&t, k),
         }
     }
