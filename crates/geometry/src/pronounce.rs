@@ -504,21 +504,21 @@ impl RotationModel {
         gp: &GeneratedPuzzle,
         m: &Move,
     ) -> Result<Vec<SurfaceTurn>, PronounceError> {
+        // Like the move resolver: the definition's own names first, then
+        // the notation.
         let grip = gp
-            .notation()
-            .grip_turn(&m.family, m.outer_layer, m.inner_layer)
+            .slice_moves()
+            .iter()
+            .find(|s| s.name == m.quantum())
+            .map(|s| GripTurn::Range {
+                axis: s.axis,
+                lo: s.lo,
+                hi: s.hi,
+                turns: if s.inverted { -1 } else { 1 },
+            })
             .or_else(|| {
-                // A move named in the definition itself.
-                let moves = gp.slice_moves();
-                moves
-                    .iter()
-                    .find(|s| s.name == m.quantum())
-                    .map(|s| GripTurn::Range {
-                        axis: s.axis,
-                        lo: s.lo,
-                        hi: s.hi,
-                        turns: if s.inverted { -1 } else { 1 },
-                    })
+                gp.notation()
+                    .grip_turn(&m.family, m.outer_layer, m.inner_layer)
             })
             .ok_or_else(|| PronounceError::UnknownMove(m.to_string()))?;
         let g = gp.geometry();

@@ -189,3 +189,24 @@ fn position_matrix_follows_the_spec() {
     let changed = solved.iter().zip(&turned).filter(|(a, b)| a != b).count();
     assert_eq!(changed, 8, "R moves 4 corners and 4 edges");
 }
+
+#[test]
+fn pronounced_algs_do_what_the_resolver_does_on_other_puzzles() {
+    for (name, alg) in [
+        ("pyraminx", "L R U l B' D BR y"),
+        ("megaminx", "R++ D-- U' DR 2R Uv BL'"),
+        ("FTO", "F BR' 2U B L"),
+        ("skewb", "R U' L B"),
+        ("master pyraminx", "U 2R l BL"),
+    ] {
+        let gp = cube(name);
+        let m = RotationModel::new(&gp);
+        let turns = m.turns_for_alg(&gp, &alg.parse().unwrap()).unwrap();
+        assert_eq!(
+            m.transformation(&gp, &turns),
+            sign(&gp, alg),
+            "{name}: {alg}"
+        );
+        assert_eq!(m.parse(&m.format(&turns)).unwrap(), turns, "{name}");
+    }
+}
