@@ -278,3 +278,41 @@ fn whole_puzzle_rotations_are_added_only_where_needed() {
     .unwrap();
     assert_eq!(gp.puzzle().search_moves().len(), 12);
 }
+
+#[test]
+fn definitions_round_trip_through_tws_and_kpuzzle_json() {
+    use twistor_formats::{read_puzzle, write_puzzle, PuzzleFormat};
+    for name in [
+        "4x4x4",
+        "megaminx",
+        "FTO",
+        "pyraminx",
+        "Christopher's jewel",
+    ] {
+        let options = PuzzleOptions {
+            notation_rotations: true,
+            orient_centers: name == "megaminx",
+            ..Default::default()
+        };
+        let p = build(name, &options).unwrap().into_puzzle();
+        for (format, file) in [
+            (PuzzleFormat::Tws, "x.tws"),
+            (PuzzleFormat::KPuzzleJson, "x.json"),
+        ] {
+            let text = write_puzzle(&p, format).unwrap();
+            let q = read_puzzle(&text, file).unwrap();
+            assert_eq!(q.layout(), p.layout(), "{name} {file}");
+            assert_eq!(q.start(), p.start(), "{name} {file}");
+            assert_eq!(q.moves().len(), p.moves().len(), "{name} {file}");
+            for m in p.moves() {
+                let i = q.find_move(&m.name).unwrap();
+                assert_eq!(
+                    q.moves()[i].transformation,
+                    m.transformation,
+                    "{name} {file} {}",
+                    m.name
+                );
+            }
+        }
+    }
+}
