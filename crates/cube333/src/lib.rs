@@ -44,6 +44,7 @@ pub mod optimal;
 pub mod prune;
 pub mod symmetry;
 pub mod tables;
+pub mod timing;
 pub mod twophase;
 
 pub use cubie::CubieCube;

@@ -126,18 +126,16 @@ impl OptimalSolver {
         let t = self.coord;
         match &self.table {
             Table::Huge(_) => {
-                let cls = t.slice_sorted.class[ss] as usize;
-                let sym = t.slice_sorted.sym[ss] as usize;
+                let p = t.slice_sorted.packed[ss] as usize;
+                let (cls, sym) = (p >> 4, p & 15);
                 let rep_slice = t.slice_sorted.rep[cls] as usize / 24;
                 let tw = t.twist_conj[twist * 16 + sym] as usize;
                 let fl = t.conj_flip(flip as u16, sym, rep_slice) as usize;
                 (cls * N_TWIST + tw) * N_FLIP + fl
             }
             Table::Small(_) => {
-                let x = (ss / 24) * N_FLIP + flip;
-                let cls = t.flipslice.class[x] as usize;
-                let sym = t.flipslice.sym[x] as usize;
-                cls * N_TWIST + t.twist_conj[twist * 16 + sym] as usize
+                let p = t.flipslice.packed[(ss / 24) * N_FLIP + flip] as usize;
+                (p >> 4) * N_TWIST + t.twist_conj[twist * 16 + (p & 15)] as usize
             }
         }
     }
