@@ -1,7 +1,12 @@
 //! The `PUZZLE` argument every puzzle command takes: a `.tws` file, a
-//! KPuzzle `.json` file, or (from the geometry crate) a puzzle's name.
+//! KPuzzle `.json` file, the name of a puzzle twistor can build from
+//! geometry (`3x3x3`, `megaminx`), or a geometry descriptor
+//! (`"c f 0.333333333333333"`).
+
+use std::path::Path;
 
 use twistor_core::Puzzle;
+use twistor_geometry::{GeneratedPuzzle, PieceKind, PuzzleOptions};
 
 use crate::error::CliError;
 use crate::load::read_text;
@@ -9,18 +14,147 @@ use crate::load::read_text;
 /// Where a puzzle definition comes from, with the options for named puzzles.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct PuzzleSource {
-    /// A .tws file, a KPuzzle .json file, or a puzzle name such as 3x3x3.
+    /// A .tws file, a KPuzzle .json file, a puzzle name such as 3x3x3 or
+    /// megaminx, or a descriptor such as "c f 0.333333333333333".
     #[arg(value_name = "PUZZLE")]
     pub puzzle: String,
+    #[command(flatten)]
+    pub geometry: GeometryFlags,
+}
+
+/// Which piece to keep still.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixKind {
+    /// A corner (a piece with three or more stickers).
+    Corner,
+    /// An edge (two stickers).
+    Edge,
+    /// A centre (one sticker).
+    Center,
+}
+
+/// Options for puzzles built from geometry (names and descriptors).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct GeometryFlags {
     /// For named puzzles: include inner slice moves (cubing.js `allMoves`).
     #[arg(long)]
     pub all_moves: bool,
+    /// For named puzzles: turn blocks from the nearer end (`f`, `3f`) instead of slices.
+    #[arg(long)]
+    pub outer_block_moves: bool,
+    /// For tetrahedral puzzles: turn from the vertex end, leaving the face layer still.
+    #[arg(long)]
+    pub vertex_moves: bool,
+    /// For named puzzles: keep one piece of this kind still.
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub fix_piece: Option<FixKind>,
+    /// For named puzzles: give face-centre pieces an orientation.
+    #[arg(long)]
+    pub orient_centers: bool,
+    /// For named puzzles: leave out corner pieces.
+    #[arg(long)]
+    pub no_corners: bool,
+    /// For named puzzles: leave out edge pieces.
+    #[arg(long)]
+    pub no_edges: bool,
+    /// For named puzzles: leave out centre pieces.
+    #[arg(long)]
+    pub no_centers: bool,
+    /// For named puzzles: leave out these orbits (comma-separated names).
+    #[arg(long, value_name = "ORBITS")]
+    pub omit_orbits: Option<String>,
+    /// For named puzzles: keep orbits no move touches (as KPuzzle definitions do).
+    #[arg(long)]
+    pub keep_still_orbits: bool,
+    /// For named puzzles: add whole-puzzle rotations about every kind of axis as moves.
+    #[arg(long)]
+    pub rotations: bool,
+}
+
+impl GeometryFlags {
+    /// The options these flags ask for.
+    pub fn options(&self) -> PuzzleOptions {
+        let mut omit_kinds = Vec::new();
+        if self.no_corners {
+            omit_kinds.push(PieceKind::Corner);
+        }
+        if self.no_edges {
+            omit_kinds.push(PieceKind::Edge);
+        }
+        if self.no_centers {
+            omit_kinds.push(PieceKind::Center);
+        }
+        PuzzleOptions {
+            all_moves: self.all_moves,
+            outer_block_moves: self.outer_block_moves,
+            vertex_moves: self.vertex_moves,
+            fix: self.fix_piece.map(|k| match k {
+                FixKind::Corner => PieceKind::Corner,
+                FixKind::Edge => PieceKind::Edge,
+                FixKind::Center => PieceKind::Center,
+            }),
+            orient_centers: self.orient_centers,
+            omit_kinds,
+            omit_orbits: self
+                .omit_orbits
+                .as_deref()
+                .unwrap_or("")
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect(),
+            keep_still_orbits: self.keep_still_orbits,
+            rotations: self.rotations,
+            notation_rotations: false,
+        }
+    }
+
+    /// Whether any option other than the defaults was given.
+    fn any(&self) -> bool {
+        self.options() != PuzzleOptions::default()
+    }
 }
 
 impl PuzzleSource {
-    /// Loads the puzzle.
+    /// Loads the puzzle: a file that exists is read; otherwise a name or
+    /// descriptor is built (with the whole-puzzle rotations notation such
+    /// as `x` and `M` needs).
     pub fn load(&self) -> Result<Puzzle, CliError> {
-        let text = read_text(&self.puzzle)?;
-        twistor_formats::read_puzzle(&text, &self.puzzle).map_err(CliError::input)
+        match self.generated(|o| o.notation_rotations = true)? {
+            Some(g) => Ok(g.into_puzzle()),
+            None => {
+                let text = read_text(&self.puzzle)?;
+                twistor_formats::read_puzzle(&text, &self.puzzle).map_err(CliError::input)
+            }
+        }
+    }
+
+    /// The puzzle built from geometry, or `None` when `PUZZLE` is an
+    /// existing file; `adjust` may change the options the flags give.
+    pub fn generated(
+        &self,
+        adjust: impl FnOnce(&mut PuzzleOptions),
+    ) -> Result<Option<GeneratedPuzzle>, CliError> {
+        let spec = self.puzzle.as_str();
+        if Path::new(spec).exists() || spec == "-" {
+            if self.geometry.any() {
+                return Err(CliError::input(format!(
+                    "{spec}: the geometry options apply only to puzzle names and descriptors, not to files"
+                )));
+            }
+            return Ok(None);
+        }
+        let mut options = self.geometry.options();
+        adjust(&mut options);
+        if !twistor_geometry::is_geometry_spec(spec) {
+            return Err(CliError::input(format!(
+                "{spec}: no such file, and not a puzzle name or descriptor \
+                 (twistor geometry --list shows the names)"
+            )));
+        }
+        twistor_geometry::build(spec, &options)
+            .map(Some)
+            .map_err(|e| CliError::input(format!("{spec}: {e}")))
     }
 }

@@ -17,7 +17,7 @@ use std::time::Duration;
 use memmap2::Mmap;
 
 /// Bumped whenever any table's layout or meaning changes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 const MAGIC: &[u8; 8] = b"TWISTOR3";
 /// Header size: one page, so the payload is page-aligned when mapped.
 pub const HEADER_LEN: usize = 4096;

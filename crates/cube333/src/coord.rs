@@ -88,12 +88,13 @@ pub fn slice_sorted(c: &CubieCube) -> u16 {
     }
     let mut b = 0i32;
     for j in (1..4).rev() {
-        let mut k = 0;
-        while edge4[j] != j as u8 + 8 {
-            edge4[..=j].rotate_left(1);
-            k += 1;
+        let mut pos = 0;
+        while edge4[pos] != j as u8 + 8 {
+            pos += 1;
         }
-        b = (j as i32 + 1) * b + k;
+        let k = (pos + 1) % (j + 1);
+        edge4[..=j].rotate_left(k);
+        b = (j as i32 + 1) * b + k as i32;
     }
     (24 * a + b) as u16
 }
@@ -131,35 +132,32 @@ pub fn set_slice_sorted(c: &mut CubieCube, idx: u16) {
     c.ep = ep;
 }
 
-/// Rank of a permutation of `0..n` (n ≤ 8) in `0..n!`; identity is 0.
+/// Rank of a permutation of `0..n` (n ≤ 8) in `0..n!` (its Lehmer code
+/// in mixed radix); the identity is 0.
+#[inline]
 fn perm_rank(p: &[u8]) -> u16 {
-    let mut perm = [0u8; 8];
     let n = p.len();
-    perm[..n].copy_from_slice(p);
-    let mut b = 0u32;
-    for j in (1..n).rev() {
-        let mut k = 0;
-        while perm[j] != j as u8 {
-            perm[..=j].rotate_left(1);
-            k += 1;
-        }
-        b = (j as u32 + 1) * b + k;
+    let mut seen = 0u32;
+    let mut r = 0u32;
+    for (i, &x) in p.iter().enumerate() {
+        let smaller_unused = x as u32 - (seen & ((1u32 << x) - 1)).count_ones();
+        r = r * (n - i) as u32 + smaller_unused;
+        seen |= 1 << x;
     }
-    b as u16
+    r as u16
 }
 
 /// The permutation of `0..n` with the given rank.
 fn perm_unrank(mut idx: u32, out: &mut [u8]) {
-    for (i, x) in out.iter_mut().enumerate() {
-        *x = i as u8;
+    let n = out.len();
+    let mut digits = [0u32; 8];
+    for i in (0..n).rev() {
+        digits[i] = idx % (n - i) as u32;
+        idx /= (n - i) as u32;
     }
-    for j in 0..out.len() {
-        let mut k = idx % (j as u32 + 1);
-        idx /= j as u32 + 1;
-        while k > 0 {
-            out[..=j].rotate_right(1);
-            k -= 1;
-        }
+    let mut unused: Vec<u8> = (0..n as u8).collect();
+    for i in 0..n {
+        out[i] = unused.remove(digits[i] as usize);
     }
 }
 

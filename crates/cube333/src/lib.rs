@@ -1,17 +1,50 @@
 //! The 3x3x3 Rubik's cube: a cubie model, Kociemba's two-phase solver and
 //! an optimal solver.
+//!
+//! * [`CubieCube`] is the cube at the cubie level; it converts from and to
+//!   facelet strings ([`FaceletCube`], Kociemba's URFDLB order), face-turn
+//!   sequences ([`MoveSeq`]) and cubing.js KPattern JSON ([`kpattern`]),
+//!   checking every defect with its own [`CubeError`].
+//! * [`coord`], [`symmetry`] and [`tables`] hold the coordinates, the 48
+//!   symmetries and the move and symmetry tables; [`prune`] the
+//!   symmetry-reduced pruning tables, cached on disk by [`cache`].
+//! * [`twophase`] is the two-phase solver, [`optimal`] the optimal one.
+//!
+//! The solvers do no I/O of their own beyond the table cache, and report
+//! what happens to it through a callback.
+//!
+//! ```
+//! use twistor_cube333::cache::CacheOptions;
+//! use twistor_cube333::twophase::{solve, SolveOptions, TwoPhaseTables};
+//! use twistor_cube333::{CubieCube, MoveSeq};
+//!
+//! let scramble: MoveSeq = "R U R' U' F2 D L'".parse()?;
+//! let cube = CubieCube::from_moves(&scramble.0);
+//! assert_eq!(cube.to_string().len(), 54);
+//!
+//! # let dir = std::env::temp_dir().join("twistor-cube333-doctest");
+//! # let cache = CacheOptions { dir: Some(dir), ..Default::default() };
+//! // `CacheOptions::default()` caches the tables in the user's cache directory.
+//! let tables = TwoPhaseTables::load(&cache, &mut |_event| {});
+//! let solution = solve(&tables, &cube, &SolveOptions { max_length: 7, ..Default::default() })?;
+//! assert!(cube.apply_moves(&solution.moves.0).is_solved());
+//! assert!(solution.moves.len() <= 7);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
 
+pub mod cache;
 pub mod coord;
 pub mod cubie;
 mod error;
 pub mod facelet;
 pub mod kpattern;
 pub mod moves;
+pub mod optimal;
+pub mod prune;
 pub mod symmetry;
 pub mod tables;
-pub mod cache;
-pub mod prune;
+pub mod timing;
 pub mod twophase;
 
 pub use cubie::CubieCube;

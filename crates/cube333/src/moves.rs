@@ -244,6 +244,43 @@ impl FromStr for MoveSeq {
     }
 }
 
+/// Most moves an alg may expand to (repetitions and commutators grow fast).
+pub const ALG_MOVE_LIMIT: usize = 1_000_000;
+
+impl MoveSeq {
+    /// Reads an alg in cubing.js notation (groupings, repetitions,
+    /// commutators and conjugates are expanded) made of outer face turns
+    /// U R F D L B only.
+    pub fn from_alg(s: &str) -> Result<MoveSeq, CubeError> {
+        let alg = twistor_formats::alg::Alg::parse(s).map_err(|e| CubeError::Alg {
+            column: e.column,
+            message: e.kind.to_string(),
+        })?;
+        let expanded = alg.expanded_moves(ALG_MOVE_LIMIT).map_err(|e| CubeError::Alg {
+            column: e.column,
+            message: e.kind.to_string(),
+        })?;
+        let mut out = Vec::with_capacity(expanded.len());
+        for m in expanded {
+            let face = (m.family.chars().count() == 1)
+                .then(|| m.family.chars().next().and_then(Face::from_letter))
+                .flatten();
+            let Some(face) = face.filter(|_| m.inner_layer.is_none() && m.outer_layer.is_none()) else {
+                return Err(CubeError::Alg {
+                    column: m.column().unwrap_or(1),
+                    message: format!(
+                        "{m} is not a face turn of the 3x3x3 (only U R F D L B with amounts are supported)"
+                    ),
+                });
+            };
+            if let Some(mv) = Move::new(face, m.amount as i64) {
+                out.push(mv);
+            }
+        }
+        Ok(MoveSeq(out))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,6 +302,15 @@ mod tests {
             other => panic!("unexpected {other:?}"),
         }
         assert!("R2x".parse::<MoveSeq>().is_err());
+    }
+
+    #[test]
+    fn alg_notation_is_flattened_to_face_turns() {
+        let a = MoveSeq::from_alg("[R, U] (F2 D')2").unwrap();
+        assert_eq!(a.to_string(), "R U R' U' F2 D' F2 D'");
+        assert!(matches!(MoveSeq::from_alg("R x"), Err(CubeError::Alg { column: 3, .. })));
+        assert!(MoveSeq::from_alg("Rw").is_err());
+        assert!(MoveSeq::from_alg("R (U").is_err());
     }
 
     #[test]

@@ -111,6 +111,39 @@ impl SymSpace for Phase2Space<'_> {
     }
 }
 
+/// Whole cube corners: corner-permutation class × twist, all 18 moves.
+pub(crate) struct CornerSpace<'a>(pub &'a CoordTables, pub [u8; 18]);
+
+impl SymSpace for CornerSpace<'_> {
+    fn n_classes(&self) -> usize {
+        N_CORNER_CLASS
+    }
+    fn n_inner(&self) -> usize {
+        N_TWIST
+    }
+    fn moves(&self) -> &[u8] {
+        &self.1
+    }
+    #[inline]
+    fn class_move(&self, class: usize, m: usize) -> (usize, usize) {
+        let t = self.0;
+        let rep = t.corner.rep[class] as usize;
+        let c2 = t.corners_move[rep * N_MOVES + m] as usize;
+        (t.corner.class[c2] as usize, t.corner.sym[c2] as usize)
+    }
+    #[inline]
+    fn inner_move(&self, inner: usize, m: usize) -> usize {
+        self.0.twist_move[inner * N_MOVES + m] as usize
+    }
+    #[inline]
+    fn inner_conj(&self, inner: usize, s: usize) -> usize {
+        self.0.twist_conj[inner * 16 + s] as usize
+    }
+    fn stab(&self, class: usize) -> u16 {
+        self.0.corner.stab[class]
+    }
+}
+
 struct AtomicNibbles(Vec<AtomicU64>);
 
 impl AtomicNibbles {
@@ -290,5 +323,19 @@ pub fn phase2_table(opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> 
         params: [N_CORNER_CLASS as u64, N_UD_EDGES as u64, 4, 0],
     };
     let bytes = load_or_build(opts, &id, len.div_ceil(2), || build_sym_nibbles(&Phase2Space(t)), report);
+    NibbleTable { bytes, len }
+}
+
+/// The corner table: distances of the corners alone (permutation class ×
+/// twist), 6,053,616 entries; a lower bound on the whole cube's distance.
+pub fn corner_table(opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> NibbleTable {
+    let t = CoordTables::get();
+    let len = N_CORNER_CLASS * N_TWIST;
+    let id = TableId {
+        name: "corners-perm-twist".into(),
+        params: [N_CORNER_CLASS as u64, N_TWIST as u64, 4, 0],
+    };
+    let all: [u8; 18] = std::array::from_fn(|i| i as u8);
+    let bytes = load_or_build(opts, &id, len.div_ceil(2), || build_sym_nibbles(&CornerSpace(t, all)), report);
     NibbleTable { bytes, len }
 }

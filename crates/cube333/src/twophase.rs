@@ -51,23 +51,26 @@ impl TwoPhaseTables {
         self.phase1.size_bytes() + self.phase2.size_bytes()
     }
 
+    /// Index in the phase-1 table of (twist, flip, slice).
+    #[inline(always)]
+    fn phase1_index(&self, twist: usize, flip: usize, slice: usize) -> usize {
+        let t = self.coord;
+        let p = t.flipslice.packed[slice * N_FLIP + flip] as usize;
+        (p >> 4) * N_TWIST + t.twist_conj[twist * 16 + (p & 15)] as usize
+    }
+
     /// Exact phase-1 distance of (twist, flip, slice).
     #[inline]
     fn phase1_depth(&self, twist: usize, flip: usize, slice: usize) -> u8 {
-        let t = self.coord;
-        let x = slice * N_FLIP + flip;
-        let cls = t.flipslice.class[x] as usize;
-        let sym = t.flipslice.sym[x] as usize;
-        self.phase1.get(cls * N_TWIST + t.twist_conj[twist * 16 + sym] as usize)
+        self.phase1.get(self.phase1_index(twist, flip, slice))
     }
 
     /// Lower bound on the phase-2 distance.
     #[inline]
     fn phase2_bound(&self, corners: usize, ud_edges: usize, slice_perm: usize) -> u8 {
         let t = self.coord;
-        let cls = t.corner.class[corners] as usize;
-        let sym = t.corner.sym[corners] as usize;
-        let a = self.phase2.get(cls * N_UD_EDGES + t.ud_edges_conj[ud_edges * 16 + sym] as usize);
+        let p = t.corner.packed[corners] as usize;
+        let a = self.phase2.get((p >> 4) * N_UD_EDGES + t.ud_edges_conj[ud_edges * 16 + (p & 15)] as usize);
         let b = t.corner_slice_depth[corners * 24 + slice_perm];
         a.max(b)
     }
@@ -173,6 +176,11 @@ impl<'a> Search<'a> {
             return self.start_phase2(last_face);
         }
         let c = self.t.coord;
+        // Children first, table reads in a tight loop of their own so the
+        // processor overlaps their cache misses, then the recursion.
+        let mut kids = [(0u8, 0u16, 0u16, 0u16); N_MOVES];
+        let mut idx = [0usize; N_MOVES];
+        let mut n = 0;
         for m in 0..N_MOVES {
             if !face_allowed(m, last_face) {
                 continue;
@@ -182,18 +190,27 @@ impl<'a> Search<'a> {
             if remaining == 1 && is_phase2_move(m) {
                 continue;
             }
-            let tw = c.twist_move[twist * N_MOVES + m] as usize;
-            let fl = c.flip_move[flip * N_MOVES + m] as usize;
-            let s2 = c.slice_sorted_move[ss * N_MOVES + m] as usize;
-            let h = self.t.phase1_depth(tw, fl, s2 / 24) as usize;
-            if h >= remaining {
+            let tw = c.twist_move[twist * N_MOVES + m];
+            let fl = c.flip_move[flip * N_MOVES + m];
+            let s2 = c.slice_sorted_move[ss * N_MOVES + m];
+            kids[n] = (m as u8, tw, fl, s2);
+            idx[n] = self.t.phase1_index(tw as usize, fl as usize, s2 as usize / 24);
+            n += 1;
+        }
+        let mut h = [0u8; N_MOVES];
+        for i in 0..n {
+            h[i] = self.t.phase1.get(idx[i]);
+        }
+        for i in 0..n {
+            if h[i] as usize >= remaining {
                 continue;
             }
-            self.moves1[depth] = m as u8;
+            let (m, tw, fl, s2) = kids[i];
+            self.moves1[depth] = m;
             if self.valid > depth {
                 self.valid = depth;
             }
-            if self.phase1(tw, fl, s2, depth + 1, m / 3) {
+            if self.phase1(tw as usize, fl as usize, s2 as usize, depth + 1, m as usize / 3) {
                 return true;
             }
             if self.stopped {
@@ -310,7 +327,7 @@ pub fn solve(tables: &TwoPhaseTables, cube: &CubieCube, opts: &SolveOptions) -> 
     }
     let deadline = opts.time_limit.map(|d| Instant::now() + d);
     let bound = opts.max_length.min(MAX_LEN - 1);
-    let mut searches: Vec<(Search, usize, usize, usize, usize)> = directions(cube, opts.all_directions)
+    let mut searches: Vec<(Search, [usize; 3], usize)> = directions(cube, opts.all_directions)
         .into_iter()
         .map(|dir| {
             let twist = coord::twist(&dir.cube) as usize;
@@ -334,12 +351,12 @@ pub fn solve(tables: &TwoPhaseTables, cube: &CubieCube, opts: &SolveOptions) -> 
                 deadline,
                 stopped: false,
             };
-            (s, twist, flip, ss, h)
+            (s, [twist, flip, ss], h)
         })
         .collect();
     let mut probes = 0u64;
     for len1 in 0..=bound {
-        for (s, twist, flip, ss, h) in searches.iter_mut() {
+        for (s, [twist, flip, ss], h) in searches.iter_mut() {
             if *h > len1 {
                 continue;
             }
@@ -365,6 +382,16 @@ pub fn solve(tables: &TwoPhaseTables, cube: &CubieCube, opts: &SolveOptions) -> 
     Err(SolveError::TooShort {
         max_length: opts.max_length,
     })
+}
+
+/// Solves many cubes on all cores; results in input order.
+pub fn solve_batch(
+    tables: &TwoPhaseTables,
+    cubes: &[CubieCube],
+    opts: &SolveOptions,
+) -> Vec<Result<Solution, SolveError>> {
+    use rayon::prelude::*;
+    cubes.par_iter().map(|c| solve(tables, c, opts)).collect()
 }
 
 #[cfg(test)]

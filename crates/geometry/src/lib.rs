@@ -1,1 +1,77 @@
-//! twistor geometry (in progress).
+//! Puzzles from geometry: a Platonic solid cut by planes becomes a puzzle
+//! definition, with the names and notation puzzle people use.
+//!
+//! A descriptor such as `c f 0.333333333333333` (a cube cut by planes a
+//! third of the way from the centre to each face) or one of the 72 names
+//! cubing.js knows (`3x3x3`, `megaminx`, `FTO`, ...) is cut into stickers,
+//! pieces, orbits and turns ([`Geometry`]), and then into a
+//! [`twistor_core::Puzzle`] whose moves carry PuzzleGeometry's names and
+//! whose notation accepts the community's (`Rw`, `M`, `x`, `R++`, `T`).
+//! [`pronounce`] reads and writes the rotation-surface model's notation
+//! (`RE TA`) and position matrix, and [`svg`] draws any position as a net.
+//!
+//! ```
+//! use twistor_geometry::{build, PuzzleOptions};
+//! use twistor_formats::{alg::Alg, resolve::alg_transformation};
+//!
+//! let cube = build("3x3x3", &PuzzleOptions::default())?;
+//! let puzzle = cube.puzzle();
+//! assert_eq!(puzzle.group_order(&puzzle.search_moves()).to_string(), "43252003274489856000");
+//! // Community notation works through the puzzle's notation mapping.
+//! let sexy = alg_transformation(puzzle, &"(R U R' U')6".parse::<Alg>().unwrap()).unwrap();
+//! assert!(puzzle.layout().is_identity(&sexy));
+//! # Ok::<(), twistor_geometry::GeometryError>(())
+//! ```
+#![deny(missing_docs)]
+
+mod build;
+mod descriptor;
+mod error;
+mod math;
+mod names;
+mod notation;
+pub mod pronounce;
+mod puzzle;
+mod solid;
+mod surface;
+pub mod svg;
+
+pub use build::{Axis, Cubie, FeatureKind, Geometry, OrbitData, Sticker, MAX_PLANES, MAX_STICKERS};
+pub use descriptor::{Cut, CutKind, Descriptor, Shape, MAX_CUTS};
+pub use error::GeometryError;
+pub use math::{Quat, Vec3};
+pub use names::{descriptor_for, LEGACY_NAMES, NAMED_PUZZLES};
+pub use notation::GeometryNotation;
+pub use puzzle::{GeneratedPuzzle, PieceKind, PuzzleOptions, SliceMove};
+pub use solid::{Face, Feature, Solid};
+pub use surface::{CutSurface, Plane};
+
+/// Builds a puzzle from a name (`megaminx`, `master skewb`) or a
+/// descriptor (`c f 0.333333333333333`).
+pub fn build(spec: &str, options: &PuzzleOptions) -> Result<GeneratedPuzzle, GeometryError> {
+    let spec = spec.trim();
+    match descriptor_for(spec) {
+        Some((name, desc)) => {
+            let d = Descriptor::parse(desc)?;
+            GeneratedPuzzle::from_descriptor(name, &d, options)
+        }
+        None => match Descriptor::parse(spec) {
+            Ok(d) => GeneratedPuzzle::from_descriptor(&d.to_string(), &d, options),
+            Err(GeometryError::UnknownShape(_)) if !spec.contains(char::is_whitespace) => {
+                Err(GeometryError::UnknownName(spec.chars().take(60).collect()))
+            }
+            Err(e) => Err(e),
+        },
+    }
+}
+
+/// Whether `spec` is a puzzle name or looks like a descriptor (so is
+/// meant for [`build`] rather than as a file name).
+pub fn is_geometry_spec(spec: &str) -> bool {
+    let spec = spec.trim();
+    descriptor_for(spec).is_some()
+        || spec
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| Shape::from_letter(w).is_some())
+}

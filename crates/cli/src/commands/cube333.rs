@@ -1,12 +1,427 @@
 //! `twistor 333`: the 3x3x3 solvers.
+//!
+//! Parses arguments, reads cubes from the command line or stdin, calls
+//! `twistor_cube333` and prints. Solutions go to stdout, timings and table
+//! notices to stderr.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use twistor_cube333::cache::{CacheEvent, CacheOptions};
+use twistor_cube333::cubie::SplitMix64;
+use twistor_cube333::timing::thread_cpu_time;
+use twistor_cube333::optimal::{OptimalOptions, OptimalSolver, OptimalTableKind};
+use twistor_cube333::twophase::{solve, solve_batch, SolveOptions, TwoPhaseTables};
+use twistor_cube333::{CubieCube, MoveSeq};
 
 use crate::error::{CliError, CliResult};
 
 /// Arguments of `twistor 333`.
 #[derive(clap::Args)]
-pub struct Cube333Args {}
+pub struct Cube333Args {
+    #[command(subcommand)]
+    command: Cube333Command,
+}
+
+#[derive(clap::Subcommand)]
+enum Cube333Command {
+    /// Solve cubes given as 54 facelets (URFDLB order), an alg, or one
+    /// facelet string a line on stdin.
+    Solve(SolveArgs),
+    /// Time the solver on uniformly random cubes (or cubes from a file).
+    Bench(BenchArgs),
+    /// Build (or check) the tables and report their size and build time.
+    Tables(TablesArgs),
+}
+
+#[derive(clap::Args)]
+struct CacheArgs {
+    /// Directory of the table cache (default: $XDG_CACHE_HOME/twistor or
+    /// ~/.cache/twistor).
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+    /// Never write table files.
+    #[arg(long)]
+    no_write: bool,
+}
+
+impl CacheArgs {
+    fn options(&self) -> CacheOptions {
+        CacheOptions {
+            dir: self.cache_dir.clone(),
+            no_write: self.no_write,
+            no_cache: false,
+        }
+    }
+}
+
+#[derive(clap::Args)]
+struct OptimalArgs {
+    /// Size of the optimal solver's table: `huge` (Kociemba's
+    /// UDSliceSorted-sym × twist × flip, 3,529,433,088 entries, 0.88 GB)
+    /// or `small` (the phase-1 table, 70 MB; slow, for tests).
+    #[arg(long, value_name = "KIND", default_value = "huge")]
+    optimal_table: String,
+}
+
+impl OptimalArgs {
+    fn kind(&self) -> Result<OptimalTableKind, CliError> {
+        match self.optimal_table.as_str() {
+            "huge" => Ok(OptimalTableKind::Huge),
+            "small" => Ok(OptimalTableKind::Small),
+            other => Err(CliError::input(format!(
+                "--optimal-table: unknown table {other:?} (expected huge or small)"
+            ))),
+        }
+    }
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    /// The cube: 54 letters U1..U9 R1..R9 F1..F9 D1..D9 L1..L9 B1..B9;
+    /// read from stdin, one a line, when absent.
+    facelets: Option<String>,
+    /// The cube reached from solved by this alg instead.
+    #[arg(long, value_name = "ALG", conflicts_with = "facelets")]
+    alg: Option<String>,
+    /// Longest solution accepted (two-phase).
+    #[arg(long, value_name = "N", default_value_t = 21, value_parser = clap::value_parser!(u8).range(0..=30))]
+    max_length: u8,
+    /// Find a shortest solution.
+    #[arg(long)]
+    optimal: bool,
+    /// Print `{"solution": "...", "length": N}` a line.
+    #[arg(long)]
+    json: bool,
+    /// Give up after this many seconds (two-phase).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+    /// Give up after this many phase-2 probes (two-phase).
+    #[arg(long, value_name = "N")]
+    probe_limit: Option<u64>,
+    #[command(flatten)]
+    cache: CacheArgs,
+    #[command(flatten)]
+    optimal_table: OptimalArgs,
+}
+
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Number of random cubes.
+    #[arg(long, default_value_t = 200)]
+    count: usize,
+    /// Longest solution accepted.
+    #[arg(long, value_name = "N", default_value_t = 21, value_parser = clap::value_parser!(u8).range(0..=30))]
+    max_length: u8,
+    /// Seed of the random cubes.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Solve the cubes in this file instead (one facelet string a line;
+    /// lines of several TAB-separated fields use the first field of 54
+    /// letters; `#` starts a comment).
+    #[arg(long, value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// Benchmark the optimal solver instead.
+    #[arg(long)]
+    optimal: bool,
+    #[command(flatten)]
+    cache: CacheArgs,
+    #[command(flatten)]
+    optimal_table: OptimalArgs,
+}
+
+#[derive(clap::Args)]
+struct TablesArgs {
+    /// Also the optimal solver's table.
+    #[arg(long)]
+    optimal: bool,
+    #[command(flatten)]
+    cache: CacheArgs,
+    #[command(flatten)]
+    optimal_table: OptimalArgs,
+}
 
 /// Runs `twistor 333`.
-pub fn run(_args: Cube333Args) -> CliResult {
-    Err(CliError::failure("twistor 333 is not built yet"))
+pub fn run(args: Cube333Args) -> CliResult {
+    match args.command {
+        Cube333Command::Solve(a) => run_solve(a),
+        Cube333Command::Bench(a) => run_bench(a),
+        Cube333Command::Tables(a) => run_tables(a),
+    }
+}
+
+/// Prints table events on stderr, one line each; loads are silent unless
+/// `verbose`.
+fn reporter(verbose: bool) -> impl FnMut(CacheEvent) {
+    move |e| match e {
+        CacheEvent::Loaded { table, path, bytes } => {
+            if verbose {
+                eprintln!(
+                    "table {table}: loaded {} ({:.1} MB)",
+                    path.display(),
+                    bytes as f64 / 1e6
+                );
+            }
+        }
+        CacheEvent::Rejected {
+            table,
+            path,
+            reason,
+        } => {
+            eprintln!(
+                "twistor: table file {} ({table}) not used: {reason}; rebuilding",
+                path.display()
+            );
+        }
+        CacheEvent::Built {
+            table,
+            path,
+            bytes,
+            elapsed,
+        } => {
+            let place = path
+                .map(|p| format!(", saved to {}", p.display()))
+                .unwrap_or_default();
+            eprintln!(
+                "table {table}: built in {:.1} s ({:.1} MB){place}",
+                elapsed.as_secs_f64(),
+                bytes as f64 / 1e6
+            );
+        }
+        CacheEvent::WriteFailed {
+            table,
+            path,
+            reason,
+        } => {
+            eprintln!(
+                "twistor: could not save table {table} to {}: {reason}",
+                path.display()
+            );
+        }
+    }
+}
+
+fn parse_cube(s: &str) -> Result<CubieCube, String> {
+    s.parse::<CubieCube>().map_err(|e| e.to_string())
+}
+
+/// The cubes to solve, in order.
+fn read_cubes(a: &SolveArgs) -> Result<Vec<CubieCube>, CliError> {
+    if let Some(alg) = &a.alg {
+        let moves = MoveSeq::from_alg(alg).map_err(|e| CliError::input(format!("--alg: {e}")))?;
+        return Ok(vec![CubieCube::from_moves(&moves.0)]);
+    }
+    if let Some(f) = &a.facelets {
+        return parse_cube(f)
+            .map(|c| vec![c])
+            .map_err(|e| CliError::input(format!("bad facelets {f:?}: {e}")));
+    }
+    let mut cubes = Vec::new();
+    for (i, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line?;
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        cubes.push(
+            parse_cube(t).map_err(|e| CliError::input(format!("stdin line {}: {e}", i + 1)))?,
+        );
+    }
+    Ok(cubes)
+}
+
+fn print_solution(out: &mut impl Write, moves: &MoveSeq, json: bool) -> std::io::Result<()> {
+    if json {
+        writeln!(
+            out,
+            "{}",
+            serde_json::json!({"solution": moves.to_string(), "length": moves.len()})
+        )
+    } else {
+        writeln!(out, "{moves}")
+    }
+}
+
+fn run_solve(a: SolveArgs) -> CliResult {
+    let cubes = read_cubes(&a)?;
+    let time_limit = match a.time_limit {
+        Some(s) if !(s.is_finite() && s > 0.0) => {
+            return Err(CliError::input(format!(
+                "--time-limit: {s} is not a positive number of seconds"
+            )))
+        }
+        Some(s) => Some(Duration::from_secs_f64(s)),
+        None => None,
+    };
+    let opts = a.cache.options();
+    let mut report = reporter(false);
+    let stdout = std::io::stdout();
+    if a.optimal {
+        let kind = a.optimal_table.kind()?;
+        let solver = OptimalSolver::load(kind, &opts, &mut report);
+        for c in &cubes {
+            let t0 = Instant::now();
+            let s = solver.solve(c, &OptimalOptions::default());
+            let mut out = stdout.lock();
+            print_solution(&mut out, &s.moves, a.json)?;
+            out.flush()?;
+            eprintln!(
+                "optimal: {} moves in {:.2} s ({} nodes)",
+                s.moves.len(),
+                t0.elapsed().as_secs_f64(),
+                s.nodes
+            );
+        }
+        return Ok(());
+    }
+    let tables = TwoPhaseTables::load(&opts, &mut report);
+    let sopts = SolveOptions {
+        max_length: a.max_length as usize,
+        probe_limit: a.probe_limit,
+        time_limit,
+        ..Default::default()
+    };
+    let t0 = Instant::now();
+    let results = solve_batch(&tables, &cubes, &sopts);
+    let elapsed = t0.elapsed();
+    let mut out = stdout.lock();
+    let mut failures = 0;
+    for r in &results {
+        match r {
+            Ok(s) => print_solution(&mut out, &s.moves, a.json)?,
+            Err(e) => {
+                failures += 1;
+                eprintln!("twistor: {e}");
+            }
+        }
+    }
+    out.flush()?;
+    eprintln!(
+        "solved {} of {} cubes in {:.3} s",
+        results.len() - failures,
+        results.len(),
+        elapsed.as_secs_f64()
+    );
+    if failures > 0 {
+        return Err(CliError::failure(format!("{failures} cube(s) not solved")));
+    }
+    Ok(())
+}
+
+fn bench_cubes(a: &BenchArgs) -> Result<Vec<CubieCube>, CliError> {
+    if let Some(path) = &a.file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+        let mut cubes = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            let field = t
+                .split('\t')
+                .map(str::trim)
+                .find(|f| f.chars().count() == 54)
+                .unwrap_or(t);
+            cubes.push(
+                parse_cube(field)
+                    .map_err(|e| CliError::input(format!("{}:{}: {e}", path.display(), i + 1)))?,
+            );
+        }
+        return Ok(cubes.into_iter().take(a.count).collect());
+    }
+    let mut rng = SplitMix64(a.seed);
+    Ok((0..a.count)
+        .map(|_| CubieCube::random(|| rng.next_u64()))
+        .collect())
+}
+
+fn summary(times_ms: &mut [f64], lengths: &[usize]) -> String {
+    times_ms.sort_by(f64::total_cmp);
+    let n = times_ms.len().max(1) as f64;
+    let median = if times_ms.is_empty() {
+        0.0
+    } else if times_ms.len() % 2 == 1 {
+        times_ms[times_ms.len() / 2]
+    } else {
+        (times_ms[times_ms.len() / 2 - 1] + times_ms[times_ms.len() / 2]) / 2.0
+    };
+    let mean = times_ms.iter().sum::<f64>() / n;
+    let avg_len = lengths.iter().sum::<usize>() as f64 / n;
+    format!(
+        "{} cubes: median {median:.3} ms, mean {mean:.3} ms, max {:.3} ms per solve; average length {avg_len:.2}",
+        times_ms.len(),
+        times_ms.last().copied().unwrap_or(0.0)
+    )
+}
+
+fn run_bench(a: BenchArgs) -> CliResult {
+    let cubes = bench_cubes(&a)?;
+    let opts = a.cache.options();
+    let mut report = reporter(true);
+    let mut times = Vec::with_capacity(cubes.len());
+    let mut lengths = Vec::with_capacity(cubes.len());
+    if a.optimal {
+        let solver = OptimalSolver::load(a.optimal_table.kind()?, &opts, &mut report);
+        for (i, c) in cubes.iter().enumerate() {
+            let t0 = Instant::now();
+            let s = solver.solve(c, &OptimalOptions::default());
+            let ms = t0.elapsed().as_secs_f64() * 1e3;
+            eprintln!(
+                "cube {i}: {} moves, {:.2} s, {} nodes",
+                s.moves.len(),
+                ms / 1e3,
+                s.nodes
+            );
+            times.push(ms);
+            lengths.push(s.moves.len());
+        }
+        println!("optimal: {}", summary(&mut times, &lengths));
+        return Ok(());
+    }
+    let t_load = Instant::now();
+    let tables = TwoPhaseTables::load(&opts, &mut report);
+    eprintln!("tables ready in {:.3} s", t_load.elapsed().as_secs_f64());
+    let sopts = SolveOptions {
+        max_length: a.max_length as usize,
+        ..Default::default()
+    };
+    // One cube at a time on this thread, timed by the thread's CPU clock
+    // (wall clock where there is none), so each time is that solve's own.
+    let clock = || thread_cpu_time().unwrap_or_else(|| t_load.elapsed());
+    for c in &cubes {
+        let t0 = clock();
+        let s = solve(&tables, c, &sopts).map_err(CliError::failure)?;
+        times.push((clock() - t0).as_secs_f64() * 1e3);
+        lengths.push(s.moves.len());
+    }
+    println!(
+        "two-phase --max-length {}: {}",
+        a.max_length,
+        summary(&mut times, &lengths)
+    );
+    Ok(())
+}
+
+fn run_tables(a: TablesArgs) -> CliResult {
+    let opts = a.cache.options();
+    let mut report = reporter(true);
+    let t0 = Instant::now();
+    let tables = TwoPhaseTables::load(&opts, &mut report);
+    eprintln!(
+        "two-phase tables: {:.1} MB, ready in {:.2} s",
+        tables.size_bytes() as f64 / 1e6,
+        t0.elapsed().as_secs_f64()
+    );
+    if a.optimal {
+        let t0 = Instant::now();
+        let solver = OptimalSolver::load(a.optimal_table.kind()?, &opts, &mut report);
+        eprintln!(
+            "optimal table: {:.1} MB, ready in {:.2} s",
+            solver.size_bytes() as f64 / 1e6,
+            t0.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
 }

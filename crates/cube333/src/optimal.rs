@@ -1,0 +1,635 @@
+//! The optimal solver: IDA* on the whole cube, bounded below by a
+//! phase-1-style pruning table probed from the three axes (Reid's and
+//! Kociemba's method).
+//!
+//! The `Huge` table is Kociemba's: UD-slice-sorted classes under the 16
+//! symmetries (788) × twist (2187) × flip (2048) = 3,529,433,088 entries
+//! at 2 bits (distance mod 3; the search tracks exact distances from the
+//! root, where they are recovered by descending the table), 882 MB. The
+//! `Small` kind reuses the phase-1 table (70 MB) — much weaker, for tests
+//! and small machines.
+//!
+//! A table entry of a cube seen from an axis bounds the distance to
+//! solved; the maximum over the three axes prunes. At a leaf all three
+//! bounds are zero, so every edge is home and oriented and the corners are
+//! twisted right: only the corner permutation is left to check.
+//!
+//! Symmetric cubes (the superflip has all 48 symmetries) search only one
+//! first move of each class of moves the cube's symmetries exchange, and
+//! so on down while the prefix stays symmetric.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use crate::cache::{load_or_build, CacheEvent, CacheOptions, TableBytes, TableId};
+use crate::coord::{self, N_FLIP, N_TWIST};
+use crate::cubie::CubieCube;
+use crate::moves::{Move, MoveSeq, N_MOVES};
+use crate::prune::{phase1_table, NibbleTable};
+use crate::symmetry::{Symmetries, N_SYM};
+use crate::tables::{CoordTables, N_SLICE_SORTED_CLASS};
+
+/// Which pruning table the optimal solver uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptimalTableKind {
+    /// Kociemba's 3,529,433,088-entry table (882 MB).
+    Huge,
+    /// The phase-1 table (70 MB): slow, for tests and small machines.
+    Small,
+}
+
+/// Options of an optimal search.
+#[derive(Clone, Debug, Default)]
+pub struct OptimalOptions {
+    /// Do not use the cube's symmetries to skip equivalent first moves.
+    pub no_symmetry_reduction: bool,
+    /// Search on the calling thread only.
+    pub single_thread: bool,
+    /// Called after each completed depth with the depth and the nodes so far.
+    pub progress: Option<fn(depth: u8, nodes: u64)>,
+}
+
+/// An optimal solution.
+#[derive(Clone, Debug)]
+pub struct OptimalSolution {
+    /// The moves.
+    pub moves: MoveSeq,
+    /// Nodes visited.
+    pub nodes: u64,
+}
+
+/// The huge table: 2 bits an entry, distance mod 3.
+pub struct HugeTable {
+    bytes: TableBytes,
+}
+
+/// Entries of the huge table.
+pub const N_HUGE: usize = N_SLICE_SORTED_CLASS * N_TWIST * N_FLIP;
+
+impl HugeTable {
+    #[inline]
+    fn get(&self, i: usize) -> u8 {
+        (self.bytes.as_slice()[i >> 2] >> ((i & 3) * 2)) & 3
+    }
+}
+
+enum Table {
+    Huge(HugeTable),
+    Small(NibbleTable),
+}
+
+/// The optimal solver with its table.
+pub struct OptimalSolver {
+    table: Table,
+    coord: &'static CoordTables,
+}
+
+/// Coordinates of the cube seen from one axis, with the exact bound.
+#[derive(Clone, Copy, Debug)]
+struct Axis {
+    twist: u16,
+    flip: u16,
+    ss: u16,
+    depth: u8,
+}
+
+impl OptimalSolver {
+    /// Loads the table from the cache or builds it.
+    pub fn load(kind: OptimalTableKind, opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> OptimalSolver {
+        let coord = CoordTables::get();
+        let table = match kind {
+            OptimalTableKind::Small => Table::Small(phase1_table(opts, report)),
+            OptimalTableKind::Huge => {
+                let id = TableId {
+                    name: "optimal-slicesorted-twist-flip".into(),
+                    params: [N_SLICE_SORTED_CLASS as u64, N_TWIST as u64, N_FLIP as u64, 2],
+                };
+                let bytes = load_or_build(opts, &id, N_HUGE / 4, || build_huge(coord), report);
+                Table::Huge(HugeTable { bytes })
+            }
+        };
+        OptimalSolver { table, coord }
+    }
+
+    /// Table size in bytes.
+    pub fn size_bytes(&self) -> usize {
+        match &self.table {
+            Table::Huge(t) => t.bytes.as_slice().len(),
+            Table::Small(t) => t.size_bytes(),
+        }
+    }
+
+    /// Table index of a cube's coordinates in one axis frame.
+    #[inline(always)]
+    fn index(&self, twist: usize, flip: usize, ss: usize) -> usize {
+        let t = self.coord;
+        match &self.table {
+            Table::Huge(_) => {
+                let p = t.slice_sorted.packed[ss] as usize;
+                let (cls, sym) = (p >> 4, p & 15);
+                let rep_slice = t.slice_sorted.rep[cls] as usize / 24;
+                let tw = t.twist_conj[twist * 16 + sym] as usize;
+                let fl = t.conj_flip(flip as u16, sym, rep_slice) as usize;
+                (cls * N_TWIST + tw) * N_FLIP + fl
+            }
+            Table::Small(_) => {
+                let p = t.flipslice.packed[(ss / 24) * N_FLIP + flip] as usize;
+                (p >> 4) * N_TWIST + t.twist_conj[twist * 16 + (p & 15)] as usize
+            }
+        }
+    }
+
+    /// Table value at an index (exact for Small, mod 3 for Huge).
+    #[inline(always)]
+    fn value(&self, i: usize) -> u8 {
+        match &self.table {
+            Table::Huge(h) => h.get(i),
+            Table::Small(p) => p.get(i),
+        }
+    }
+
+    /// Table value of a cube's coordinates in one axis frame.
+    #[inline]
+    fn raw(&self, twist: usize, flip: usize, ss: usize) -> u8 {
+        self.value(self.index(twist, flip, ss))
+    }
+
+    /// Exact bound from a table value, given the parent's bound.
+    #[inline(always)]
+    fn depth_from_value(&self, parent: u8, v: u8) -> u8 {
+        match &self.table {
+            Table::Small(_) => v,
+            Table::Huge(_) => match (v + 3 - parent % 3) % 3 {
+                0 => parent,
+                1 => parent + 1,
+                _ => parent - 1,
+            },
+        }
+    }
+
+    /// Exact bound of a child given its parent's.
+    #[inline]
+    fn child_depth(&self, parent: u8, twist: usize, flip: usize, ss: usize) -> u8 {
+        let v = self.raw(twist, flip, ss);
+        match &self.table {
+            Table::Small(_) => v,
+            Table::Huge(_) => {
+                // Neighbours differ by at most one, so the residue decides.
+                match (v + 3 - parent % 3) % 3 {
+                    0 => parent,
+                    1 => parent + 1,
+                    _ => parent - 1,
+                }
+            }
+        }
+    }
+
+    /// Exact bound at the root (descends the mod-3 table to the goal).
+    fn root_depth(&self, twist: usize, flip: usize, ss: usize) -> u8 {
+        if let Table::Small(_) = self.table {
+            return self.raw(twist, flip, ss);
+        }
+        let t = self.coord;
+        let (mut tw, mut fl, mut s) = (twist, flip, ss);
+        let mut depth = 0u8;
+        // The goal coset: every edge of the slice home, no twist, no flip;
+        // the slice order within the class is irrelevant to the table.
+        while !(tw == 0 && fl == 0 && t.slice_sorted.class[s] == t.slice_sorted.class[0]) {
+            let v = self.raw(tw, fl, s);
+            let want = (v + 2) % 3;
+            let mut moved = false;
+            for m in 0..N_MOVES {
+                let tw2 = t.twist_move[tw * N_MOVES + m] as usize;
+                let fl2 = t.flip_move[fl * N_MOVES + m] as usize;
+                let s2 = t.slice_sorted_move[s * N_MOVES + m] as usize;
+                if self.raw(tw2, fl2, s2) == want {
+                    (tw, fl, s) = (tw2, fl2, s2);
+                    depth += 1;
+                    moved = true;
+                    break;
+                }
+            }
+            if !moved || depth > 30 {
+                break;
+            }
+        }
+        depth
+    }
+
+    fn axes(&self, cube: &CubieCube) -> [Axis; 3] {
+        let sy = Symmetries::get();
+        std::array::from_fn(|k| {
+            let c = sy.conjugate(cube, 16 * k);
+            let twist = coord::twist(&c);
+            let flip = coord::flip(&c);
+            let ss = coord::slice_sorted(&c);
+            let depth = self.root_depth(twist as usize, flip as usize, ss as usize);
+            Axis { twist, flip, ss, depth }
+        })
+    }
+
+    /// A lower bound on the distance of `cube` (the maximum over the axes).
+    pub fn lower_bound(&self, cube: &CubieCube) -> u8 {
+        self.axes(cube).iter().map(|a| a.depth).max().unwrap_or(0)
+    }
+
+    /// Finds a shortest solution.
+    pub fn solve(&self, cube: &CubieCube, opts: &OptimalOptions) -> OptimalSolution {
+        let sy = Symmetries::get();
+        let axes = self.axes(cube);
+        let corners = coord::corners(cube);
+        let stab: Vec<u8> = if opts.no_symmetry_reduction {
+            vec![0]
+        } else {
+            (0..N_SYM)
+                .filter(|&s| sy.conjugate(cube, s) == *cube)
+                .map(|s| s as u8)
+                .collect()
+        };
+        let nodes = AtomicU64::new(0);
+        let start = axes.iter().map(|a| a.depth).max().unwrap_or(0);
+        for depth in start..=30 {
+            // Split the tree into the prefixes of two moves and search those
+            // in parallel; the first solution of this depth is optimal.
+            let prefixes = self.prefixes(axes, corners, &stab, depth.min(2) as usize, depth);
+            let found = AtomicBool::new(false);
+            let run = |p: &Prefix| -> Option<Vec<u8>> {
+                if found.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let mut w = Worker {
+                    s: self,
+                    path: [0; 32],
+                    nodes: 0,
+                    found: &found,
+                };
+                w.path[..p.moves.len()].copy_from_slice(&p.moves);
+                let d = p.moves.len();
+                let ok = w.search(p.axes, p.corners, d, depth as usize - d, p.last_face, p.relaxed);
+                nodes.fetch_add(w.nodes, Ordering::Relaxed);
+                ok.then(|| {
+                    found.store(true, Ordering::Relaxed);
+                    w.path[..depth as usize].to_vec()
+                })
+            };
+            let result = if opts.single_thread {
+                prefixes.iter().find_map(run)
+            } else {
+                prefixes.par_iter().find_map_any(run)
+            };
+            if let Some(report) = opts.progress {
+                report(depth, nodes.load(Ordering::Relaxed));
+            }
+            if let Some(path) = result {
+                return OptimalSolution {
+                    moves: MoveSeq(path.iter().map(|&m| Move::from_index(m as usize)).collect()),
+                    nodes: nodes.load(Ordering::Relaxed),
+                };
+            }
+        }
+        OptimalSolution {
+            moves: MoveSeq::default(),
+            nodes: nodes.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Applies move `m` (in the cube's frame) to the state of axis `k`.
+    #[inline]
+    fn axis_step(&self, a: &Axis, k: usize, m: usize) -> Axis {
+        let sy = Symmetries::get();
+        let t = self.coord;
+        let mk = sy.conj_move[16 * k][m] as usize;
+        let twist = t.twist_move[a.twist as usize * N_MOVES + mk];
+        let flip = t.flip_move[a.flip as usize * N_MOVES + mk];
+        let ss = t.slice_sorted_move[a.ss as usize * N_MOVES + mk];
+        let depth = self.child_depth(a.depth, twist as usize, flip as usize, ss as usize);
+        Axis { twist, flip, ss, depth }
+    }
+
+    /// Applies move `m` to the three axis states, or `None` if the bound
+    /// exceeds `remaining` after the move.
+    #[inline]
+    fn step(&self, axes: &[Axis; 3], m: usize, remaining: usize) -> Option<[Axis; 3]> {
+        let mut out = *axes;
+        for k in 0..3 {
+            out[k] = self.axis_step(&axes[k], k, m);
+            if out[k].depth as usize > remaining {
+                return None;
+            }
+        }
+        Some(out)
+    }
+
+    /// The search's prefixes of `len` moves (fewer at shallow depths),
+    /// pruned, symmetry-reduced while the cube and prefix are symmetric.
+    fn prefixes(&self, axes: [Axis; 3], corners: u16, stab: &[u8], len: usize, depth: u8) -> Vec<Prefix> {
+        let mut out = vec![Prefix {
+            moves: Vec::new(),
+            axes,
+            corners,
+            last_face: 6,
+            relaxed: true,
+            stab: stab.to_vec(),
+        }];
+        let sy = Symmetries::get();
+        for level in 0..len {
+            let remaining = depth as usize - level - 1;
+            let mut next = Vec::new();
+            for p in &out {
+                let symmetric = p.stab.len() > 1;
+                for m in 0..N_MOVES {
+                    if !move_allowed(m, p.last_face, p.relaxed) {
+                        continue;
+                    }
+                    if symmetric && p.stab.iter().any(|&s| (sy.conj_move[s as usize][m] as usize) < m) {
+                        continue;
+                    }
+                    let Some(a) = self.step(&p.axes, m, remaining) else {
+                        continue;
+                    };
+                    let stab: Vec<u8> = if symmetric {
+                        p.stab.iter().copied().filter(|&s| sy.conj_move[s as usize][m] as usize == m).collect()
+                    } else {
+                        vec![0]
+                    };
+                    let mut moves = p.moves.clone();
+                    moves.push(m as u8);
+                    next.push(Prefix {
+                        moves,
+                        axes: a,
+                        corners: self.coord.corners_move[p.corners as usize * N_MOVES + m],
+                        last_face: m / 3,
+                        // After a symmetry-reduced move the next one may
+                        // take an opposite face in either order.
+                        relaxed: symmetric,
+                        stab,
+                    });
+                }
+            }
+            out = next;
+        }
+        out
+    }
+}
+
+struct Prefix {
+    moves: Vec<u8>,
+    axes: [Axis; 3],
+    corners: u16,
+    last_face: usize,
+    relaxed: bool,
+    stab: Vec<u8>,
+}
+
+#[inline]
+fn move_allowed(m: usize, last_face: usize, relaxed: bool) -> bool {
+    let f = m / 3;
+    if f == last_face {
+        return false;
+    }
+    relaxed || f + 3 != last_face
+}
+
+struct Worker<'a> {
+    s: &'a OptimalSolver,
+    path: [u8; 32],
+    nodes: u64,
+    found: &'a AtomicBool,
+}
+
+impl Worker<'_> {
+    fn search(&mut self, axes: [Axis; 3], corners: u16, depth: usize, remaining: usize, last_face: usize, relaxed: bool) -> bool {
+        if remaining == 0 {
+            return corners == 0 && axes.iter().all(|a| a.ss == 0);
+        }
+        self.nodes += 1;
+        if self.nodes & 0xFFFF == 0 && self.found.load(Ordering::Relaxed) {
+            return false;
+        }
+        // The children's table probes are independent memory reads: do
+        // them axis by axis for all children at once, so the processor
+        // overlaps the cache misses, and keep the children that survive.
+        let mut moves = [0u8; N_MOVES];
+        let mut n = 0;
+        for m in 0..N_MOVES {
+            if move_allowed(m, last_face, relaxed) {
+                moves[n] = m as u8;
+                n += 1;
+            }
+        }
+        let mut kids = [axes; N_MOVES];
+        let sy = Symmetries::get();
+        let t = self.s.coord;
+        for k in 0..3 {
+            let a = axes[k];
+            let mut probe = [a; N_MOVES];
+            let mut idx = [0usize; N_MOVES];
+            for i in 0..n {
+                let mk = sy.conj_move[16 * k][moves[i] as usize] as usize;
+                let twist = t.twist_move[a.twist as usize * N_MOVES + mk];
+                let flip = t.flip_move[a.flip as usize * N_MOVES + mk];
+                let ss = t.slice_sorted_move[a.ss as usize * N_MOVES + mk];
+                probe[i] = Axis { twist, flip, ss, depth: 0 };
+                idx[i] = self.s.index(twist as usize, flip as usize, ss as usize);
+            }
+            // A tight loop of independent loads: many misses in flight.
+            let mut val = [0u8; N_MOVES];
+            for i in 0..n {
+                val[i] = self.s.value(idx[i]);
+            }
+            for i in 0..n {
+                probe[i].depth = self.s.depth_from_value(a.depth, val[i]);
+            }
+            let mut kept = 0;
+            for i in 0..n {
+                if (probe[i].depth as usize) < remaining {
+                    moves[kept] = moves[i];
+                    kids[kept] = kids[i];
+                    kids[kept][k] = probe[i];
+                    kept += 1;
+                }
+            }
+            n = kept;
+        }
+        for i in 0..n {
+            let m = moves[i] as usize;
+            self.path[depth] = m as u8;
+            let c2 = t.corners_move[corners as usize * N_MOVES + m];
+            if self.search(kids[i], c2, depth + 1, remaining - 1, m / 3, false) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Bit `2j` set where 2-bit lane `j` of `word` equals `v`.
+#[inline]
+fn lanes_equal(word: u64, v: u64) -> u64 {
+    const LOW: u64 = 0x5555_5555_5555_5555;
+    let x = word ^ (v * LOW);
+    !(x | (x >> 1)) & LOW
+}
+
+/// Builds the huge table: breadth-first over UD-slice-sorted classes ×
+/// twist × flip, 2 bits an entry (3 = not reached yet), on all cores.
+fn build_huge(t: &CoordTables) -> Vec<u8> {
+    const EMPTY: u64 = 3;
+    let n_rows = N_SLICE_SORTED_CLASS * N_TWIST;
+    let words_per_row = N_FLIP / 32;
+    let table: Vec<AtomicU64> = (0..n_rows * words_per_row).map(|_| AtomicU64::new(u64::MAX)).collect();
+    let get = |i: usize| (table[i >> 5].load(Ordering::Relaxed) >> ((i & 31) * 2)) & 3;
+    // Sets an EMPTY entry to v; true if this call changed it.
+    let set = |i: usize, v: u64| -> bool {
+        // Only an EMPTY entry may be cleared towards v: clearing bits of a
+        // set entry would change it. Within a level every writer writes
+        // the same v, so a stale EMPTY read is harmless.
+        if get(i) != EMPTY {
+            return false;
+        }
+        let mask = !((EMPTY ^ v) << ((i & 31) * 2));
+        let old = table[i >> 5].fetch_and(mask, Ordering::Relaxed);
+        (old >> ((i & 31) * 2)) & 3 == EMPTY
+    };
+    // Class moves: for each class and move, (new class, symmetry, slice of
+    // the new class's representative).
+    let class_moves: Vec<(u16, u8, u16)> = (0..N_SLICE_SORTED_CLASS)
+        .flat_map(|c| {
+            let rep = t.slice_sorted.rep[c] as usize;
+            (0..N_MOVES).map(move |m| {
+                let ss2 = t.slice_sorted_move[rep * N_MOVES + m] as usize;
+                let c2 = t.slice_sorted.class[ss2];
+                let s2 = t.slice_sorted.sym[ss2];
+                (c2, s2, (t.slice_sorted.rep[c2 as usize] / 24) as u16)
+            })
+        })
+        .collect();
+    // The goal: slice edges home in any order that is symmetric to home
+    // (the class of slice-sorted 0), no twist, no flip.
+    let goal_class = t.slice_sorted.class[0] as usize;
+    set(goal_class * N_TWIST * N_FLIP, 0);
+    let mut count = 1u64;
+    let mut filled = 1u64;
+    let total = N_HUGE as u64;
+    let mut depth = 0u64;
+    while count > 0 && filled < total {
+        let dv = depth % 3;
+        let nv = (depth + 1) % 3;
+        let backward = count * 18 > (total - filled) * 2;
+        let new_count = AtomicU64::new(0);
+        (0..n_rows).into_par_iter().with_min_len(256).for_each(|row| {
+            let (cls, twist) = (row / N_TWIST, row % N_TWIST);
+            let base = row * N_FLIP;
+            let mut local = 0u64;
+            if backward {
+                // The flips of this row still empty, as a bit set.
+                let mut open = [0u64; N_FLIP / 64];
+                let mut any = false;
+                for w in 0..words_per_row {
+                    let word = table[row * words_per_row + w].load(Ordering::Relaxed);
+                    let mut lanes = lanes_equal(word, EMPTY);
+                    any |= lanes != 0;
+                    while lanes != 0 {
+                        let j = lanes.trailing_zeros() as usize / 2;
+                        lanes &= lanes - 1;
+                        let f = w * 32 + j;
+                        open[f / 64] |= 1 << (f % 64);
+                    }
+                }
+                if !any {
+                    return;
+                }
+                for m in 0..N_MOVES {
+                    let (c2, s2, sl2) = class_moves[cls * N_MOVES + m];
+                    let s2 = s2 as usize;
+                    let tw2 = t.twist_conj[t.twist_move[twist * N_MOVES + m] as usize * 16 + s2] as usize;
+                    let base2 = (c2 as usize * N_TWIST + tw2) * N_FLIP;
+                    let mut left = false;
+                    for w in 0..open.len() {
+                        let mut bits = open[w];
+                        while bits != 0 {
+                            let j = bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            let f = w * 64 + j;
+                            let f2 = t.conj_flip(t.flip_move[f * N_MOVES + m], s2, sl2 as usize) as usize;
+                            if get(base2 + f2) == dv {
+                                set(base + f, nv);
+                                open[w] &= !(1 << j);
+                                local += 1;
+                            }
+                        }
+                        left |= open[w] != 0;
+                    }
+                    if !left {
+                        break;
+                    }
+                }
+            } else {
+                for w in 0..words_per_row {
+                    let mut lanes = lanes_equal(table[row * words_per_row + w].load(Ordering::Relaxed), dv);
+                    while lanes != 0 {
+                    let f = w * 32 + lanes.trailing_zeros() as usize / 2;
+                    lanes &= lanes - 1;
+                    for m in 0..N_MOVES {
+                        let (c2, s2, sl2) = class_moves[cls * N_MOVES + m];
+                        let s2 = s2 as usize;
+                        let tw2 = t.twist_conj[t.twist_move[twist * N_MOVES + m] as usize * 16 + s2] as usize;
+                        let f2 = t.conj_flip(t.flip_move[f * N_MOVES + m], s2, sl2 as usize) as usize;
+                        let c2 = c2 as usize;
+                        if set((c2 * N_TWIST + tw2) * N_FLIP + f2, nv) {
+                            local += 1;
+                        }
+                        // The same coset seen through the representative's
+                        // own symmetries is another entry.
+                        let st = t.slice_sorted.stab[c2];
+                        if st != 1 {
+                            for s in 1..16 {
+                                if st >> s & 1 == 1 {
+                                    let tw3 = t.twist_conj[tw2 * 16 + s] as usize;
+                                    let f3 = t.conj_flip(f2 as u16, s, sl2 as usize) as usize;
+                                    if set((c2 * N_TWIST + tw3) * N_FLIP + f3, nv) {
+                                        local += 1;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    }
+                }
+            }
+            if local > 0 {
+                new_count.fetch_add(local, Ordering::Relaxed);
+            }
+        });
+        count = new_count.into_inner();
+        filled += count;
+        depth += 1;
+    }
+    let mut out = Vec::with_capacity(N_HUGE / 4);
+    for w in table {
+        out.extend_from_slice(&w.into_inner().to_le_bytes());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lane_matching() {
+        let word = 0b11_10_01_00u64 | (u64::MAX << 8);
+        assert_eq!(lanes_equal(word, 0), 1);
+        assert_eq!(lanes_equal(word, 1), 1 << 2);
+        assert_eq!(lanes_equal(word, 2), 1 << 4);
+        assert_eq!(lanes_equal(word, 3).count_ones(), 29);
+    }
+
+    #[test]
+    fn relaxed_order_allows_both_orders_of_opposite_faces() {
+        assert!(!move_allowed(0, 3, false));
+        assert!(move_allowed(0, 3, true));
+        assert!(!move_allowed(0, 0, true));
+    }
+}

@@ -1,0 +1,88 @@
+//! Why a puzzle could not be built from geometry.
+
+use thiserror::Error;
+
+/// Everything that can go wrong turning a descriptor or a name into a puzzle.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum GeometryError {
+    /// The descriptor is empty.
+    #[error("empty puzzle descriptor (expected a solid letter such as `c`, then cuts such as `f 0.333`)")]
+    EmptyDescriptor,
+    /// The first word is not one of `t c o d i`.
+    #[error("unknown solid {0:?}: expected t (tetrahedron), c (cube), o (octahedron), d (dodecahedron) or i (icosahedron)")]
+    UnknownShape(String),
+    /// A cut kind is not one of `f v e`.
+    #[error("cut {index}: unknown cut kind {kind:?}: expected f (face), v (vertex) or e (edge)")]
+    UnknownCutKind {
+        /// 1-based cut number.
+        index: usize,
+        /// What was written.
+        kind: String,
+    },
+    /// A cut kind without its distance.
+    #[error("cut {index} ({kind}) has no distance")]
+    MissingDistance {
+        /// 1-based cut number.
+        index: usize,
+        /// The cut kind.
+        kind: char,
+    },
+    /// A distance that is not a finite number.
+    #[error("cut {index}: {text:?} is not a finite number")]
+    BadDistance {
+        /// 1-based cut number.
+        index: usize,
+        /// What was written.
+        text: String,
+    },
+    /// Too many cuts in the descriptor.
+    #[error("{count} cuts is more than the {limit} a descriptor may have")]
+    TooManyCuts {
+        /// Cuts given.
+        count: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The cuts replicate to too many planes.
+    #[error("the cuts make {count} planes, more than the {limit} supported")]
+    TooManyPlanes {
+        /// Planes made.
+        count: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The cuts make too many stickers.
+    #[error("the cuts make more than {limit} stickers; use fewer cuts")]
+    TooManyStickers {
+        /// The limit.
+        limit: usize,
+    },
+    /// No puzzle of that name.
+    #[error("no puzzle named {0:?} (twistor geometry --list shows the names)")]
+    UnknownName(String),
+    /// An orbit has more pieces than a state can hold.
+    #[error("orbit {orbit} has {pieces} pieces, more than the {limit} supported")]
+    OrbitTooLarge {
+        /// Orbit name.
+        orbit: String,
+        /// Pieces in it.
+        pieces: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The option asks for a piece type the puzzle does not have.
+    #[error("the puzzle has no {0} piece to fix")]
+    NoPieceToFix(&'static str),
+    /// Fixing the piece would split a move into two blocks.
+    #[error("fixing a {0} piece would split a move into two blocks; this puzzle cannot keep that piece fixed")]
+    FixDisconnects(&'static str),
+    /// After options are applied nothing is left to describe.
+    #[error("no orbit is left: every piece is omitted or never moves")]
+    NothingLeft,
+    /// Floating-point geometry went wrong (a cut too close to another feature).
+    #[error("degenerate geometry: {0}")]
+    Degenerate(String),
+    /// The core model refused the result.
+    #[error("{0}")]
+    Core(String),
+}

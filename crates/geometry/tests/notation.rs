@@ -1,0 +1,275 @@
+//! Community notation on generated puzzles, checked against cubing.js.
+//!
+//! `data/notation_cubingjs.jsonl` records, for 517 random algs in community
+//! notation (wide, slice, range and rotation moves, groupings, commutators,
+//! conjugates) on sixteen named puzzles (at least fifty each on the 3x3x3,
+//! 4x4x4, 5x5x5, megaminx, pyraminx, skewb and FTO), the order and per-orbit cycle
+//! structure cubing.js computes on its own definitions (see
+//! `data/gen_notation.mjs` for how it was made). Each alg is evaluated here
+//! through the ordinary resolver on twistor's definition built with the
+//! same options, and every orbit is compared with the cubing.js orbit that
+//! has the same pieces and the same behaviour under every base move
+//! (orbit names and piece numbering may differ).
+
+use serde_json::Value;
+use twistor_core::Puzzle;
+use twistor_formats::alg::Alg;
+use twistor_formats::resolve::alg_transformation;
+use twistor_geometry::{build, GeneratedPuzzle, PuzzleOptions};
+
+const DATA: &str = include_str!("data/notation_cubingjs.jsonl");
+
+fn cycles_json(v: &Value) -> Vec<(usize, usize)> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c[0].as_u64().unwrap() as usize,
+                c[1].as_u64().unwrap() as usize,
+            )
+        })
+        .collect()
+}
+
+/// The definition with its moves renamed out of the way, so that every
+/// move of an alg goes through the notation mapping. On pyraminx-type
+/// puzzles the community's `L` and `R` (vertex turns) differ from the
+/// definition's `L` and `R` (face layers, PuzzleGeometry's names), and the
+/// resolver looks names up first.
+fn notation_only(gp: &GeneratedPuzzle) -> Puzzle {
+    let p = gp.puzzle();
+    let mut q = Puzzle::new(p.name(), p.layout().clone(), p.start().clone());
+    for m in p.moves() {
+        let mut m = m.clone();
+        m.name = format!("_{}", m.name);
+        q.add_move(m).unwrap();
+    }
+    q.set_notation(gp.notation().clone());
+    q
+}
+
+fn options(config: &str) -> PuzzleOptions {
+    match config {
+        "default" => PuzzleOptions {
+            keep_still_orbits: true,
+            notation_rotations: true,
+            ..Default::default()
+        },
+        "rotations" => PuzzleOptions {
+            all_moves: true,
+            rotations: true,
+            keep_still_orbits: true,
+            ..Default::default()
+        },
+        "twizzle" => PuzzleOptions {
+            all_moves: true,
+            rotations: true,
+            orient_centers: true,
+            keep_still_orbits: true,
+            ..Default::default()
+        },
+        other => panic!("unknown config {other}"),
+    }
+}
+
+/// Orbits that cannot be told apart by their size, orientations and
+/// cycles under every base move: cubing.js's names and twistor's indices.
+/// Mirror-image orbits (the two oblique centre orbits of a 6x6x6) share a
+/// class; their cycles are compared as a multiset.
+type OrbitClass = (Vec<String>, Vec<usize>);
+
+fn match_orbits(puzzle: &Puzzle, orbits: &serde_json::Map<String, Value>) -> Vec<OrbitClass> {
+    let layout = puzzle.layout();
+    let mut classes: Vec<(Value, OrbitClass)> = Vec::new();
+    for (name, o) in orbits {
+        let key = serde_json::json!([o["pieces"], o["orientations"], o["signature"]]);
+        match classes.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, c)) => c.0.push(name.clone()),
+            None => classes.push((key, (vec![name.clone()], Vec::new()))),
+        }
+    }
+    for (key, class) in &mut classes {
+        let sig: Vec<(String, Vec<(usize, usize)>)> = key[2]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| (e[0].as_str().unwrap().to_string(), cycles_json(&e[1])))
+            .collect();
+        class.1 = (0..layout.orbits().len())
+            .filter(|&j| {
+                let orbit = &layout.orbits()[j];
+                orbit.num_pieces() as u64 == key[0].as_u64().unwrap()
+                    && orbit.num_orientations() as u64 == key[1].as_u64().unwrap()
+                    && sig.iter().all(|(mv, want)| {
+                        let i = puzzle
+                            .find_move(mv)
+                            .unwrap_or_else(|| panic!("{}: no move {mv}", puzzle.name()));
+                        &layout.cycles(&puzzle.moves()[i].transformation)[j].cycles == want
+                    })
+            })
+            .collect();
+        assert_eq!(
+            class.0.len(),
+            class.1.len(),
+            "{}: cubing.js orbits {:?} match twistor's {:?}",
+            puzzle.name(),
+            class.0,
+            class.1
+        );
+    }
+    classes.into_iter().map(|(_, c)| c).collect()
+}
+
+/// Checks an alg's cycles class by class.
+fn compare(ours: &[twistor_core::OrbitCycles], theirs: &Value, classes: &[OrbitClass], what: &str) {
+    for (names, indices) in classes {
+        let mut a: Vec<Vec<(usize, usize)>> =
+            indices.iter().map(|&j| ours[j].cycles.clone()).collect();
+        let mut b: Vec<Vec<(usize, usize)>> =
+            names.iter().map(|n| cycles_json(&theirs[n])).collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b, "{what}: orbits {names:?}");
+    }
+}
+
+/// The puzzle being checked: name, config, definition, matched orbits.
+type Current = (String, String, Puzzle, Vec<OrbitClass>);
+
+#[test]
+fn random_algs_match_cubing_js() {
+    let mut current: Option<Current> = None;
+    let mut checked = 0;
+    let mut puzzles = std::collections::BTreeSet::new();
+    let mut per_puzzle: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut evaluator: Option<Puzzle> = None;
+    for line in DATA.lines().filter(|l| !l.trim().is_empty()) {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let name = v["puzzle"].as_str().unwrap().to_string();
+        let config = v["config"].as_str().unwrap().to_string();
+        if v["kind"] == "puzzle" {
+            let gp = build(&name, &options(&config)).unwrap();
+            evaluator = (!gp.notation_conflicts().is_empty()).then(|| notation_only(&gp));
+            let puzzle = gp.into_puzzle();
+            let matched = match_orbits(&puzzle, v["orbits"].as_object().unwrap());
+            current = Some((name, config, puzzle, matched));
+            continue;
+        }
+        let (cur_name, cur_config, puzzle, matched) = current.as_ref().unwrap();
+        assert_eq!((cur_name, cur_config), (&name, &config));
+        let text = v["alg"].as_str().unwrap();
+        let alg: Alg = text.parse().unwrap();
+        let t = alg_transformation(evaluator.as_ref().unwrap_or(puzzle), &alg)
+            .unwrap_or_else(|e| panic!("{name} ({config}): {text}: {e}"));
+        let layout = puzzle.layout();
+        assert_eq!(
+            layout.order(&t).to_string(),
+            v["order"].as_str().unwrap(),
+            "{name} ({config}): order of {text}"
+        );
+        compare(
+            &layout.cycles(&t),
+            &v["cycles"],
+            matched,
+            &format!("{name} ({config}): {text}"),
+        );
+        checked += 1;
+        *per_puzzle.entry(name.clone()).or_default() += 1;
+        puzzles.insert((name, config));
+    }
+    // The puzzles notation was asked for get at least 50 algs each.
+    for name in [
+        "3x3x3", "4x4x4", "5x5x5", "megaminx", "pyraminx", "skewb", "FTO",
+    ] {
+        assert!(per_puzzle[name] >= 50, "{name}");
+    }
+    assert_eq!(checked, 517);
+    assert_eq!(puzzles.len(), 37);
+}
+
+/// The named puzzles as `twistor apply` loads them (only the orbits the
+/// moves touch) give the same answers on the orbits they keep.
+#[test]
+fn default_definitions_agree_on_the_orbits_they_keep() {
+    let mut current: Option<(Puzzle, Vec<OrbitClass>)> = None;
+    let mut evaluator: Option<Puzzle> = None;
+    let mut checked = 0;
+    for line in DATA.lines().filter(|l| !l.trim().is_empty()) {
+        let v: Value = serde_json::from_str(line).unwrap();
+        if v["config"] != "default" {
+            continue;
+        }
+        let name = v["puzzle"].as_str().unwrap();
+        if v["kind"] == "puzzle" {
+            let options = PuzzleOptions {
+                notation_rotations: true,
+                ..Default::default()
+            };
+            let gp = build(name, &options).unwrap();
+            evaluator = (!gp.notation_conflicts().is_empty()).then(|| notation_only(&gp));
+            let puzzle = gp.into_puzzle();
+            // Only the cubing.js orbits this definition keeps.
+            let kept: serde_json::Map<String, Value> = v["orbits"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .filter(|(_, o)| {
+                    puzzle.layout().orbits().iter().any(|x| {
+                        x.num_pieces() as u64 == o["pieces"].as_u64().unwrap()
+                            && o["signature"]
+                                .as_array()
+                                .unwrap()
+                                .iter()
+                                .any(|e| !e[1].as_array().unwrap().is_empty())
+                    })
+                })
+                .map(|(k, o)| (k.clone(), o.clone()))
+                .collect();
+            let matched = match_orbits(&puzzle, &kept);
+            let tracked: usize = matched.iter().map(|c| c.1.len()).sum();
+            assert_eq!(tracked, puzzle.layout().orbits().len(), "{name}");
+            current = Some((puzzle, matched));
+            continue;
+        }
+        let (puzzle, matched) = current.as_ref().unwrap();
+        let text = v["alg"].as_str().unwrap();
+        let t = alg_transformation(
+            evaluator.as_ref().unwrap_or(puzzle),
+            &text.parse::<Alg>().unwrap(),
+        )
+        .unwrap();
+        compare(
+            &puzzle.layout().cycles(&t),
+            &v["cycles"],
+            matched,
+            &format!("{name}: {text}"),
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 282);
+}
+
+/// The names whose community meaning differs from the definition's, as
+/// cubing.js's own mappings imply.
+#[test]
+fn conflicting_names_are_known() {
+    let conflicts = |name: &str, options: PuzzleOptions| {
+        let mut c = build(name, &options).unwrap().notation_conflicts();
+        c.sort();
+        c
+    };
+    assert_eq!(conflicts("pyraminx", options("default")), ["L", "R"]);
+    assert_eq!(conflicts("tetraminx", options("default")), ["L", "R"]);
+    assert_eq!(
+        conflicts("skewb", options("rotations")),
+        ["Dv", "Fv", "Lv", "ULv"]
+    );
+    assert_eq!(conflicts("megaminx", options("rotations")), ["FLv", "FRv"]);
+    for name in ["3x3x3", "5x5x5", "megaminx", "FTO", "skewb"] {
+        assert!(conflicts(name, options("default")).is_empty(), "{name}");
+    }
+    for name in ["3x3x3", "5x5x5", "FTO"] {
+        assert!(conflicts(name, options("rotations")).is_empty(), "{name}");
+    }
+}
