@@ -1,12 +1,12 @@
 //! Evaluating move notation on a puzzle: looking moves up in its definition
 //! and computing what an alg does.
 //!
-//! A move `2-3Rw2'` is looked up by its quantum (`2-3Rw`) among the
-//! puzzle's named moves (base moves, rotations, sequences, aliases and
-//! KPuzzle derived moves) and raised to its amount. If that fails, a move
-//! whose name includes the amount (`F2` in a definition whose base move is
-//! called `F2`) is tried, then the puzzle's notation mapping (for puzzles
-//! from geometry). Repetitions are evaluated by exponentiation, so
+//! A move `2-3Rw2'` is first offered to the puzzle's notation mapping (for
+//! puzzles from geometry, which speaks the community's notation), then
+//! looked up by its quantum (`2-3Rw`) among the puzzle's named moves (base
+//! moves, rotations, sequences, aliases and KPuzzle derived moves) and
+//! raised to its amount; last, a move whose name includes the amount (`F2`
+//! in a definition whose base move is called `F2`) is tried. Repetitions are evaluated by exponentiation, so
 //! `(R U)1000000000` costs a few dozen products.
 
 use twistor_core::{Pattern, Puzzle, Transformation};
@@ -16,16 +16,9 @@ use crate::alg::{Alg, AlgError, AlgErrorKind, AlgNode, Move};
 /// What the move `m` does on `puzzle`.
 pub fn move_transformation(puzzle: &Puzzle, m: &Move) -> Result<Transformation, AlgError> {
     let layout = puzzle.layout();
-    let quantum = m.quantum();
-    if let Some(i) = puzzle.find_move(&quantum) {
-        return Ok(layout.power(&puzzle.moves()[i].transformation, m.amount as i64));
-    }
-    if m.amount.unsigned_abs() > 1 {
-        let named = format!("{quantum}{}", m.amount.unsigned_abs());
-        if let Some(i) = puzzle.find_move(&named) {
-            return Ok(layout.power(&puzzle.moves()[i].transformation, m.amount.signum() as i64));
-        }
-    }
+    // A puzzle's notation speaks for the community's names first: on the
+    // pyraminx, `L` is a vertex turn even though the definition has a
+    // face-layer move called `L`.
     if let Some(notation) = puzzle.notation() {
         if let Some(parts) = notation.resolve(puzzle, &m.family, m.outer_layer, m.inner_layer) {
             let mut t = layout.identity();
@@ -36,6 +29,16 @@ pub fn move_transformation(puzzle: &Puzzle, m: &Move) -> Result<Transformation, 
                 );
             }
             return Ok(layout.power(&t, m.amount as i64));
+        }
+    }
+    let quantum = m.quantum();
+    if let Some(i) = puzzle.find_move(&quantum) {
+        return Ok(layout.power(&puzzle.moves()[i].transformation, m.amount as i64));
+    }
+    if m.amount.unsigned_abs() > 1 {
+        let named = format!("{quantum}{}", m.amount.unsigned_abs());
+        if let Some(i) = puzzle.find_move(&named) {
+            return Ok(layout.power(&puzzle.moves()[i].transformation, m.amount.signum() as i64));
         }
     }
     Err(AlgError {

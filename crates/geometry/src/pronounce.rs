@@ -504,21 +504,21 @@ impl RotationModel {
         gp: &GeneratedPuzzle,
         m: &Move,
     ) -> Result<Vec<SurfaceTurn>, PronounceError> {
-        // Like the move resolver: the definition's own names first, then
-        // the notation.
+        // Like the move resolver: the notation first, then the
+        // definition's own names.
         let grip = gp
-            .slice_moves()
-            .iter()
-            .find(|s| s.name == m.quantum())
-            .map(|s| GripTurn::Range {
-                axis: s.axis,
-                lo: s.lo,
-                hi: s.hi,
-                turns: if s.inverted { -1 } else { 1 },
-            })
+            .notation()
+            .grip_turn(&m.family, m.outer_layer, m.inner_layer)
             .or_else(|| {
-                gp.notation()
-                    .grip_turn(&m.family, m.outer_layer, m.inner_layer)
+                gp.slice_moves()
+                    .iter()
+                    .find(|s| s.name == m.quantum())
+                    .map(|s| GripTurn::Range {
+                        axis: s.axis,
+                        lo: s.lo,
+                        hi: s.hi,
+                        turns: if s.inverted { -1 } else { 1 },
+                    })
             })
             .ok_or_else(|| PronounceError::UnknownMove(m.to_string()))?;
         let g = gp.geometry();

@@ -15,7 +15,7 @@ use serde_json::Value;
 use twistor_core::Puzzle;
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::alg_transformation;
-use twistor_geometry::{build, GeneratedPuzzle, PuzzleOptions};
+use twistor_geometry::{build, PuzzleOptions};
 
 const DATA: &str = include_str!("data/notation_cubingjs.jsonl");
 
@@ -30,23 +30,6 @@ fn cycles_json(v: &Value) -> Vec<(usize, usize)> {
             )
         })
         .collect()
-}
-
-/// The definition with its moves renamed out of the way, so that every
-/// move of an alg goes through the notation mapping. On pyraminx-type
-/// puzzles the community's `L` and `R` (vertex turns) differ from the
-/// definition's `L` and `R` (face layers, PuzzleGeometry's names), and the
-/// resolver looks names up first.
-fn notation_only(gp: &GeneratedPuzzle) -> Puzzle {
-    let p = gp.puzzle();
-    let mut q = Puzzle::new(p.name(), p.layout().clone(), p.start().clone());
-    for m in p.moves() {
-        let mut m = m.clone();
-        m.name = format!("_{}", m.name);
-        q.add_move(m).unwrap();
-    }
-    q.set_notation(gp.notation().clone());
-    q
 }
 
 fn options(config: &str) -> PuzzleOptions {
@@ -143,14 +126,12 @@ fn random_algs_match_cubing_js() {
     let mut checked = 0;
     let mut puzzles = std::collections::BTreeSet::new();
     let mut per_puzzle: std::collections::BTreeMap<String, usize> = Default::default();
-    let mut evaluator: Option<Puzzle> = None;
     for line in DATA.lines().filter(|l| !l.trim().is_empty()) {
         let v: Value = serde_json::from_str(line).unwrap();
         let name = v["puzzle"].as_str().unwrap().to_string();
         let config = v["config"].as_str().unwrap().to_string();
         if v["kind"] == "puzzle" {
             let gp = build(&name, &options(&config)).unwrap();
-            evaluator = (!gp.notation_conflicts().is_empty()).then(|| notation_only(&gp));
             let puzzle = gp.into_puzzle();
             let matched = match_orbits(&puzzle, v["orbits"].as_object().unwrap());
             current = Some((name, config, puzzle, matched));
@@ -160,7 +141,7 @@ fn random_algs_match_cubing_js() {
         assert_eq!((cur_name, cur_config), (&name, &config));
         let text = v["alg"].as_str().unwrap();
         let alg: Alg = text.parse().unwrap();
-        let t = alg_transformation(evaluator.as_ref().unwrap_or(puzzle), &alg)
+        let t = alg_transformation(puzzle, &alg)
             .unwrap_or_else(|e| panic!("{name} ({config}): {text}: {e}"));
         let layout = puzzle.layout();
         assert_eq!(
@@ -193,7 +174,6 @@ fn random_algs_match_cubing_js() {
 #[test]
 fn default_definitions_agree_on_the_orbits_they_keep() {
     let mut current: Option<(Puzzle, Vec<OrbitClass>)> = None;
-    let mut evaluator: Option<Puzzle> = None;
     let mut checked = 0;
     for line in DATA.lines().filter(|l| !l.trim().is_empty()) {
         let v: Value = serde_json::from_str(line).unwrap();
@@ -207,7 +187,6 @@ fn default_definitions_agree_on_the_orbits_they_keep() {
                 ..Default::default()
             };
             let gp = build(name, &options).unwrap();
-            evaluator = (!gp.notation_conflicts().is_empty()).then(|| notation_only(&gp));
             let puzzle = gp.into_puzzle();
             // Only the cubing.js orbits this definition keeps.
             let kept: serde_json::Map<String, Value> = v["orbits"]
@@ -234,11 +213,7 @@ fn default_definitions_agree_on_the_orbits_they_keep() {
         }
         let (puzzle, matched) = current.as_ref().unwrap();
         let text = v["alg"].as_str().unwrap();
-        let t = alg_transformation(
-            evaluator.as_ref().unwrap_or(puzzle),
-            &text.parse::<Alg>().unwrap(),
-        )
-        .unwrap();
+        let t = alg_transformation(puzzle, &text.parse::<Alg>().unwrap()).unwrap();
         compare(
             &puzzle.layout().cycles(&t),
             &v["cycles"],
