@@ -61,7 +61,9 @@ pub(crate) fn fnv1a(bytes: &[u8], seed: u64) -> u64 {
 fn checksum(words: impl Iterator<Item = u64>) -> u64 {
     let mut h = 0x9E37_79B9_7F4A_7C15u64;
     for (i, w) in words.enumerate() {
-        h = (h ^ w.wrapping_add(i as u64)).wrapping_mul(0xBF58_476D_1CE4_E5B9).rotate_left(29);
+        h = (h ^ w.wrapping_add(i as u64))
+            .wrapping_mul(0xBF58_476D_1CE4_E5B9)
+            .rotate_left(29);
     }
     h
 }
@@ -71,7 +73,13 @@ impl TableCache {
     pub fn path(&self, puzzle: &str, key: u64) -> PathBuf {
         let name: String = puzzle
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .take(40)
             .collect();
         self.dir.join(format!("{name}-{key:016x}.prune"))
@@ -79,7 +87,12 @@ impl TableCache {
 
     /// Loads the table with `key` for `projection`, if the file is there
     /// and sound. `Ok(None)` when there is no file.
-    pub fn load(&self, puzzle: &str, key: u64, projection: Projection) -> Result<Option<PruneTable>, CacheError> {
+    pub fn load(
+        &self,
+        puzzle: &str,
+        key: u64,
+        projection: Projection,
+    ) -> Result<Option<PruneTable>, CacheError> {
         let path = self.path(puzzle, key);
         let file = match File::open(&path) {
             Ok(f) => f,
@@ -88,7 +101,8 @@ impl TableCache {
         };
         let mut r = BufReader::with_capacity(1 << 20, file);
         let mut magic = [0u8; 16];
-        r.read_exact(&mut magic).map_err(|_| CacheError::Truncated)?;
+        r.read_exact(&mut magic)
+            .map_err(|_| CacheError::Truncated)?;
         if &magic != MAGIC {
             return Err(CacheError::Foreign);
         }
@@ -111,12 +125,19 @@ impl TableCache {
         }
         let nwords = size.div_ceil(16) as usize;
         let mut words = Vec::new();
-        words.try_reserve_exact(nwords).map_err(|_| CacheError::Io("out of memory".into()))?;
+        words
+            .try_reserve_exact(nwords)
+            .map_err(|_| CacheError::Io("out of memory".into()))?;
         let mut buf = vec![0u8; 1 << 16];
         while words.len() < nwords {
             let want = ((nwords - words.len()) * 8).min(buf.len());
-            r.read_exact(&mut buf[..want]).map_err(|_| CacheError::Truncated)?;
-            words.extend(buf[..want].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))));
+            r.read_exact(&mut buf[..want])
+                .map_err(|_| CacheError::Truncated)?;
+            words.extend(
+                buf[..want]
+                    .chunks_exact(8)
+                    .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
+            );
         }
         let stored = read_u64(&mut r)?;
         if stored != checksum(words.iter().copied()) {
@@ -125,19 +146,33 @@ impl TableCache {
         if histogram.iter().sum::<u64>() != size {
             return Err(CacheError::Checksum);
         }
-        Ok(Some(PruneTable::from_parts(projection, Nibbles::from_words(words), histogram)))
+        Ok(Some(PruneTable::from_parts(
+            projection,
+            Nibbles::from_words(words),
+            histogram,
+        )))
     }
 
     /// Writes a table atomically (temporary file, then rename).
     pub fn store(&self, puzzle: &str, key: u64, table: &PruneTable) -> Result<PathBuf, CacheError> {
         let io = |e: std::io::Error| CacheError::Io(e.to_string());
-        fs::create_dir_all(&self.dir).map_err(|e| CacheError::Io(format!("{}: {e}", self.dir.display())))?;
+        fs::create_dir_all(&self.dir)
+            .map_err(|e| CacheError::Io(format!("{}: {e}", self.dir.display())))?;
         let path = self.path(puzzle, key);
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
         {
-            let mut w = BufWriter::with_capacity(1 << 20, File::create(&tmp).map_err(|e| CacheError::Io(format!("{}: {e}", tmp.display())))?);
+            let mut w = BufWriter::with_capacity(
+                1 << 20,
+                File::create(&tmp)
+                    .map_err(|e| CacheError::Io(format!("{}: {e}", tmp.display())))?,
+            );
             w.write_all(MAGIC).map_err(io)?;
-            for v in [VERSION as u64, key, table.projection().size(), table.histogram().len() as u64] {
+            for v in [
+                VERSION as u64,
+                key,
+                table.projection().size(),
+                table.histogram().len() as u64,
+            ] {
                 w.write_all(&v.to_le_bytes()).map_err(io)?;
             }
             for &h in table.histogram() {
@@ -146,7 +181,8 @@ impl TableCache {
             for word in table.data().words() {
                 w.write_all(&word.to_le_bytes()).map_err(io)?;
             }
-            w.write_all(&checksum(table.data().words()).to_le_bytes()).map_err(io)?;
+            w.write_all(&checksum(table.data().words()).to_le_bytes())
+                .map_err(io)?;
             w.flush().map_err(io)?;
             w.get_ref().sync_all().map_err(io)?;
         }
@@ -175,5 +211,7 @@ pub fn default_cache_dir() -> Option<PathBuf> {
     if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
         return Some(Path::new(&x).join("twistor"));
     }
-    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| Path::new(&h).join(".cache").join("twistor"))
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(|h| Path::new(&h).join(".cache").join("twistor"))
 }

@@ -15,10 +15,12 @@ pub mod solver;
 pub mod table;
 pub mod target;
 
+pub use cache::{default_cache_dir, CacheError, TableCache};
 pub use canonical::CanonicalFsm;
 pub use moves::{Grip, Metric, MoveSet, SearchMove};
-pub use cache::{default_cache_dir, CacheError, TableCache};
-pub use solver::{SearchProgress, SolutionCount, SolveOptions, SolveReport, Solver, SolverOptions, TableEvent};
+pub use solver::{
+    SearchProgress, SolutionCount, SolveOptions, SolveReport, Solver, SolverOptions, TableEvent,
+};
 pub use table::{FillProgress, PruneTable};
 
 /// What can go wrong setting up a search.

@@ -70,6 +70,8 @@ struct Coord {
     /// Orientation code → value.
     value_of_code: [u8; 256],
     size: u64,
+    /// Size of the orientation part of [`Kind::Pieces`] and [`Kind::LabeledTwist`].
+    ori_size: u64,
     /// `table[m * size + v]`: the value after move `m`.
     table: Option<Vec<u32>>,
     /// For [`Kind::Pieces`] too large for `table`: tables over its slots
@@ -199,6 +201,7 @@ impl Projection {
                 radix: radix.clone(),
                 value_of_code,
                 size: 0,
+                ori_size: ori_space(&counts, &radix)?,
                 table: None,
                 pieces: None,
             };
@@ -323,9 +326,11 @@ impl Projection {
                 }
                 proj.coords[ci].table = Some(table);
             } else if let Kind::Pieces = c.kind {
-                let ori_size = ori_space(&c.counts, &c.radix).unwrap_or(1);
+                let ori_size = c.ori_size;
                 let slots_size = c.size / ori_size;
-                if slots_size.saturating_mul(moves.len() as u64) <= table_limit.saturating_mul(PIECES_TABLE_LIMIT / MOVE_TABLE_LIMIT) {
+                if slots_size.saturating_mul(moves.len() as u64)
+                    <= table_limit.saturating_mul(PIECES_TABLE_LIMIT / MOVE_TABLE_LIMIT)
+                {
                     let k = c.counts.len();
                     let entries = (slots_size * moves.len() as u64) as usize;
                     let mut slots = vec![0u32; entries];
@@ -416,6 +421,15 @@ impl Projection {
             .iter()
             .zip(values)
             .fold(0u64, |acc, (c, &v)| acc * c.size + v)
+    }
+
+    /// Drops the move tables (once a table is filled, lookups need none).
+    pub(crate) fn forget_moves(&mut self) {
+        self.moves = Vec::new();
+        for c in &mut self.coords {
+            c.table = None;
+            c.pieces = None;
+        }
     }
 
     /// Coordinate `ci`'s move table, if it has one: `t[m * size + v]`.
@@ -591,7 +605,7 @@ impl Coord {
             used |= 1u64 << s;
             ori_rank = ori_rank * self.radix[c] as u64 + v as u64;
         }
-        perm_rank * ori_space(&self.counts, &self.radix).unwrap_or(1) + ori_rank
+        perm_rank * self.ori_size + ori_rank
     }
 
     fn labeled_rank(&self, labels: &[u8], vals: &[u8]) -> u64 {
@@ -602,7 +616,7 @@ impl Coord {
                 ori_rank = ori_rank * self.radix[labels[s] as usize] as u64 + vals[s] as u64;
             }
         }
-        perm_rank * ori_space(&self.counts, &self.radix).unwrap_or(1) + ori_rank
+        perm_rank * self.ori_size + ori_rank
     }
 
     /// Multiset rank of the classes per slot (REST after every class).
@@ -665,7 +679,7 @@ impl Coord {
             Kind::Pieces => {
                 let k = self.counts.len();
                 out.resize(2 * k, 0);
-                let ospace = ori_space(&self.counts, &self.radix).unwrap_or(1);
+                let ospace = self.ori_size;
                 let mut perm_rank = v / ospace;
                 let mut ori_rank = v % ospace;
                 for c in (0..k).rev() {
@@ -688,7 +702,7 @@ impl Coord {
             }
             Kind::LabeledTwist => {
                 out.resize(2 * n, 0);
-                let ospace = ori_space(&self.counts, &self.radix).unwrap_or(1);
+                let ospace = self.ori_size;
                 let perm_rank = v / ospace;
                 let mut ori_rank = v % ospace;
                 let (labels, vals) = out.split_at_mut(n);

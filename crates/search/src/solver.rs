@@ -16,7 +16,7 @@ use crate::cache::{fnv1a, CacheError, TableCache};
 use crate::canonical::{CanonicalFsm, FORBIDDEN};
 use crate::planner::{plan_tables, TablePlan};
 use crate::table::{FillProgress, PruneTable};
-use crate::{Metric, MoveSet, SearchError};
+use crate::{MoveSet, SearchError};
 
 /// How a solver is set up.
 #[derive(Clone, Debug)]
@@ -139,8 +139,6 @@ pub struct Solver {
     inverse_ok: bool,
     /// Forbidden (byte offset, piece) placements.
     illegal: Vec<(usize, [bool; 256])>,
-    /// Moves grouped by grip: `grip_end[m]` is one past the last move of m's grip.
-    grip_end: Vec<usize>,
 }
 
 impl Solver {
@@ -165,26 +163,41 @@ impl Solver {
                 let path = cache.path(puzzle.name(), key);
                 match cache.load(puzzle.name(), key, projection.clone()) {
                     Ok(Some(t)) => {
-                        events(TableEvent::Loaded { table: &description, path: &path });
+                        events(TableEvent::Loaded {
+                            table: &description,
+                            path: &path,
+                        });
                         tables.push(t);
                         continue;
                     }
                     Ok(None) => {}
                     Err(reason) => {
-                        events(TableEvent::Rejected { path: &path, reason: &reason });
+                        events(TableEvent::Rejected {
+                            path: &path,
+                            reason: &reason,
+                        });
                         cache.discard(puzzle.name(), key);
                     }
                 }
             }
-            let built = PruneTable::build(&layout, projection, &goal, &moves, options.threads, stop, &mut |p| {
-                events(TableEvent::Filling(p))
-            });
+            let built = PruneTable::build(
+                &layout,
+                projection,
+                &goal,
+                &moves,
+                options.threads,
+                stop,
+                &mut |p| events(TableEvent::Filling(p)),
+            );
             let Some(t) = built else {
                 return Err(SearchError::Stopped);
             };
             if let Some(cache) = options.cache.as_ref().filter(|c| c.write) {
                 match cache.store(puzzle.name(), key, &t) {
-                    Ok(path) => events(TableEvent::Stored { table: &description, path: &path }),
+                    Ok(path) => events(TableEvent::Stored {
+                        table: &description,
+                        path: &path,
+                    }),
                     Err(reason) => events(TableEvent::StoreFailed { reason: &reason }),
                 }
             }
@@ -209,19 +222,6 @@ impl Solver {
                 (layout.offset(il.orbit) + il.slot, mask)
             })
             .collect();
-        let ms = moves.moves();
-        let mut grip_end = vec![0; ms.len()];
-        let mut i = 0;
-        while i < ms.len() {
-            let mut j = i;
-            while j < ms.len() && ms[j].grip == ms[i].grip {
-                j += 1;
-            }
-            for g in grip_end.iter_mut().take(j).skip(i) {
-                *g = j;
-            }
-            i = j;
-        }
         Ok(Solver {
             layout,
             moves,
@@ -230,7 +230,6 @@ impl Solver {
             tables,
             inverse_ok,
             illegal,
-            grip_end,
         })
     }
 
@@ -453,7 +452,12 @@ impl Solver {
 
 /// What identifies a table: the format, the puzzle's layout, the moves, the
 /// goal and the projection.
-fn table_key(layout: &Layout, moves: &MoveSet, goal: &Pattern, projection: &crate::projection::Projection) -> u64 {
+fn table_key(
+    layout: &Layout,
+    moves: &MoveSet,
+    goal: &Pattern,
+    projection: &crate::projection::Projection,
+) -> u64 {
     let mut bytes = Vec::new();
     for o in layout.orbits() {
         bytes.extend_from_slice(o.name().as_bytes());
@@ -470,11 +474,29 @@ fn table_key(layout: &Layout, moves: &MoveSet, goal: &Pattern, projection: &crat
 }
 
 /// One thread's search state.
+///
+/// A node's children are generated and judged together: every child's
+/// index into the first table is computed, then all their entries are
+/// read (independent loads, so the memory system overlaps the misses),
+/// survivors go on to the next table, and so on; only then does the search
+/// descend into the survivors, in move order.
 struct Worker<'s> {
     solver: &'s Solver,
     len: usize,
+    nmoves: usize,
+    /// The state of the node at each level of the current path.
     stack: Vec<u8>,
+    /// Per level: the candidate children's states.
+    kids: Vec<u8>,
+    /// Per level: each candidate's move and automaton state.
+    kid_move: Vec<u16>,
+    kid_next: Vec<u32>,
+    /// Per level: the candidates that survived pruning, and how many.
+    alive: Vec<u16>,
+    alive_count: Vec<usize>,
+    /// Scratch: inverses of the current node's children, indices, values.
     inverse: Vec<u8>,
+    index: Vec<u64>,
     path: Vec<usize>,
     solutions: Vec<Vec<usize>>,
     nodes: u64,
@@ -484,41 +506,54 @@ struct Worker<'s> {
 impl<'s> Worker<'s> {
     fn new(solver: &'s Solver, depth: u32) -> Worker<'s> {
         let len = solver.layout.state_len();
+        let nmoves = solver.moves.moves().len();
+        let levels = depth as usize + 2;
         Worker {
             solver,
             len,
-            stack: vec![0u8; len * (depth as usize + 2)],
-            inverse: vec![0u8; len],
-            path: Vec::with_capacity(depth as usize + 1),
+            nmoves,
+            stack: vec![0u8; len * levels],
+            kids: vec![0u8; len * nmoves * levels],
+            kid_move: vec![0; nmoves * levels],
+            kid_next: vec![0; nmoves * levels],
+            alive: vec![0; nmoves * levels],
+            alive_count: vec![0; levels],
+            inverse: vec![0u8; len * nmoves],
+            index: vec![0; nmoves],
+            path: Vec::with_capacity(levels),
             solutions: Vec::new(),
             nodes: 0,
             checks: 0,
         }
     }
 
-    /// The heuristic of the state at `level`, stopping early once it
-    /// exceeds `bound`.
-    #[inline]
-    fn heuristic(&mut self, level: usize, bound: u32) -> u32 {
+    /// Keeps the alive children of `level` whose entries in `table`, read
+    /// from `states` (`len` bytes per candidate, by candidate), are within
+    /// `bound`.
+    fn prune_with(&mut self, level: usize, table: &PruneTable, from_inverse: bool, bound: u32) {
         let s = self.solver;
-        let state = &self.stack[level * self.len..(level + 1) * self.len];
-        let mut h = 0u32;
-        for t in &s.tables {
-            h = h.max(t.lookup(&s.layout, state) as u32);
-            if h > bound {
-                return h;
+        let len = self.len;
+        let base = level * self.nmoves;
+        let count = self.alive_count[level];
+        let states: &[u8] = if from_inverse {
+            &self.inverse
+        } else {
+            &self.kids[base * len..(base + self.nmoves) * len]
+        };
+        for a in 0..count {
+            let c = self.alive[base + a] as usize;
+            self.index[a] = table
+                .projection()
+                .index(&s.layout, &states[c * len..(c + 1) * len]);
+        }
+        let mut kept = 0;
+        for a in 0..count {
+            if (table.entry(self.index[a]) as u32) <= bound {
+                self.alive[base + kept] = self.alive[base + a];
+                kept += 1;
             }
         }
-        if s.inverse_ok {
-            s.layout.invert_into(state, &mut self.inverse);
-            for t in &s.tables {
-                h = h.max(t.lookup(&s.layout, &self.inverse) as u32);
-                if h > bound {
-                    return h;
-                }
-            }
-        }
-        h
+        self.alive_count[level] = kept;
     }
 
     /// Depth-first search below `level` with `remaining` moves to go.
@@ -547,38 +582,66 @@ impl<'s> Worker<'s> {
             }
             return false;
         }
-        let htm = s.moves.metric() == Metric::Htm;
-        let moves = s.moves.moves();
-        let mut m = 0;
-        while m < moves.len() {
+        // Generate the children.
+        let base = level * self.nmoves;
+        let mut count = 0;
+        for (m, mv) in s.moves.moves().iter().enumerate() {
             let next = s.fsm.next(fsm, m);
             if next == FORBIDDEN {
-                m += 1;
                 continue;
             }
-            let (cur, child) = self.stack.split_at_mut((level + 1) * len);
-            s.layout.compose_into(
-                &cur[level * len..],
-                moves[m].transformation.as_bytes(),
-                &mut child[..len],
+            let (cur, rest) = self.stack.split_at_mut((level + 1) * len);
+            let _ = rest;
+            let kid = &mut self.kids[(base + count) * len..(base + count + 1) * len];
+            s.layout
+                .compose_into(&cur[level * len..], mv.transformation.as_bytes(), kid);
+            if !s.illegal.is_empty() && !s.legal(kid) {
+                continue;
+            }
+            self.kid_move[base + count] = m as u16;
+            self.kid_next[base + count] = next;
+            self.alive[base + count] = count as u16;
+            count += 1;
+        }
+        self.alive_count[level] = count;
+        // Judge them, table by table, then on their inverses.
+        let bound = remaining - 1;
+        for t in &s.tables {
+            if self.alive_count[level] == 0 {
+                break;
+            }
+            self.prune_with(level, t, false, bound);
+        }
+        if s.inverse_ok && self.alive_count[level] > 0 {
+            for a in 0..self.alive_count[level] {
+                let c = self.alive[base + a] as usize;
+                let (kids, inv) = (
+                    &self.kids[(base + c) * len..(base + c + 1) * len],
+                    &mut self.inverse[c * len..(c + 1) * len],
+                );
+                s.layout.invert_into(kids, inv);
+            }
+            for t in &s.tables {
+                if self.alive_count[level] == 0 {
+                    break;
+                }
+                self.prune_with(level, t, true, bound);
+            }
+        }
+        // Descend into the survivors, in move order.
+        for a in 0..self.alive_count[level] {
+            let c = self.alive[base + a] as usize;
+            let (head, tail) = self.stack.split_at_mut((level + 1) * len);
+            let _ = head;
+            tail[..len].copy_from_slice(&self.kids[(base + c) * len..(base + c + 1) * len]);
+            self.path.push(self.kid_move[base + c] as usize);
+            let aborted = self.dfs(
+                level + 1,
+                remaining - 1,
+                self.kid_next[base + c],
+                need,
+                abort,
             );
-            if !s.illegal.is_empty() && !s.legal(&child[..len]) {
-                m += 1;
-                continue;
-            }
-            let h = self.heuristic(level + 1, remaining - 1);
-            if h > remaining - 1 {
-                // Powers of one grip differ by one move, so a bound this
-                // far beyond the budget rules out the grip's other powers.
-                m = if htm && h > remaining {
-                    s.grip_end[m]
-                } else {
-                    m + 1
-                };
-                continue;
-            }
-            self.path.push(m);
-            let aborted = self.dfs(level + 1, remaining - 1, next, need, abort);
             self.path.pop();
             if aborted {
                 return true;
@@ -586,7 +649,6 @@ impl<'s> Worker<'s> {
             if self.solutions.len() >= need {
                 return false;
             }
-            m += 1;
         }
         false
     }

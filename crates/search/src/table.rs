@@ -30,12 +30,16 @@ impl Nibbles {
     pub fn unreached(len: u64) -> Nibbles {
         let words = len.div_ceil(16) as usize;
         let v: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(u64::MAX)).collect();
-        Nibbles { words: v.into_boxed_slice() }
+        Nibbles {
+            words: v.into_boxed_slice(),
+        }
     }
 
     /// From raw words (as stored on disk).
     pub fn from_words(words: Vec<u64>) -> Nibbles {
-        Nibbles { words: words.into_iter().map(AtomicU64::new).collect() }
+        Nibbles {
+            words: words.into_iter().map(AtomicU64::new).collect(),
+        }
     }
 
     /// The raw words.
@@ -75,8 +79,6 @@ impl Nibbles {
     pub fn bytes(&self) -> u64 {
         self.words.len() as u64 * 8
     }
-
-
 }
 
 /// Progress of a table being filled.
@@ -242,6 +244,8 @@ impl PruneTable {
         if reached < size {
             histogram.push(size - reached);
         }
+        drop(pool);
+        projection.forget_moves();
         Some(PruneTable {
             projection,
             data,
@@ -266,6 +270,12 @@ impl PruneTable {
     #[inline]
     pub fn lookup(&self, layout: &Layout, state: &[u8]) -> u8 {
         self.data.get(self.projection.index(layout, state))
+    }
+
+    /// The entry at an index of its projection.
+    #[inline]
+    pub fn entry(&self, index: u64) -> u8 {
+        self.data.get(index)
     }
 
     /// Its projection.

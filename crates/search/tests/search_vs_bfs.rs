@@ -28,6 +28,7 @@ fn every_2x2x2_ufr_position_up_to_depth_6_is_solved_optimally() {
     let options = SolverOptions {
         memory_bytes: 4 << 20,
         threads: 1,
+        ..Default::default()
     };
     let solver = Solver::new(
         &puzzle,

@@ -64,6 +64,9 @@ pub struct SolveArgs {
     target: Option<String>,
     #[command(flatten)]
     cache: CacheArgs,
+    /// Report each search depth on stderr.
+    #[arg(short, long)]
+    verbose: bool,
     /// Print one JSON object a line: `{"solutions": [...], "length": n}`.
     #[arg(long)]
     json: bool,
@@ -131,6 +134,9 @@ pub fn run(args: SolveArgs) -> CliResult {
         let t1 = Instant::now();
         let report = solver.solve(&start, &solve_options, &stop, &mut |p: &SearchProgress| {
             bar.message(&format!("depth {} searched, {} nodes", p.depth, p.nodes));
+            if args.verbose {
+                eprintln!("  depth {:2} done: {:>14} nodes, {:8.2} s", p.depth, p.nodes, t1.elapsed().as_secs_f64());
+            }
         });
         bar.finish();
         let secs = t1.elapsed().as_secs_f64();
