@@ -14,7 +14,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use memmap2::Mmap;
+use memmap2::{Advice, Mmap, MmapMut};
 
 /// Bumped whenever any table's layout or meaning changes.
 pub const FORMAT_VERSION: u32 = 2;
@@ -32,6 +32,10 @@ pub struct CacheOptions {
     pub no_write: bool,
     /// Neither read nor write: build every table in memory.
     pub no_cache: bool,
+    /// Search straight from the file mapping instead of copying each
+    /// table into memory backed by huge pages (less memory, slower
+    /// searches: random reads then miss the TLB on most probes).
+    pub map_only: bool,
 }
 
 impl CacheOptions {
@@ -116,6 +120,8 @@ pub enum TableBytes {
     Owned(Vec<u8>),
     /// Mapped from a validated file; the payload starts at [`HEADER_LEN`].
     Mapped(Mmap),
+    /// Copied into anonymous memory that asks for huge pages.
+    Anon(MmapMut),
 }
 
 impl TableBytes {
@@ -125,7 +131,24 @@ impl TableBytes {
         match self {
             TableBytes::Owned(v) => v,
             TableBytes::Mapped(m) => &m[HEADER_LEN..],
+            TableBytes::Anon(m) => m,
         }
+    }
+
+    /// A copy in anonymous memory advised to use huge pages (Linux
+    /// transparent huge pages), or `self` if that memory cannot be had.
+    fn into_huge_pages(self) -> TableBytes {
+        let src = self.as_slice();
+        if src.is_empty() {
+            return self;
+        }
+        let Ok(mut m) = MmapMut::map_anon(src.len()) else {
+            return self;
+        };
+        // Only a hint: without it (or off Linux) the table still works.
+        let _ = m.advise(Advice::HugePage);
+        m.copy_from_slice(src);
+        TableBytes::Anon(m)
     }
 }
 
@@ -279,7 +302,8 @@ pub fn load_or_build(
                     path,
                     bytes: len as u64,
                 });
-                return TableBytes::Mapped(map);
+                let t = TableBytes::Mapped(map);
+                return if opts.map_only { t } else { t.into_huge_pages() };
             }
             Ok(None) => {}
             Err(reason) => report(CacheEvent::Rejected {
@@ -309,7 +333,12 @@ pub fn load_or_build(
         bytes: data.len() as u64,
         elapsed,
     });
-    TableBytes::Owned(data)
+    let t = TableBytes::Owned(data);
+    if opts.map_only {
+        t
+    } else {
+        t.into_huge_pages()
+    }
 }
 
 #[cfg(test)]
@@ -339,7 +368,8 @@ mod tests {
         assert_eq!(t.as_slice(), &payload[..]);
         assert!(matches!(events[0], CacheEvent::Built { path: Some(_), .. }));
         events.clear();
-        let t = load_or_build(&opts, &id, payload.len(), || unreachable_build(), &mut |e| events.push(e));
+        let mapped = CacheOptions { map_only: true, ..opts.clone() };
+        let t = load_or_build(&mapped, &id, payload.len(), || unreachable_build(), &mut |e| events.push(e));
         assert!(matches!(t, TableBytes::Mapped(_)));
         assert_eq!(t.as_slice(), &payload[..]);
         drop(t);

@@ -126,6 +126,10 @@ pub struct Solution {
     pub moves: MoveSeq,
     /// Phase-2 searches started.
     pub probes: u64,
+    /// Phase-1 nodes expanded.
+    pub phase1_nodes: u64,
+    /// Phase-2 nodes expanded.
+    pub phase2_nodes: u64,
 }
 
 /// One of the six views of the cube.
@@ -150,6 +154,8 @@ struct Search<'a> {
     bound: usize,
     found: Option<usize>,
     probes: u64,
+    nodes1: u64,
+    nodes2: u64,
     probe_limit: u64,
     deadline: Option<Instant>,
     stopped: bool,
@@ -175,6 +181,7 @@ impl<'a> Search<'a> {
         if remaining == 0 {
             return self.start_phase2(last_face);
         }
+        self.nodes1 += 1;
         let c = self.t.coord;
         // Children first, table reads in a tight loop of their own so the
         // processor overlaps their cache misses, then the recursion.
@@ -244,8 +251,13 @@ impl<'a> Search<'a> {
         let ud = coord::ud_edges(cube) as usize;
         let sp = coord::slice_sorted(cube) as usize;
         debug_assert!(sp < 24);
-        let h = self.t.phase2_bound(corners, ud, sp) as usize;
         let max2 = self.bound - self.len1;
+        // The small (corners, slice) table first: it often decides alone,
+        // and the big table read is a cache miss.
+        if self.t.coord.corner_slice_depth[corners * 24 + sp] as usize > max2 {
+            return false;
+        }
+        let h = self.t.phase2_bound(corners, ud, sp) as usize;
         for len2 in h..=max2 {
             if self.phase2(corners, ud, sp, 0, len2, last_face) {
                 self.found = Some(len2);
@@ -260,6 +272,7 @@ impl<'a> Search<'a> {
         if remaining == 0 {
             return corners == 0 && ud == 0 && sp == 0;
         }
+        self.nodes2 += 1;
         let c = self.t.coord;
         for &m in &crate::tables::PHASE2_MOVES {
             let m = m as usize;
@@ -323,6 +336,8 @@ pub fn solve(tables: &TwoPhaseTables, cube: &CubieCube, opts: &SolveOptions) -> 
         return Ok(Solution {
             moves: MoveSeq::default(),
             probes: 0,
+            phase1_nodes: 0,
+            phase2_nodes: 0,
         });
     }
     let deadline = opts.time_limit.map(|d| Instant::now() + d);
@@ -347,6 +362,8 @@ pub fn solve(tables: &TwoPhaseTables, cube: &CubieCube, opts: &SolveOptions) -> 
                 bound,
                 found: None,
                 probes: 0,
+                nodes1: 0,
+                nodes2: 0,
                 probe_limit: opts.probe_limit.unwrap_or(u64::MAX),
                 deadline,
                 stopped: false,
@@ -367,9 +384,14 @@ pub fn solve(tables: &TwoPhaseTables, cube: &CubieCube, opts: &SolveOptions) -> 
             s.phase1(*twist, *flip, *ss, 0, 6);
             probes += s.probes - before;
             if let Some(len2) = s.found {
+                let (nodes1, nodes2) = searches.iter().fold((0, 0), |(a, b), x| (a + x.0.nodes1, b + x.0.nodes2));
+                let s = &searches.iter().find(|x| x.0.found.is_some()).map(|x| &x.0);
+                let Some(s) = s else { break };
                 return Ok(Solution {
                     moves: s.solution(len2),
                     probes,
+                    phase1_nodes: nodes1,
+                    phase2_nodes: nodes2,
                 });
             }
             if s.stopped {

@@ -51,7 +51,7 @@ impl CacheArgs {
         CacheOptions {
             dir: self.cache_dir.clone(),
             no_write: self.no_write,
-            no_cache: false,
+            ..Default::default()
         }
     }
 }
