@@ -25,24 +25,36 @@ impl CacheArgs {
         let dir = match &self.cache_dir {
             Some(d) => {
                 if d.exists() && !d.is_dir() {
-                    return Err(CliError::input(format!("--cache-dir {}: not a directory", d.display())));
+                    return Err(CliError::input(format!(
+                        "--cache-dir {}: not a directory",
+                        d.display()
+                    )));
                 }
                 Some(d.clone())
             }
             None => default_cache_dir(),
         };
-        Ok(dir.map(|dir| TableCache { dir, write: !self.no_write }))
+        Ok(dir.map(|dir| TableCache {
+            dir,
+            write: !self.no_write,
+        }))
     }
 }
 
 /// Shows what happens to the tables: progress on the bar, cache trouble on stderr.
 pub fn report_table_event(bar: &mut Progress, e: TableEvent) {
     match e {
-        TableEvent::Filling(p) => bar.message(&format!("table {}: depth {} ({} of {} entries)", p.table, p.depth, p.reached, p.size)),
+        TableEvent::Filling(p) => bar.message(&format!(
+            "table {}: depth {} ({} of {} entries)",
+            p.table, p.depth, p.reached, p.size
+        )),
         TableEvent::Loaded { .. } | TableEvent::Stored { .. } => {}
         TableEvent::Rejected { path, reason } => {
             bar.finish();
-            eprintln!("twistor: cached table {} is unusable ({reason}); rebuilding it", path.display());
+            eprintln!(
+                "twistor: cached table {} is unusable ({reason}); rebuilding it",
+                path.display()
+            );
         }
         TableEvent::StoreFailed { reason } => {
             bar.finish();

@@ -179,11 +179,11 @@ impl CanonicalFsm {
                 if ways == 0 {
                     continue;
                 }
-                for c in 0..self.num_classes {
-                    let t = self.next[s * self.num_classes + c];
+                let row = &self.next[s * self.num_classes..(s + 1) * self.num_classes];
+                for (&t, &moves) in row.iter().zip(&per_class) {
                     if t != FORBIDDEN {
                         nxt[t as usize] =
-                            nxt[t as usize].saturating_add(ways.saturating_mul(per_class[c]));
+                            nxt[t as usize].saturating_add(ways.saturating_mul(moves));
                     }
                 }
             }

@@ -33,13 +33,16 @@ pub enum TargetError {
     },
 }
 
+/// Per start piece id of one orbit: its goal id and orientation modulus.
+type Relabel = Vec<Option<(u8, u8)>>;
+
 /// What a search aims for, and how positions are put in its terms.
 #[derive(Clone, Debug)]
 pub struct Goal {
     /// The pattern to reach.
     pub pattern: Pattern,
     /// Per orbit, start id → (goal id, orientation modulus (0 = full)).
-    relabel: Option<Vec<Vec<Option<(u8, u8)>>>>,
+    relabel: Option<Vec<Relabel>>,
 }
 
 impl Goal {
@@ -63,9 +66,9 @@ impl Goal {
                 .orientation_mod
                 .clone()
                 .unwrap_or_else(|| vec![0; o.num_pieces()]);
-            for j in 0..o.num_pieces() {
-                let s = start[k].pieces[j] as usize;
-                let want = (goal[k].pieces[j], gm[j]);
+            for ((&s, &g), &m) in start[k].pieces.iter().zip(&goal[k].pieces).zip(&gm) {
+                let s = s as usize;
+                let want = (g, m);
                 match map[s] {
                     None => map[s] = Some(want),
                     Some(x) if x == want => {}

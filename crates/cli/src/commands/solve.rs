@@ -12,9 +12,9 @@ use twistor_search::{
     Metric, SearchProgress, SolutionCount, SolveOptions, Solver, SolverOptions, TableEvent,
 };
 
+use crate::cache::{report_table_event, CacheArgs};
 use crate::error::{CliError, CliResult};
 use crate::load::{algs_or_stdin, parse_alg, read_text, shorten};
-use crate::cache::{report_table_event, CacheArgs};
 use crate::moves::{move_set, MoveSubset};
 use crate::progress::Progress;
 use crate::puzzle_source::PuzzleSource;
@@ -55,7 +55,7 @@ pub struct SolveArgs {
     #[arg(short = 't', long)]
     threads: Option<usize>,
     /// Memory for pruning tables, in MiB.
-    #[arg(short = 'M', long = "memory", default_value_t = 1024)]
+    #[arg(short = 'M', long = "memory", default_value_t = 256)]
     memory: u64,
     /// Solve to this target instead of the start state: a KPattern JSON file
     /// or a .tws file with one Scramble block. Identical pieces, `?`
@@ -102,9 +102,14 @@ pub fn run(args: SolveArgs) -> CliResult {
         threads,
         cache: args.cache.cache()?,
     };
-    let solver = Solver::new(&puzzle, moves, goal.pattern.clone(), &options, &stop, &mut |e: TableEvent| {
-        report_table_event(&mut bar, e)
-    })
+    let solver = Solver::new(
+        &puzzle,
+        moves,
+        goal.pattern.clone(),
+        &options,
+        &stop,
+        &mut |e: TableEvent| report_table_event(&mut bar, e),
+    )
     .map_err(CliError::failure)?;
     bar.finish();
     let table_bytes: u64 = solver.tables().iter().map(|t| t.bytes()).sum();
@@ -135,7 +140,12 @@ pub fn run(args: SolveArgs) -> CliResult {
         let report = solver.solve(&start, &solve_options, &stop, &mut |p: &SearchProgress| {
             bar.message(&format!("depth {} searched, {} nodes", p.depth, p.nodes));
             if args.verbose {
-                eprintln!("  depth {:2} done: {:>14} nodes, {:8.2} s", p.depth, p.nodes, t1.elapsed().as_secs_f64());
+                eprintln!(
+                    "  depth {:2} done: {:>14} nodes, {:8.2} s",
+                    p.depth,
+                    p.nodes,
+                    t1.elapsed().as_secs_f64()
+                );
             }
         });
         bar.finish();
