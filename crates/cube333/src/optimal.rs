@@ -247,12 +247,20 @@ impl OptimalSolver {
                 .map(|s| s as u8)
                 .collect()
         };
+        // A cube that commutes with every move (the superflip) has all the
+        // cyclic rotations of a solution as solutions; one of them starts
+        // with a quarter turn when the solution has one, which it must if
+        // edges are flipped (half turns flip none). So the first move can
+        // be a quarter turn, and the next any other face (see `prefixes`).
+        let central = !opts.no_symmetry_reduction
+            && coord::flip(cube) != 0
+            && Move::all().all(|m| cube.apply_move(m) == CubieCube::from_moves(&[m]).multiply(cube));
         let nodes = AtomicU64::new(0);
         let start = axes.iter().map(|a| a.depth).max().unwrap_or(0);
         for depth in start..=30 {
-            // Split the tree into the prefixes of two moves and search those
+            // Split the tree into the prefixes of three moves and search those
             // in parallel; the first solution of this depth is optimal.
-            let prefixes = self.prefixes(axes, corners, &stab, depth.min(2) as usize, depth);
+            let prefixes = self.prefixes(axes, corners, &stab, central, depth.min(3) as usize, depth);
             let found = AtomicBool::new(false);
             let run = |p: &Prefix| -> Option<Vec<u8>> {
                 if found.load(Ordering::Relaxed) {
@@ -323,7 +331,7 @@ impl OptimalSolver {
 
     /// The search's prefixes of `len` moves (fewer at shallow depths),
     /// pruned, symmetry-reduced while the cube and prefix are symmetric.
-    fn prefixes(&self, axes: [Axis; 3], corners: u16, stab: &[u8], len: usize, depth: u8) -> Vec<Prefix> {
+    fn prefixes(&self, axes: [Axis; 3], corners: u16, stab: &[u8], central: bool, len: usize, depth: u8) -> Vec<Prefix> {
         let mut out = vec![Prefix {
             moves: Vec::new(),
             axes,
@@ -340,6 +348,9 @@ impl OptimalSolver {
                 let symmetric = p.stab.len() > 1;
                 for m in 0..N_MOVES {
                     if !move_allowed(m, p.last_face, p.relaxed) {
+                        continue;
+                    }
+                    if central && level == 0 && m % 3 == 1 {
                         continue;
                     }
                     if symmetric && p.stab.iter().any(|&s| (sy.conj_move[s as usize][m] as usize) < m) {
@@ -360,9 +371,10 @@ impl OptimalSolver {
                         axes: a,
                         corners: self.coord.corners_move[p.corners as usize * N_MOVES + m],
                         last_face: m / 3,
-                        // After a symmetry-reduced move the next one may
-                        // take an opposite face in either order.
-                        relaxed: symmetric,
+                        // After a symmetry-reduced (or rotated) first move
+                        // the next one may take an opposite face in either
+                        // order.
+                        relaxed: symmetric || (central && level == 0),
                         stab,
                     });
                 }
