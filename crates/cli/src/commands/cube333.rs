@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use twistor_cube333::cache::{CacheEvent, CacheOptions};
 use twistor_cube333::cubie::SplitMix64;
-use twistor_cube333::timing::thread_cpu_time;
 use twistor_cube333::optimal::{OptimalOptions, OptimalSolver, OptimalTableKind};
+use twistor_cube333::timing::thread_cpu_time;
 use twistor_cube333::twophase::{solve, solve_batch, SolveOptions, TwoPhaseTables};
 use twistor_cube333::{CubieCube, MoveSeq};
 
