@@ -388,13 +388,9 @@ mod tests {
             map_only: true,
             ..opts.clone()
         };
-        let t = load_or_build(
-            &mapped,
-            &id,
-            payload.len(),
-            unreachable_build,
-            &mut |e| events.push(e),
-        );
+        let t = load_or_build(&mapped, &id, payload.len(), unreachable_build, &mut |e| {
+            events.push(e)
+        });
         assert!(matches!(t, TableBytes::Mapped(_)));
         assert_eq!(t.as_slice(), &payload[..]);
         drop(t);
