@@ -168,6 +168,7 @@ impl IndexComponent {
     }
 
     /// The component's value in a packed state (a pattern's bytes).
+    #[inline]
     pub fn rank(&self, state: &[u8]) -> u64 {
         match &self.part {
             Part::Permutation(p) => p.rank(state),
@@ -177,6 +178,7 @@ impl IndexComponent {
 
     /// Writes the bytes the component determines for `value` into `state`,
     /// leaving every other byte alone.
+    #[inline]
     pub fn unrank(&self, value: u64, state: &mut [u8]) {
         match &self.part {
             Part::Permutation(p) => p.unrank(value, state),
@@ -186,6 +188,7 @@ impl IndexComponent {
 }
 
 impl PermutationPart {
+    #[inline]
     fn rank(&self, state: &[u8]) -> u64 {
         let k = self.slots.len();
         let mut labels = [0u8; 256];
@@ -205,6 +208,7 @@ impl PermutationPart {
         }
     }
 
+    #[inline]
     fn unrank(&self, value: u64, state: &mut [u8]) {
         let k = self.slots.len();
         let mut labels = [0u8; 256];
@@ -229,10 +233,12 @@ impl PermutationPart {
 }
 
 impl OrientationPart {
+    #[inline]
     fn digits(&self) -> usize {
         self.slots.len() - self.constrained as usize
     }
 
+    #[inline]
     fn rank(&self, state: &[u8]) -> u64 {
         let base = self.base as u64;
         let mut r = 0u64;
@@ -242,6 +248,7 @@ impl OrientationPart {
         r
     }
 
+    #[inline]
     fn unrank(&self, mut value: u64, state: &mut [u8]) {
         let base = self.base as u64;
         let mut sum = 0u64;
@@ -383,6 +390,7 @@ impl PositionIndexer {
     }
 
     /// The index of a packed state (pattern bytes) reachable from the start.
+    #[inline]
     pub fn rank(&self, state: &[u8]) -> u64 {
         self.components
             .iter()
@@ -393,6 +401,7 @@ impl PositionIndexer {
 
     /// Writes the position of index `index` (below [`size`](Self::size))
     /// into `state` ([`Layout::state_len`] bytes).
+    #[inline]
     pub fn unrank(&self, mut index: u64, state: &mut [u8]) {
         state.copy_from_slice(&self.template);
         for c in &self.components {
@@ -693,6 +702,7 @@ fn orientation_part(
 ///
 /// Permutations that differ by swapping their last two entries have ranks
 /// `2j` and `2j + 1`, so `rank >> 1` ranks the permutations of one parity.
+#[inline]
 pub fn rank_permutation(perm: &[u8]) -> u64 {
     let n = perm.len();
     let mut used = 0u32;
@@ -706,6 +716,7 @@ pub fn rank_permutation(perm: &[u8]) -> u64 {
 }
 
 /// Lehmer digits of `index` for permutations of `out.len()` elements.
+#[inline]
 fn lehmer_digits(mut index: u64, digits: &mut [u8]) {
     let n = digits.len();
     for i in (0..n).rev() {
@@ -716,6 +727,7 @@ fn lehmer_digits(mut index: u64, digits: &mut [u8]) {
 }
 
 /// Writes the permutation with Lehmer digits `digits` into `out`.
+#[inline]
 fn from_lehmer(digits: &[u8], out: &mut [u8]) {
     let mut used = 0u32;
     for (i, &d) in digits.iter().enumerate() {
@@ -731,6 +743,7 @@ fn from_lehmer(digits: &[u8], out: &mut [u8]) {
 }
 
 /// The permutation of `0..out.len()` with lexicographic rank `index`.
+#[inline]
 pub fn unrank_permutation(index: u64, out: &mut [u8]) {
     let mut digits = [0u8; MAX_BLOCK_PIECES];
     let n = out.len();
@@ -741,6 +754,7 @@ pub fn unrank_permutation(index: u64, out: &mut [u8]) {
 /// The permutation of parity `parity` (0 even, 1 odd) whose rank among
 /// permutations of that parity is `index` (the rank `>> 1` of
 /// [`rank_permutation`]). Needs `out.len() >= 2`.
+#[inline]
 pub fn unrank_permutation_with_parity(index: u64, parity: u8, out: &mut [u8]) {
     let mut digits = [0u8; MAX_BLOCK_PIECES];
     let n = out.len();
@@ -801,6 +815,7 @@ pub fn rank_multiset(seq: &[u8], counts: &[u8]) -> Option<u64> {
     Some(rank_multiset_with(seq, counts, total))
 }
 
+#[inline]
 fn rank_multiset_with(seq: &[u8], counts: &[u8], arrangements: u64) -> u64 {
     let mut c = [0u8; 256];
     c[..counts.len()].copy_from_slice(counts);
@@ -826,6 +841,7 @@ pub fn unrank_multiset(index: u64, counts: &[u8], out: &mut [u8]) -> Option<()> 
     Some(())
 }
 
+#[inline]
 fn unrank_multiset_with(index: u64, counts: &[u8], arrangements: u64, out: &mut [u8]) {
     let mut c = [0u8; 256];
     c[..counts.len()].copy_from_slice(counts);

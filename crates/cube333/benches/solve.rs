@@ -10,16 +10,24 @@ use twistor_cube333::CubieCube;
 fn two_phase(c: &mut Criterion) {
     let tables = TwoPhaseTables::load(&CacheOptions::default(), &mut |_| {});
     let mut rng = SplitMix64(42);
-    let cubes: Vec<CubieCube> = (0..64).map(|_| CubieCube::random(|| rng.next_u64())).collect();
+    let cubes: Vec<CubieCube> = (0..64)
+        .map(|_| CubieCube::random(|| rng.next_u64()))
+        .collect();
     for target in [21usize, 20] {
-        let opts = SolveOptions { max_length: target, ..Default::default() };
+        let opts = SolveOptions {
+            max_length: target,
+            ..Default::default()
+        };
         let mut i = 0;
-        c.bench_function(&format!("two-phase random cube, max length {target}"), |b| {
-            b.iter(|| {
-                i = (i + 1) % cubes.len();
-                black_box(solve(&tables, &cubes[i], &opts).map(|s| s.moves.len()))
-            })
-        });
+        c.bench_function(
+            &format!("two-phase random cube, max length {target}"),
+            |b| {
+                b.iter(|| {
+                    i = (i + 1) % cubes.len();
+                    black_box(solve(&tables, &cubes[i], &opts).map(|s| s.moves.len()))
+                })
+            },
+        );
     }
 }
 
@@ -27,9 +35,13 @@ fn cube_ops(c: &mut Criterion) {
     let mut rng = SplitMix64(1);
     let a = CubieCube::random(|| rng.next_u64());
     let b = CubieCube::random(|| rng.next_u64());
-    c.bench_function("cubie multiply", |bch| bch.iter(|| black_box(&a).multiply(black_box(&b))));
+    c.bench_function("cubie multiply", |bch| {
+        bch.iter(|| black_box(&a).multiply(black_box(&b)))
+    });
     let s = a.to_string();
-    c.bench_function("facelets to cubie", |bch| bch.iter(|| black_box(&s).parse::<CubieCube>()));
+    c.bench_function("facelets to cubie", |bch| {
+        bch.iter(|| black_box(&s).parse::<CubieCube>())
+    });
 }
 
 criterion_group!(benches, cube_ops, two_phase);

@@ -168,7 +168,9 @@ pub fn checksum(data: &[u8]) -> u64 {
         for l in 0..4 {
             let mut w = [0u8; 8];
             w.copy_from_slice(&c[l * 8..l * 8 + 8]);
-            h[l] = (h[l] ^ u64::from_le_bytes(w)).wrapping_mul(K[l]).rotate_left(29);
+            h[l] = (h[l] ^ u64::from_le_bytes(w))
+                .wrapping_mul(K[l])
+                .rotate_left(29);
         }
     }
     let mut tail = 0u64;
@@ -179,10 +181,12 @@ pub fn checksum(data: &[u8]) -> u64 {
             tail = 0;
         }
     }
-    h[1] = (h[1] ^ tail ^ data.len() as u64).wrapping_mul(K[1]).rotate_left(29);
-    h.iter()
-        .enumerate()
-        .fold(0u64, |a, (i, &x)| (a ^ x).wrapping_mul(K[i]).rotate_left(31))
+    h[1] = (h[1] ^ tail ^ data.len() as u64)
+        .wrapping_mul(K[1])
+        .rotate_left(29);
+    h.iter().enumerate().fold(0u64, |a, (i, &x)| {
+        (a ^ x).wrapping_mul(K[i]).rotate_left(31)
+    })
 }
 
 fn header(id: &TableId, payload: &[u8]) -> Vec<u8> {
@@ -209,14 +213,19 @@ fn read_u64(b: &[u8], at: usize) -> u64 {
 /// Checks a mapped file; `Err` says why it cannot be trusted.
 fn validate(id: &TableId, expected_len: usize, m: &[u8]) -> Result<(), String> {
     if m.len() < HEADER_LEN {
-        return Err(format!("truncated: {} bytes, shorter than the header", m.len()));
+        return Err(format!(
+            "truncated: {} bytes, shorter than the header",
+            m.len()
+        ));
     }
     if &m[0..8] != MAGIC {
         return Err("not a twistor table file (bad magic)".into());
     }
     let version = u32::from_le_bytes([m[8], m[9], m[10], m[11]]);
     if version != FORMAT_VERSION {
-        return Err(format!("format version {version}, expected {FORMAT_VERSION}"));
+        return Err(format!(
+            "format version {version}, expected {FORMAT_VERSION}"
+        ));
     }
     let name_end = m[16..48].iter().position(|&b| b == 0).unwrap_or(32);
     let name = String::from_utf8_lossy(&m[16..16 + name_end]);
@@ -303,7 +312,11 @@ pub fn load_or_build(
                     bytes: len as u64,
                 });
                 let t = TableBytes::Mapped(map);
-                return if opts.map_only { t } else { t.into_huge_pages() };
+                return if opts.map_only {
+                    t
+                } else {
+                    t.into_huge_pages()
+                };
             }
             Ok(None) => {}
             Err(reason) => report(CacheEvent::Rejected {
@@ -346,7 +359,8 @@ mod tests {
     use super::*;
 
     fn temp_dir(tag: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("twistor-cache-test-{tag}-{}", std::process::id()));
+        let d =
+            std::env::temp_dir().join(format!("twistor-cache-test-{tag}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&d);
         d
     }
@@ -364,12 +378,19 @@ mod tests {
         };
         let payload: Vec<u8> = (0..10_000u32).map(|i| (i * 7 % 251) as u8).collect();
         let mut events = Vec::new();
-        let t = load_or_build(&opts, &id, payload.len(), || payload.clone(), &mut |e| events.push(e));
+        let t = load_or_build(&opts, &id, payload.len(), || payload.clone(), &mut |e| {
+            events.push(e)
+        });
         assert_eq!(t.as_slice(), &payload[..]);
         assert!(matches!(events[0], CacheEvent::Built { path: Some(_), .. }));
         events.clear();
-        let mapped = CacheOptions { map_only: true, ..opts.clone() };
-        let t = load_or_build(&mapped, &id, payload.len(), || unreachable_build(), &mut |e| events.push(e));
+        let mapped = CacheOptions {
+            map_only: true,
+            ..opts.clone()
+        };
+        let t = load_or_build(&mapped, &id, payload.len(), unreachable_build, &mut |e| {
+            events.push(e)
+        });
         assert!(matches!(t, TableBytes::Mapped(_)));
         assert_eq!(t.as_slice(), &payload[..]);
         drop(t);
@@ -377,18 +398,43 @@ mod tests {
         let path = dir.join(id.file_name());
         let good = fs::read(&path).unwrap();
         let damages: Vec<(Vec<u8>, &str)> = vec![
-            ({ let mut b = good.clone(); b[HEADER_LEN + 5000] ^= 1; b }, "checksum"),
+            (
+                {
+                    let mut b = good.clone();
+                    b[HEADER_LEN + 5000] ^= 1;
+                    b
+                },
+                "checksum",
+            ),
             (good[..good.len() - 10].to_vec(), "truncated"),
-            ({ let mut b = good.clone(); b[0] = b'X'; b }, "magic"),
-            ({ let mut b = good.clone(); b[16] = b'v'; b }, "holds table"),
+            (
+                {
+                    let mut b = good.clone();
+                    b[0] = b'X';
+                    b
+                },
+                "magic",
+            ),
+            (
+                {
+                    let mut b = good.clone();
+                    b[16] = b'v';
+                    b
+                },
+                "holds table",
+            ),
         ];
         for (bytes, why) in damages {
             fs::write(&path, &bytes).unwrap();
             events.clear();
-            let t = load_or_build(&opts, &id, payload.len(), || payload.clone(), &mut |e| events.push(e));
+            let t = load_or_build(&opts, &id, payload.len(), || payload.clone(), &mut |e| {
+                events.push(e)
+            });
             assert_eq!(t.as_slice(), &payload[..]);
             match &events[0] {
-                CacheEvent::Rejected { reason, .. } => assert!(reason.contains(why), "{reason} / {why}"),
+                CacheEvent::Rejected { reason, .. } => {
+                    assert!(reason.contains(why), "{reason} / {why}")
+                }
                 e => panic!("expected a rejection, got {e:?}"),
             }
             assert!(matches!(events[1], CacheEvent::Built { path: Some(_), .. }));
@@ -399,8 +445,12 @@ mod tests {
             params: [1, 2, 3, 5],
         };
         events.clear();
-        load_or_build(&opts, &other, payload.len(), || payload.clone(), &mut |e| events.push(e));
-        assert!(matches!(&events[0], CacheEvent::Rejected { reason, .. } if reason.contains("parameters")));
+        load_or_build(&opts, &other, payload.len(), || payload.clone(), &mut |e| {
+            events.push(e)
+        });
+        assert!(
+            matches!(&events[0], CacheEvent::Rejected { reason, .. } if reason.contains("parameters"))
+        );
         let _ = fs::remove_dir_all(&dir);
     }
 

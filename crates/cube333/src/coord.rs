@@ -194,7 +194,13 @@ mod tests {
     fn solved_cube_has_all_coordinates_zero() {
         let c = CubieCube::SOLVED;
         assert_eq!(
-            (twist(&c), flip(&c), slice_sorted(&c), corners(&c), ud_edges(&c)),
+            (
+                twist(&c),
+                flip(&c),
+                slice_sorted(&c),
+                corners(&c),
+                ud_edges(&c)
+            ),
             (0, 0, 0, 0, 0)
         );
     }

@@ -308,10 +308,14 @@ impl CubieCube {
             }
         }
         if self.co.iter().any(|&o| o >= 3) {
-            return Err(CubeError::BadPiece("corner orientation out of range 0..3".into()));
+            return Err(CubeError::BadPiece(
+                "corner orientation out of range 0..3".into(),
+            ));
         }
         if self.eo.iter().any(|&o| o >= 2) {
-            return Err(CubeError::BadPiece("edge orientation out of range 0..2".into()));
+            return Err(CubeError::BadPiece(
+                "edge orientation out of range 0..2".into(),
+            ));
         }
         let twist: u32 = self.co.iter().map(|&o| o as u32).sum::<u32>() % 3;
         if twist != 0 {

@@ -7,10 +7,14 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum CubeError {
     /// The facelet string does not have 54 letters.
-    #[error("a facelet string has 54 letters (U1..U9 R1..R9 F1..F9 D1..D9 L1..L9 B1..B9), got {0}")]
+    #[error(
+        "a facelet string has 54 letters (U1..U9 R1..R9 F1..F9 D1..D9 L1..L9 B1..B9), got {0}"
+    )]
     FaceletLength(usize),
     /// Two centres have the same colour.
-    #[error("the six centres (positions U5 R5 F5 D5 L5 B5) must have six different colours, got {0:?}")]
+    #[error(
+        "the six centres (positions U5 R5 F5 D5 L5 B5) must have six different colours, got {0:?}"
+    )]
     CentersNotDistinct(String),
     /// A sticker's colour is not the colour of any centre.
     #[error("sticker {position} has colour {colour:?}, which is not the colour of any centre ({centers})")]

@@ -180,7 +180,10 @@ impl FaceletCube {
             let Some((j, o)) = found else {
                 return Err(CubeError::BadEdge {
                     slot: EDGE_NAMES[slot].into(),
-                    colours: [a, b].iter().map(|&x| FACE_LETTERS[x as usize] as char).collect(),
+                    colours: [a, b]
+                        .iter()
+                        .map(|&x| FACE_LETTERS[x as usize] as char)
+                        .collect(),
                 });
             };
             c.ep[slot] = j as u8;
@@ -232,7 +235,11 @@ impl FaceletCube {
 impl fmt::Display for FaceletCube {
     /// The 54 letters with the colours named U R F D L B.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s: String = self.stickers.iter().map(|&x| FACE_LETTERS[x as usize] as char).collect();
+        let s: String = self
+            .stickers
+            .iter()
+            .map(|&x| FACE_LETTERS[x as usize] as char)
+            .collect();
         f.write_str(&s)
     }
 }
@@ -330,28 +337,43 @@ mod tests {
         s[0] = b'R';
         assert!(matches!(
             FaceletCube::parse(std::str::from_utf8(&s).unwrap()),
-            Err(CubeError::StickerCount { colour: 'U', count: 8 })
+            Err(CubeError::StickerCount {
+                colour: 'U',
+                count: 8
+            })
         ));
         // Twist one corner in place: URF stickers U9 R1 F3 rotated.
         let mut s: Vec<u8> = SOLVED.bytes().collect();
         (s[8], s[9], s[20]) = (b'F', b'U', b'R');
-        assert_eq!(std::str::from_utf8(&s).unwrap().parse::<CubieCube>(), Err(CubeError::Twist(1)));
+        assert_eq!(
+            std::str::from_utf8(&s).unwrap().parse::<CubieCube>(),
+            Err(CubeError::Twist(1))
+        );
         // Flip one edge: UR stickers U6 R2 swapped.
         let mut s: Vec<u8> = SOLVED.bytes().collect();
         s.swap(5, 10);
-        assert_eq!(std::str::from_utf8(&s).unwrap().parse::<CubieCube>(), Err(CubeError::Flip));
+        assert_eq!(
+            std::str::from_utf8(&s).unwrap().parse::<CubieCube>(),
+            Err(CubeError::Flip)
+        );
         // Swap two edges (UR and UF): parity.
         let mut s: Vec<u8> = SOLVED.bytes().collect();
         s.swap(5, 7);
         s.swap(10, 19);
-        assert_eq!(std::str::from_utf8(&s).unwrap().parse::<CubieCube>(), Err(CubeError::Parity));
+        assert_eq!(
+            std::str::from_utf8(&s).unwrap().parse::<CubieCube>(),
+            Err(CubeError::Parity)
+        );
         // Two UR edges (UF's F sticker made R, DR's R sticker made F).
         let mut s: Vec<u8> = SOLVED.bytes().collect();
         s[19] = b'R';
         s[16] = b'F';
         assert_eq!(
             std::str::from_utf8(&s).unwrap().parse::<CubieCube>(),
-            Err(CubeError::CubieCount { cubie: "UR".into(), count: 2 })
+            Err(CubeError::CubieCount {
+                cubie: "UR".into(),
+                count: 2
+            })
         );
     }
 }

@@ -48,7 +48,11 @@ pub fn to_kpattern(c: &CubieCube) -> Value {
     })
 }
 
-fn read_orbit<const N: usize>(v: &Value, orbit: &str, modulus: u64) -> Result<([u8; N], [u8; N]), CubeError> {
+fn read_orbit<const N: usize>(
+    v: &Value,
+    orbit: &str,
+    modulus: u64,
+) -> Result<([u8; N], [u8; N]), CubeError> {
     let o = v
         .get(orbit)
         .ok_or_else(|| CubeError::KPattern(format!("missing orbit {orbit}")))?;
@@ -65,10 +69,11 @@ fn read_orbit<const N: usize>(v: &Value, orbit: &str, modulus: u64) -> Result<([
         }
         let mut out = [0u8; N];
         for (i, x) in arr.iter().enumerate() {
-            let n = x
-                .as_u64()
-                .filter(|&n| n < bound)
-                .ok_or_else(|| CubeError::KPattern(format!("{orbit}.{key}[{i}] = {x} is not an integer in 0..{bound}")))?;
+            let n = x.as_u64().filter(|&n| n < bound).ok_or_else(|| {
+                CubeError::KPattern(format!(
+                    "{orbit}.{key}[{i}] = {x} is not an integer in 0..{bound}"
+                ))
+            })?;
             out[i] = n as u8;
         }
         Ok(out)
@@ -82,9 +87,15 @@ pub fn from_kpattern(v: &Value) -> Result<CubieCube, CubeError> {
     let (kcp, kco) = read_orbit::<8>(v, "CORNERS", 3)?;
     if let Some(centers) = v.get("CENTERS") {
         let pieces = centers.get("pieces").and_then(Value::as_array);
-        let fixed = pieces.is_some_and(|p| p.iter().enumerate().all(|(i, x)| x.as_u64() == Some(i as u64)));
+        let fixed = pieces.is_some_and(|p| {
+            p.iter()
+                .enumerate()
+                .all(|(i, x)| x.as_u64() == Some(i as u64))
+        });
         if !fixed {
-            return Err(CubeError::KPattern("CENTERS must be in place (whole-cube rotations are not supported)".into()));
+            return Err(CubeError::KPattern(
+                "CENTERS must be in place (whole-cube rotations are not supported)".into(),
+            ));
         }
     }
     let mut c = CubieCube::SOLVED;
@@ -117,12 +128,21 @@ mod tests {
     #[test]
     fn r_and_f_match_cubing_js() {
         let r = pattern_of("R");
-        assert_eq!(r["EDGES"]["pieces"], json!([0, 8, 2, 3, 4, 10, 6, 7, 5, 9, 1, 11]));
+        assert_eq!(
+            r["EDGES"]["pieces"],
+            json!([0, 8, 2, 3, 4, 10, 6, 7, 5, 9, 1, 11])
+        );
         assert_eq!(r["CORNERS"]["pieces"], json!([4, 0, 2, 3, 7, 5, 6, 1]));
         assert_eq!(r["CORNERS"]["orientation"], json!([2, 1, 0, 0, 1, 0, 0, 2]));
         let f = pattern_of("F");
-        assert_eq!(f["EDGES"]["pieces"], json!([9, 1, 2, 3, 8, 5, 6, 7, 0, 4, 10, 11]));
-        assert_eq!(f["EDGES"]["orientation"], json!([1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0]));
+        assert_eq!(
+            f["EDGES"]["pieces"],
+            json!([9, 1, 2, 3, 8, 5, 6, 7, 0, 4, 10, 11])
+        );
+        assert_eq!(
+            f["EDGES"]["orientation"],
+            json!([1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0])
+        );
         assert_eq!(f["CORNERS"]["pieces"], json!([3, 1, 2, 5, 0, 4, 6, 7]));
         assert_eq!(f["CORNERS"]["orientation"], json!([1, 0, 0, 2, 2, 1, 0, 0]));
     }

@@ -32,6 +32,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]
+// Cube code walks several parallel fixed-size arrays (slots, pieces,
+// orientations) by index; iterator chains would hide which is which.
+#![allow(clippy::needless_range_loop)]
 
 pub mod cache;
 pub mod coord;

@@ -230,7 +230,8 @@ impl FromStr for MoveSeq {
                 q = -q;
                 i += 1;
             }
-            if i < chars.len() && !chars[i].is_whitespace() && Face::from_letter(chars[i]).is_none() {
+            if i < chars.len() && !chars[i].is_whitespace() && Face::from_letter(chars[i]).is_none()
+            {
                 return Err(CubeError::Alg {
                     column: i + 1,
                     message: format!("unexpected {:?} after a face turn", chars[i]),
@@ -256,16 +257,19 @@ impl MoveSeq {
             column: e.column,
             message: e.kind.to_string(),
         })?;
-        let expanded = alg.expanded_moves(ALG_MOVE_LIMIT).map_err(|e| CubeError::Alg {
-            column: e.column,
-            message: e.kind.to_string(),
-        })?;
+        let expanded = alg
+            .expanded_moves(ALG_MOVE_LIMIT)
+            .map_err(|e| CubeError::Alg {
+                column: e.column,
+                message: e.kind.to_string(),
+            })?;
         let mut out = Vec::with_capacity(expanded.len());
         for m in expanded {
             let face = (m.family.chars().count() == 1)
                 .then(|| m.family.chars().next().and_then(Face::from_letter))
                 .flatten();
-            let Some(face) = face.filter(|_| m.inner_layer.is_none() && m.outer_layer.is_none()) else {
+            let Some(face) = face.filter(|_| m.inner_layer.is_none() && m.outer_layer.is_none())
+            else {
                 return Err(CubeError::Alg {
                     column: m.column().unwrap_or(1),
                     message: format!(
@@ -308,7 +312,10 @@ mod tests {
     fn alg_notation_is_flattened_to_face_turns() {
         let a = MoveSeq::from_alg("[R, U] (F2 D')2").unwrap();
         assert_eq!(a.to_string(), "R U R' U' F2 D' F2 D'");
-        assert!(matches!(MoveSeq::from_alg("R x"), Err(CubeError::Alg { column: 3, .. })));
+        assert!(matches!(
+            MoveSeq::from_alg("R x"),
+            Err(CubeError::Alg { column: 3, .. })
+        ));
         assert!(MoveSeq::from_alg("Rw").is_err());
         assert!(MoveSeq::from_alg("R (U").is_err());
     }

@@ -96,14 +96,23 @@ struct Axis {
 
 impl OptimalSolver {
     /// Loads the table from the cache or builds it.
-    pub fn load(kind: OptimalTableKind, opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> OptimalSolver {
+    pub fn load(
+        kind: OptimalTableKind,
+        opts: &CacheOptions,
+        report: &mut dyn FnMut(CacheEvent),
+    ) -> OptimalSolver {
         let coord = CoordTables::get();
         let table = match kind {
             OptimalTableKind::Small => Table::Small(phase1_table(opts, report)),
             OptimalTableKind::Huge => {
                 let id = TableId {
                     name: "optimal-slicesorted-twist-flip".into(),
-                    params: [N_SLICE_SORTED_CLASS as u64, N_TWIST as u64, N_FLIP as u64, 2],
+                    params: [
+                        N_SLICE_SORTED_CLASS as u64,
+                        N_TWIST as u64,
+                        N_FLIP as u64,
+                        2,
+                    ],
                 };
                 let bytes = load_or_build(opts, &id, N_HUGE / 4, || build_huge(coord), report);
                 Table::Huge(HugeTable { bytes })
@@ -225,7 +234,12 @@ impl OptimalSolver {
             let flip = coord::flip(&c);
             let ss = coord::slice_sorted(&c);
             let depth = self.root_depth(twist as usize, flip as usize, ss as usize);
-            Axis { twist, flip, ss, depth }
+            Axis {
+                twist,
+                flip,
+                ss,
+                depth,
+            }
         })
     }
 
@@ -247,12 +261,22 @@ impl OptimalSolver {
                 .map(|s| s as u8)
                 .collect()
         };
+        // A cube that commutes with every move (the superflip) has all the
+        // cyclic rotations of a solution as solutions; one of them starts
+        // with a quarter turn when the solution has one, which it must if
+        // edges are flipped (half turns flip none). So the first move can
+        // be a quarter turn, and the next any other face (see `prefixes`).
+        let central = !opts.no_symmetry_reduction
+            && coord::flip(cube) != 0
+            && Move::all()
+                .all(|m| cube.apply_move(m) == CubieCube::from_moves(&[m]).multiply(cube));
         let nodes = AtomicU64::new(0);
         let start = axes.iter().map(|a| a.depth).max().unwrap_or(0);
         for depth in start..=30 {
-            // Split the tree into the prefixes of two moves and search those
+            // Split the tree into the prefixes of three moves and search those
             // in parallel; the first solution of this depth is optimal.
-            let prefixes = self.prefixes(axes, corners, &stab, depth.min(2) as usize, depth);
+            let prefixes =
+                self.prefixes(axes, corners, &stab, central, depth.min(3) as usize, depth);
             let found = AtomicBool::new(false);
             let run = |p: &Prefix| -> Option<Vec<u8>> {
                 if found.load(Ordering::Relaxed) {
@@ -266,7 +290,14 @@ impl OptimalSolver {
                 };
                 w.path[..p.moves.len()].copy_from_slice(&p.moves);
                 let d = p.moves.len();
-                let ok = w.search(p.axes, p.corners, d, depth as usize - d, p.last_face, p.relaxed);
+                let ok = w.search(
+                    p.axes,
+                    p.corners,
+                    d,
+                    depth as usize - d,
+                    p.last_face,
+                    p.relaxed,
+                );
                 nodes.fetch_add(w.nodes, Ordering::Relaxed);
                 ok.then(|| {
                     found.store(true, Ordering::Relaxed);
@@ -304,7 +335,12 @@ impl OptimalSolver {
         let flip = t.flip_move[a.flip as usize * N_MOVES + mk];
         let ss = t.slice_sorted_move[a.ss as usize * N_MOVES + mk];
         let depth = self.child_depth(a.depth, twist as usize, flip as usize, ss as usize);
-        Axis { twist, flip, ss, depth }
+        Axis {
+            twist,
+            flip,
+            ss,
+            depth,
+        }
     }
 
     /// Applies move `m` to the three axis states, or `None` if the bound
@@ -323,7 +359,15 @@ impl OptimalSolver {
 
     /// The search's prefixes of `len` moves (fewer at shallow depths),
     /// pruned, symmetry-reduced while the cube and prefix are symmetric.
-    fn prefixes(&self, axes: [Axis; 3], corners: u16, stab: &[u8], len: usize, depth: u8) -> Vec<Prefix> {
+    fn prefixes(
+        &self,
+        axes: [Axis; 3],
+        corners: u16,
+        stab: &[u8],
+        central: bool,
+        len: usize,
+        depth: u8,
+    ) -> Vec<Prefix> {
         let mut out = vec![Prefix {
             moves: Vec::new(),
             axes,
@@ -342,14 +386,25 @@ impl OptimalSolver {
                     if !move_allowed(m, p.last_face, p.relaxed) {
                         continue;
                     }
-                    if symmetric && p.stab.iter().any(|&s| (sy.conj_move[s as usize][m] as usize) < m) {
+                    if central && level == 0 && m % 3 == 1 {
+                        continue;
+                    }
+                    if symmetric
+                        && p.stab
+                            .iter()
+                            .any(|&s| (sy.conj_move[s as usize][m] as usize) < m)
+                    {
                         continue;
                     }
                     let Some(a) = self.step(&p.axes, m, remaining) else {
                         continue;
                     };
                     let stab: Vec<u8> = if symmetric {
-                        p.stab.iter().copied().filter(|&s| sy.conj_move[s as usize][m] as usize == m).collect()
+                        p.stab
+                            .iter()
+                            .copied()
+                            .filter(|&s| sy.conj_move[s as usize][m] as usize == m)
+                            .collect()
                     } else {
                         vec![0]
                     };
@@ -360,9 +415,10 @@ impl OptimalSolver {
                         axes: a,
                         corners: self.coord.corners_move[p.corners as usize * N_MOVES + m],
                         last_face: m / 3,
-                        // After a symmetry-reduced move the next one may
-                        // take an opposite face in either order.
-                        relaxed: symmetric,
+                        // After a symmetry-reduced (or rotated) first move
+                        // the next one may take an opposite face in either
+                        // order.
+                        relaxed: symmetric || (central && level == 0),
                         stab,
                     });
                 }
@@ -399,7 +455,15 @@ struct Worker<'a> {
 }
 
 impl Worker<'_> {
-    fn search(&mut self, axes: [Axis; 3], corners: u16, depth: usize, remaining: usize, last_face: usize, relaxed: bool) -> bool {
+    fn search(
+        &mut self,
+        axes: [Axis; 3],
+        corners: u16,
+        depth: usize,
+        remaining: usize,
+        last_face: usize,
+        relaxed: bool,
+    ) -> bool {
         if remaining == 0 {
             return corners == 0 && axes.iter().all(|a| a.ss == 0);
         }
@@ -430,7 +494,12 @@ impl Worker<'_> {
                 let twist = t.twist_move[a.twist as usize * N_MOVES + mk];
                 let flip = t.flip_move[a.flip as usize * N_MOVES + mk];
                 let ss = t.slice_sorted_move[a.ss as usize * N_MOVES + mk];
-                probe[i] = Axis { twist, flip, ss, depth: 0 };
+                probe[i] = Axis {
+                    twist,
+                    flip,
+                    ss,
+                    depth: 0,
+                };
                 idx[i] = self.s.index(twist as usize, flip as usize, ss as usize);
             }
             // A tight loop of independent loads: many misses in flight.
@@ -478,7 +547,9 @@ fn build_huge(t: &CoordTables) -> Vec<u8> {
     const EMPTY: u64 = 3;
     let n_rows = N_SLICE_SORTED_CLASS * N_TWIST;
     let words_per_row = N_FLIP / 32;
-    let table: Vec<AtomicU64> = (0..n_rows * words_per_row).map(|_| AtomicU64::new(u64::MAX)).collect();
+    let table: Vec<AtomicU64> = (0..n_rows * words_per_row)
+        .map(|_| AtomicU64::new(u64::MAX))
+        .collect();
     let get = |i: usize| (table[i >> 5].load(Ordering::Relaxed) >> ((i & 31) * 2)) & 3;
     // Sets an EMPTY entry to v; true if this call changed it.
     let set = |i: usize, v: u64| -> bool {
@@ -518,90 +589,100 @@ fn build_huge(t: &CoordTables) -> Vec<u8> {
         let nv = (depth + 1) % 3;
         let backward = count * 18 > (total - filled) * 2;
         let new_count = AtomicU64::new(0);
-        (0..n_rows).into_par_iter().with_min_len(256).for_each(|row| {
-            let (cls, twist) = (row / N_TWIST, row % N_TWIST);
-            let base = row * N_FLIP;
-            let mut local = 0u64;
-            if backward {
-                // The flips of this row still empty, as a bit set.
-                let mut open = [0u64; N_FLIP / 64];
-                let mut any = false;
-                for w in 0..words_per_row {
-                    let word = table[row * words_per_row + w].load(Ordering::Relaxed);
-                    let mut lanes = lanes_equal(word, EMPTY);
-                    any |= lanes != 0;
-                    while lanes != 0 {
-                        let j = lanes.trailing_zeros() as usize / 2;
-                        lanes &= lanes - 1;
-                        let f = w * 32 + j;
-                        open[f / 64] |= 1 << (f % 64);
-                    }
-                }
-                if !any {
-                    return;
-                }
-                for m in 0..N_MOVES {
-                    let (c2, s2, sl2) = class_moves[cls * N_MOVES + m];
-                    let s2 = s2 as usize;
-                    let tw2 = t.twist_conj[t.twist_move[twist * N_MOVES + m] as usize * 16 + s2] as usize;
-                    let base2 = (c2 as usize * N_TWIST + tw2) * N_FLIP;
-                    let mut left = false;
-                    for w in 0..open.len() {
-                        let mut bits = open[w];
-                        while bits != 0 {
-                            let j = bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            let f = w * 64 + j;
-                            let f2 = t.conj_flip(t.flip_move[f * N_MOVES + m], s2, sl2 as usize) as usize;
-                            if get(base2 + f2) == dv {
-                                set(base + f, nv);
-                                open[w] &= !(1 << j);
-                                local += 1;
-                            }
+        (0..n_rows)
+            .into_par_iter()
+            .with_min_len(256)
+            .for_each(|row| {
+                let (cls, twist) = (row / N_TWIST, row % N_TWIST);
+                let base = row * N_FLIP;
+                let mut local = 0u64;
+                if backward {
+                    // The flips of this row still empty, as a bit set.
+                    let mut open = [0u64; N_FLIP / 64];
+                    let mut any = false;
+                    for w in 0..words_per_row {
+                        let word = table[row * words_per_row + w].load(Ordering::Relaxed);
+                        let mut lanes = lanes_equal(word, EMPTY);
+                        any |= lanes != 0;
+                        while lanes != 0 {
+                            let j = lanes.trailing_zeros() as usize / 2;
+                            lanes &= lanes - 1;
+                            let f = w * 32 + j;
+                            open[f / 64] |= 1 << (f % 64);
                         }
-                        left |= open[w] != 0;
                     }
-                    if !left {
-                        break;
+                    if !any {
+                        return;
                     }
-                }
-            } else {
-                for w in 0..words_per_row {
-                    let mut lanes = lanes_equal(table[row * words_per_row + w].load(Ordering::Relaxed), dv);
-                    while lanes != 0 {
-                    let f = w * 32 + lanes.trailing_zeros() as usize / 2;
-                    lanes &= lanes - 1;
                     for m in 0..N_MOVES {
                         let (c2, s2, sl2) = class_moves[cls * N_MOVES + m];
                         let s2 = s2 as usize;
-                        let tw2 = t.twist_conj[t.twist_move[twist * N_MOVES + m] as usize * 16 + s2] as usize;
-                        let f2 = t.conj_flip(t.flip_move[f * N_MOVES + m], s2, sl2 as usize) as usize;
-                        let c2 = c2 as usize;
-                        if set((c2 * N_TWIST + tw2) * N_FLIP + f2, nv) {
-                            local += 1;
+                        let tw2 = t.twist_conj[t.twist_move[twist * N_MOVES + m] as usize * 16 + s2]
+                            as usize;
+                        let base2 = (c2 as usize * N_TWIST + tw2) * N_FLIP;
+                        let mut left = false;
+                        for w in 0..open.len() {
+                            let mut bits = open[w];
+                            while bits != 0 {
+                                let j = bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                let f = w * 64 + j;
+                                let f2 = t.conj_flip(t.flip_move[f * N_MOVES + m], s2, sl2 as usize)
+                                    as usize;
+                                if get(base2 + f2) == dv {
+                                    set(base + f, nv);
+                                    open[w] &= !(1 << j);
+                                    local += 1;
+                                }
+                            }
+                            left |= open[w] != 0;
                         }
-                        // The same coset seen through the representative's
-                        // own symmetries is another entry.
-                        let st = t.slice_sorted.stab[c2];
-                        if st != 1 {
-                            for s in 1..16 {
-                                if st >> s & 1 == 1 {
-                                    let tw3 = t.twist_conj[tw2 * 16 + s] as usize;
-                                    let f3 = t.conj_flip(f2 as u16, s, sl2 as usize) as usize;
-                                    if set((c2 * N_TWIST + tw3) * N_FLIP + f3, nv) {
-                                        local += 1;
+                        if !left {
+                            break;
+                        }
+                    }
+                } else {
+                    for w in 0..words_per_row {
+                        let mut lanes =
+                            lanes_equal(table[row * words_per_row + w].load(Ordering::Relaxed), dv);
+                        while lanes != 0 {
+                            let f = w * 32 + lanes.trailing_zeros() as usize / 2;
+                            lanes &= lanes - 1;
+                            for m in 0..N_MOVES {
+                                let (c2, s2, sl2) = class_moves[cls * N_MOVES + m];
+                                let s2 = s2 as usize;
+                                let tw2 = t.twist_conj
+                                    [t.twist_move[twist * N_MOVES + m] as usize * 16 + s2]
+                                    as usize;
+                                let f2 = t.conj_flip(t.flip_move[f * N_MOVES + m], s2, sl2 as usize)
+                                    as usize;
+                                let c2 = c2 as usize;
+                                if set((c2 * N_TWIST + tw2) * N_FLIP + f2, nv) {
+                                    local += 1;
+                                }
+                                // The same coset seen through the representative's
+                                // own symmetries is another entry.
+                                let st = t.slice_sorted.stab[c2];
+                                if st != 1 {
+                                    for s in 1..16 {
+                                        if st >> s & 1 == 1 {
+                                            let tw3 = t.twist_conj[tw2 * 16 + s] as usize;
+                                            let f3 =
+                                                t.conj_flip(f2 as u16, s, sl2 as usize) as usize;
+                                            if set((c2 * N_TWIST + tw3) * N_FLIP + f3, nv) {
+                                                local += 1;
+                                            }
+                                        }
                                     }
                                 }
                             }
                         }
                     }
-                    }
                 }
-            }
-            if local > 0 {
-                new_count.fetch_add(local, Ordering::Relaxed);
-            }
-        });
+                if local > 0 {
+                    new_count.fetch_add(local, Ordering::Relaxed);
+                }
+            });
         count = new_count.into_inner();
         filled += count;
         depth += 1;

@@ -148,7 +148,11 @@ struct AtomicNibbles(Vec<AtomicU64>);
 
 impl AtomicNibbles {
     fn new(n: usize) -> Self {
-        AtomicNibbles((0..n.div_ceil(16)).map(|_| AtomicU64::new(u64::MAX)).collect())
+        AtomicNibbles(
+            (0..n.div_ceil(16))
+                .map(|_| AtomicU64::new(u64::MAX))
+                .collect(),
+        )
     }
     #[inline]
     fn get(&self, i: usize) -> u64 {
@@ -180,7 +184,8 @@ pub(crate) fn build_sym_nibbles<S: SymSpace>(space: &S) -> Vec<u8> {
         let backward = count_d * moves.len() > empty * 3;
         (0..nc).into_par_iter().with_min_len(64).for_each(|c| {
             let base = c * ni;
-            let targets: Vec<(usize, usize)> = moves.iter().map(|&m| space.class_move(c, m)).collect();
+            let targets: Vec<(usize, usize)> =
+                moves.iter().map(|&m| space.class_move(c, m)).collect();
             if backward {
                 for i in 0..ni {
                     if t.get(base + i) != EMPTY {
@@ -274,7 +279,11 @@ impl NibbleTable {
 
     /// Raw positions at each distance: each entry `class × inner` stands
     /// for `class_size(class)` raw positions.
-    pub fn raw_distribution(&self, n_inner: usize, class_size: impl Fn(usize) -> u64 + Sync) -> Vec<u64> {
+    pub fn raw_distribution(
+        &self,
+        n_inner: usize,
+        class_size: impl Fn(usize) -> u64 + Sync,
+    ) -> Vec<u64> {
         let n_classes = self.len / n_inner;
         let per_class: Vec<Vec<u64>> = (0..n_classes)
             .into_par_iter()
@@ -309,7 +318,13 @@ pub fn phase1_table(opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> 
         params: [N_FLIPSLICE_CLASS as u64, N_TWIST as u64, 4, 0],
     };
     let all: [u8; 18] = std::array::from_fn(|i| i as u8);
-    let bytes = load_or_build(opts, &id, len.div_ceil(2), || build_sym_nibbles(&Phase1Space(t, all)), report);
+    let bytes = load_or_build(
+        opts,
+        &id,
+        len.div_ceil(2),
+        || build_sym_nibbles(&Phase1Space(t, all)),
+        report,
+    );
     NibbleTable { bytes, len }
 }
 
@@ -322,7 +337,13 @@ pub fn phase2_table(opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> 
         name: "phase2-corner-udedge".into(),
         params: [N_CORNER_CLASS as u64, N_UD_EDGES as u64, 4, 0],
     };
-    let bytes = load_or_build(opts, &id, len.div_ceil(2), || build_sym_nibbles(&Phase2Space(t)), report);
+    let bytes = load_or_build(
+        opts,
+        &id,
+        len.div_ceil(2),
+        || build_sym_nibbles(&Phase2Space(t)),
+        report,
+    );
     NibbleTable { bytes, len }
 }
 
@@ -336,6 +357,12 @@ pub fn corner_table(opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> 
         params: [N_CORNER_CLASS as u64, N_TWIST as u64, 4, 0],
     };
     let all: [u8; 18] = std::array::from_fn(|i| i as u8);
-    let bytes = load_or_build(opts, &id, len.div_ceil(2), || build_sym_nibbles(&CornerSpace(t, all)), report);
+    let bytes = load_or_build(
+        opts,
+        &id,
+        len.div_ceil(2),
+        || build_sym_nibbles(&CornerSpace(t, all)),
+        report,
+    );
     NibbleTable { bytes, len }
 }

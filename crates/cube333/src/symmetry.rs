@@ -66,8 +66,11 @@ impl Symmetries {
         let mut conj_move = [[0u8; N_MOVES]; N_SYM];
         for s in 0..N_SYM {
             for m in Move::all() {
-                let x = cubes[s].multiply(m.cubie()).multiply(&cubes[inv[s] as usize]);
-                conj_move[s][m.index()] = Move::all().position(|k| *k.cubie() == x).unwrap_or(0) as u8;
+                let x = cubes[s]
+                    .multiply(m.cubie())
+                    .multiply(&cubes[inv[s] as usize]);
+                conj_move[s][m.index()] =
+                    Move::all().position(|k| *k.cubie() == x).unwrap_or(0) as u8;
             }
         }
         Symmetries {
@@ -80,7 +83,9 @@ impl Symmetries {
 
     /// `S_s · c · S_s⁻¹`.
     pub fn conjugate(&self, c: &CubieCube, s: usize) -> CubieCube {
-        self.cubes[s].multiply(c).multiply(&self.cubes[self.inv[s] as usize])
+        self.cubes[s]
+            .multiply(c)
+            .multiply(&self.cubes[self.inv[s] as usize])
     }
 }
 
@@ -106,7 +111,10 @@ mod tests {
             let p = sy.cubes[i].multiply(&sy.cubes[sy.inv[i] as usize]);
             assert!(p.is_solved());
             for j in 0..N_SYM {
-                assert_eq!(sy.cubes[i].multiply(&sy.cubes[j]), sy.cubes[sy.mult[i][j] as usize]);
+                assert_eq!(
+                    sy.cubes[i].multiply(&sy.cubes[j]),
+                    sy.cubes[sy.mult[i][j] as usize]
+                );
             }
         }
         // The first 16 form a subgroup (they keep the UD axis).
@@ -132,6 +140,9 @@ mod tests {
         }
         // U4 maps U to U, and URF3 maps U to R.
         assert_eq!(sy.conj_move[2][0], 0);
-        assert_ne!(Move::from_index(sy.conj_move[16][0] as usize).face(), crate::moves::Face::U);
+        assert_ne!(
+            Move::from_index(sy.conj_move[16][0] as usize).face(),
+            crate::moves::Face::U
+        );
     }
 }

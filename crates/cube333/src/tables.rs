@@ -67,7 +67,11 @@ impl SymReduction {
             rep.push(x as u32);
             stab.push(st);
         }
-        let packed = class.iter().zip(&sym).map(|(&c, &s)| (c as u32) << 4 | s as u32).collect();
+        let packed = class
+            .iter()
+            .zip(&sym)
+            .map(|(&c, &s)| (c as u32) << 4 | s as u32)
+            .collect();
         SymReduction {
             class,
             sym,
@@ -129,7 +133,11 @@ pub struct CoordTables {
     pub corner_slice_depth: Vec<u8>,
 }
 
-fn move_table(n: usize, set: impl Fn(&mut CubieCube, u16), get: impl Fn(&CubieCube) -> u16) -> Vec<u16> {
+fn move_table(
+    n: usize,
+    set: impl Fn(&mut CubieCube, u16),
+    get: impl Fn(&CubieCube) -> u16,
+) -> Vec<u16> {
     let mut t = vec![0u16; n * N_MOVES];
     for x in 0..n {
         let mut c = CubieCube::SOLVED;
@@ -141,7 +149,11 @@ fn move_table(n: usize, set: impl Fn(&mut CubieCube, u16), get: impl Fn(&CubieCu
     t
 }
 
-fn conj_table(n: usize, set: impl Fn(&mut CubieCube, u16), get: impl Fn(&CubieCube) -> u16) -> Vec<u16> {
+fn conj_table(
+    n: usize,
+    set: impl Fn(&mut CubieCube, u16),
+    get: impl Fn(&CubieCube) -> u16,
+) -> Vec<u16> {
     let sy = Symmetries::get();
     let mut t = vec![0u16; n * N_SYM_D4H];
     for x in 0..n {
@@ -162,56 +174,58 @@ impl CoordTables {
     }
 
     fn compute() -> CoordTables {
-        let ((twist_move, flip_move), (slice_sorted_move, (corners_move, ud_edges_move))) = rayon::join(
-            || {
-                rayon::join(
-                    || move_table(N_TWIST, set_twist, twist),
-                    || move_table(N_FLIP, set_flip, flip),
-                )
-            },
-            || {
-                rayon::join(
-                    || move_table(N_SLICE_SORTED, set_slice_sorted, slice_sorted),
-                    || {
-                        rayon::join(
-                            || move_table(N_CORNERS, set_corners, corners),
-                            || {
-                                // Other moves take edges out of phase 2; leave them 0.
-                                let mut t = vec![0u16; N_UD_EDGES * N_MOVES];
-                                for x in 0..N_UD_EDGES {
-                                    let mut c = CubieCube::SOLVED;
-                                    set_ud_edges(&mut c, x as u16);
-                                    for &m in &PHASE2_MOVES {
-                                        let d = c.apply_move(Move::from_index(m as usize));
-                                        t[x * N_MOVES + m as usize] = ud_edges(&d);
+        let ((twist_move, flip_move), (slice_sorted_move, (corners_move, ud_edges_move))) =
+            rayon::join(
+                || {
+                    rayon::join(
+                        || move_table(N_TWIST, set_twist, twist),
+                        || move_table(N_FLIP, set_flip, flip),
+                    )
+                },
+                || {
+                    rayon::join(
+                        || move_table(N_SLICE_SORTED, set_slice_sorted, slice_sorted),
+                        || {
+                            rayon::join(
+                                || move_table(N_CORNERS, set_corners, corners),
+                                || {
+                                    // Other moves take edges out of phase 2; leave them 0.
+                                    let mut t = vec![0u16; N_UD_EDGES * N_MOVES];
+                                    for x in 0..N_UD_EDGES {
+                                        let mut c = CubieCube::SOLVED;
+                                        set_ud_edges(&mut c, x as u16);
+                                        for &m in &PHASE2_MOVES {
+                                            let d = c.apply_move(Move::from_index(m as usize));
+                                            t[x * N_MOVES + m as usize] = ud_edges(&d);
+                                        }
                                     }
-                                }
-                                t
-                            },
-                        )
-                    },
-                )
-            },
-        );
-        let ((twist_conj, flip_conj), (slice_sorted_conj, (corners_conj, ud_edges_conj))) = rayon::join(
-            || {
-                rayon::join(
-                    || conj_table(N_TWIST, set_twist, twist),
-                    || conj_table(N_FLIP, set_flip, flip),
-                )
-            },
-            || {
-                rayon::join(
-                    || conj_table(N_SLICE_SORTED, set_slice_sorted, slice_sorted),
-                    || {
-                        rayon::join(
-                            || conj_table(N_CORNERS, set_corners, corners),
-                            || conj_table(N_UD_EDGES, set_ud_edges, ud_edges),
-                        )
-                    },
-                )
-            },
-        );
+                                    t
+                                },
+                            )
+                        },
+                    )
+                },
+            );
+        let ((twist_conj, flip_conj), (slice_sorted_conj, (corners_conj, ud_edges_conj))) =
+            rayon::join(
+                || {
+                    rayon::join(
+                        || conj_table(N_TWIST, set_twist, twist),
+                        || conj_table(N_FLIP, set_flip, flip),
+                    )
+                },
+                || {
+                    rayon::join(
+                        || conj_table(N_SLICE_SORTED, set_slice_sorted, slice_sorted),
+                        || {
+                            rayon::join(
+                                || conj_table(N_CORNERS, set_corners, corners),
+                                || conj_table(N_UD_EDGES, set_ud_edges, ud_edges),
+                            )
+                        },
+                    )
+                },
+            );
         // The eo vector that is 1 where exactly one of "slot is in the
         // slice" and "edge there is a slice edge" holds.
         let slice_flip_mask: Vec<u16> = (0..N_SLICE)
@@ -224,7 +238,8 @@ impl CoordTables {
                 flip(&c)
             })
             .collect();
-        let slice_conj = |sl: usize, s: usize| slice_sorted_conj[sl * 24 * N_SYM_D4H + s] as usize / 24;
+        let slice_conj =
+            |sl: usize, s: usize| slice_sorted_conj[sl * 24 * N_SYM_D4H + s] as usize / 24;
         let flipslice = SymReduction::build(N_SLICE * N_FLIP, |x, s| {
             let (sl, fl) = (x / N_FLIP, x % N_FLIP);
             let sl2 = slice_conj(sl, s);
@@ -234,9 +249,11 @@ impl CoordTables {
             }
             sl2 * N_FLIP + f2 as usize
         });
-        let corner = SymReduction::build(N_CORNERS, |x, s| corners_conj[x * N_SYM_D4H + s] as usize);
-        let slice_sorted_red =
-            SymReduction::build(N_SLICE_SORTED, |x, s| slice_sorted_conj[x * N_SYM_D4H + s] as usize);
+        let corner =
+            SymReduction::build(N_CORNERS, |x, s| corners_conj[x * N_SYM_D4H + s] as usize);
+        let slice_sorted_red = SymReduction::build(N_SLICE_SORTED, |x, s| {
+            slice_sorted_conj[x * N_SYM_D4H + s] as usize
+        });
         let corner_slice_depth = corner_slice_bfs(&corners_move, &slice_sorted_move);
         CoordTables {
             twist_move,
@@ -273,7 +290,10 @@ impl CoordTables {
     #[inline]
     pub fn flipslice_class(&self, slice: usize, flip: usize) -> (usize, usize) {
         let x = slice * N_FLIP + flip;
-        (self.flipslice.class[x] as usize, self.flipslice.sym[x] as usize)
+        (
+            self.flipslice.class[x] as usize,
+            self.flipslice.sym[x] as usize,
+        )
     }
 }
 
@@ -316,7 +336,9 @@ mod tests {
         assert_eq!(t.flipslice.len(), N_FLIPSLICE_CLASS);
         assert_eq!(t.corner.len(), N_CORNER_CLASS);
         assert_eq!(t.slice_sorted.len(), N_SLICE_SORTED_CLASS);
-        let total: u64 = (0..t.flipslice.len()).map(|c| t.flipslice.class_size(c)).sum();
+        let total: u64 = (0..t.flipslice.len())
+            .map(|c| t.flipslice.class_size(c))
+            .sum();
         assert_eq!(total, (N_SLICE * N_FLIP) as u64);
     }
 
@@ -332,7 +354,10 @@ mod tests {
             for s in 0..N_SYM_D4H {
                 let d = sy.conjugate(&c, s);
                 assert_eq!(t.twist_conj[twist(&c) as usize * 16 + s], twist(&d));
-                assert_eq!(t.slice_sorted_conj[slice_sorted(&c) as usize * 16 + s], slice_sorted(&d));
+                assert_eq!(
+                    t.slice_sorted_conj[slice_sorted(&c) as usize * 16 + s],
+                    slice_sorted(&d)
+                );
                 assert_eq!(t.corners_conj[corners(&c) as usize * 16 + s], corners(&d));
                 assert_eq!(t.conj_flip(flip(&c), s, slice(&d) as usize), flip(&d));
             }
@@ -356,7 +381,10 @@ mod tests {
                 let i = m.index();
                 assert_eq!(t.twist_move[twist(&c) as usize * 18 + i], twist(&d));
                 assert_eq!(t.flip_move[flip(&c) as usize * 18 + i], flip(&d));
-                assert_eq!(t.slice_sorted_move[slice_sorted(&c) as usize * 18 + i], slice_sorted(&d));
+                assert_eq!(
+                    t.slice_sorted_move[slice_sorted(&c) as usize * 18 + i],
+                    slice_sorted(&d)
+                );
                 assert_eq!(t.corners_move[corners(&c) as usize * 18 + i], corners(&d));
             }
         }

@@ -8,7 +8,10 @@ use std::time::Duration;
 pub fn thread_cpu_time() -> Option<Duration> {
     #[cfg(unix)]
     {
-        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
         // SAFETY: `ts` is a valid, writable timespec for the duration of
         // the call, and CLOCK_THREAD_CPUTIME_ID is a clock every supported
         // Unix provides; the call writes nothing else.

@@ -43,7 +43,11 @@ impl TwoPhaseTables {
         let coord = CoordTables::get();
         let phase1 = phase1_table(opts, report);
         let phase2 = phase2_table(opts, report);
-        TwoPhaseTables { coord, phase1, phase2 }
+        TwoPhaseTables {
+            coord,
+            phase1,
+            phase2,
+        }
     }
 
     /// Size of the pruning tables in bytes.
@@ -70,7 +74,9 @@ impl TwoPhaseTables {
     fn phase2_bound(&self, corners: usize, ud_edges: usize, slice_perm: usize) -> u8 {
         let t = self.coord;
         let p = t.corner.packed[corners] as usize;
-        let a = self.phase2.get((p >> 4) * N_UD_EDGES + t.ud_edges_conj[ud_edges * 16 + (p & 15)] as usize);
+        let a = self
+            .phase2
+            .get((p >> 4) * N_UD_EDGES + t.ud_edges_conj[ud_edges * 16 + (p & 15)] as usize);
         let b = t.corner_slice_depth[corners * 24 + slice_perm];
         a.max(b)
     }
@@ -176,7 +182,14 @@ fn is_phase2_move(m: usize) -> bool {
 }
 
 impl<'a> Search<'a> {
-    fn phase1(&mut self, twist: usize, flip: usize, ss: usize, depth: usize, last_face: usize) -> bool {
+    fn phase1(
+        &mut self,
+        twist: usize,
+        flip: usize,
+        ss: usize,
+        depth: usize,
+        last_face: usize,
+    ) -> bool {
         let remaining = self.len1 - depth;
         if remaining == 0 {
             return self.start_phase2(last_face);
@@ -201,7 +214,9 @@ impl<'a> Search<'a> {
             let fl = c.flip_move[flip * N_MOVES + m];
             let s2 = c.slice_sorted_move[ss * N_MOVES + m];
             kids[n] = (m as u8, tw, fl, s2);
-            idx[n] = self.t.phase1_index(tw as usize, fl as usize, s2 as usize / 24);
+            idx[n] = self
+                .t
+                .phase1_index(tw as usize, fl as usize, s2 as usize / 24);
             n += 1;
         }
         let mut h = [0u8; N_MOVES];
@@ -217,7 +232,13 @@ impl<'a> Search<'a> {
             if self.valid > depth {
                 self.valid = depth;
             }
-            if self.phase1(tw as usize, fl as usize, s2 as usize, depth + 1, m as usize / 3) {
+            if self.phase1(
+                tw as usize,
+                fl as usize,
+                s2 as usize,
+                depth + 1,
+                m as usize / 3,
+            ) {
                 return true;
             }
             if self.stopped {
@@ -267,7 +288,15 @@ impl<'a> Search<'a> {
         false
     }
 
-    fn phase2(&mut self, corners: usize, ud: usize, sp: usize, depth: usize, len2: usize, last_face: usize) -> bool {
+    fn phase2(
+        &mut self,
+        corners: usize,
+        ud: usize,
+        sp: usize,
+        depth: usize,
+        len2: usize,
+        last_face: usize,
+    ) -> bool {
         let remaining = len2 - depth;
         if remaining == 0 {
             return corners == 0 && ud == 0 && sp == 0;
@@ -315,7 +344,14 @@ fn directions(cube: &CubieCube, all: bool) -> Vec<Direction> {
     let mut out: Vec<Direction> = Vec::new();
     let inv = cube.inverse();
     let views: &[(bool, usize)] = if all {
-        &[(false, 0), (false, 16), (false, 32), (true, 0), (true, 16), (true, 32)]
+        &[
+            (false, 0),
+            (false, 16),
+            (false, 32),
+            (true, 0),
+            (true, 16),
+            (true, 32),
+        ]
     } else {
         &[(false, 0)]
     };
@@ -325,13 +361,21 @@ fn directions(cube: &CubieCube, all: bool) -> Vec<Direction> {
         if out.iter().any(|d| d.cube == c) {
             continue;
         }
-        out.push(Direction { cube: c, sym: s, inverse });
+        out.push(Direction {
+            cube: c,
+            sym: s,
+            inverse,
+        });
     }
     out
 }
 
 /// Solves `cube` with at most `opts.max_length` moves.
-pub fn solve(tables: &TwoPhaseTables, cube: &CubieCube, opts: &SolveOptions) -> Result<Solution, SolveError> {
+pub fn solve(
+    tables: &TwoPhaseTables,
+    cube: &CubieCube,
+    opts: &SolveOptions,
+) -> Result<Solution, SolveError> {
     if cube.is_solved() {
         return Ok(Solution {
             moves: MoveSeq::default(),
@@ -378,13 +422,17 @@ pub fn solve(tables: &TwoPhaseTables, cube: &CubieCube, opts: &SolveOptions) -> 
                 continue;
             }
             s.len1 = len1;
-            s.probe_limit = opts.probe_limit.map_or(u64::MAX, |p| p.saturating_sub(probes) + s.probes);
+            s.probe_limit = opts
+                .probe_limit
+                .map_or(u64::MAX, |p| p.saturating_sub(probes) + s.probes);
             let before = s.probes;
             // At length 0 there is no previous face; 6 is none of them.
             s.phase1(*twist, *flip, *ss, 0, 6);
             probes += s.probes - before;
             if let Some(len2) = s.found {
-                let (nodes1, nodes2) = searches.iter().fold((0, 0), |(a, b), x| (a + x.0.nodes1, b + x.0.nodes2));
+                let (nodes1, nodes2) = searches
+                    .iter()
+                    .fold((0, 0), |(a, b), x| (a + x.0.nodes1, b + x.0.nodes2));
                 let s = &searches.iter().find(|x| x.0.found.is_some()).map(|x| &x.0);
                 let Some(s) = s else { break };
                 return Ok(Solution {

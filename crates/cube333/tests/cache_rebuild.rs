@@ -8,12 +8,19 @@ use twistor_cube333::prune::phase2_table;
 
 #[test]
 fn corrupt_phase2_file_is_detected_and_rebuilt() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cache-rebuild-{}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cache-rebuild-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
-    let opts = CacheOptions { dir: Some(dir.clone()), ..Default::default() };
+    let opts = CacheOptions {
+        dir: Some(dir.clone()),
+        ..Default::default()
+    };
     let mut events = Vec::new();
     let first = phase2_table(&opts, &mut |e| events.push(e));
-    let Some(CacheEvent::Built { path: Some(path), .. }) = events.pop() else {
+    let Some(CacheEvent::Built {
+        path: Some(path), ..
+    }) = events.pop()
+    else {
         panic!("expected a built and saved table, got {events:?}");
     };
     let reference = first.entry_counts();
@@ -35,6 +42,8 @@ fn corrupt_phase2_file_is_detected_and_rebuilt() {
     fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
     events.clear();
     phase2_table(&opts, &mut |e| events.push(e));
-    assert!(matches!(&events[0], CacheEvent::Rejected { reason, .. } if reason.contains("truncated")));
+    assert!(
+        matches!(&events[0], CacheEvent::Rejected { reason, .. } if reason.contains("truncated"))
+    );
     let _ = fs::remove_dir_all(&dir);
 }

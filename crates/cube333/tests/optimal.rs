@@ -11,22 +11,36 @@ use twistor_cube333::{CubieCube, MoveSeq};
 
 fn cache() -> CacheOptions {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("twistor-cube333-tables");
-    CacheOptions { dir: Some(dir), ..Default::default() }
+    CacheOptions {
+        dir: Some(dir),
+        ..Default::default()
+    }
 }
 
 #[test]
 fn optimal_lengths_agree_with_exhaustive_two_phase() {
     let opt = OptimalSolver::load(OptimalTableKind::Small, &cache(), &mut |_| {});
     let two = TwoPhaseTables::load(&cache(), &mut |_| {});
-    for scramble in ["R U R' U'", "F R U R' U' F'", "R2 U2 F2 D L' B2 R", "U F2 L D' R2 B"] {
+    for scramble in [
+        "R U R' U'",
+        "F R U R' U' F'",
+        "R2 U2 F2 D L' B2 R",
+        "U F2 L D' R2 B",
+    ] {
         let s: MoveSeq = scramble.parse().unwrap();
         let c = CubieCube::from_moves(&s.0);
         let sol = opt.solve(&c, &OptimalOptions::default());
         assert!(c.apply_moves(&sol.moves.0).is_solved(), "{scramble}");
         let n = sol.moves.len();
         assert!(n <= s.len());
-        let shorter = SolveOptions { max_length: n - 1, ..Default::default() };
-        assert_eq!(solve(&two, &c, &shorter).unwrap_err(), SolveError::TooShort { max_length: n - 1 });
+        let shorter = SolveOptions {
+            max_length: n - 1,
+            ..Default::default()
+        };
+        assert_eq!(
+            solve(&two, &c, &shorter).unwrap_err(),
+            SolveError::TooShort { max_length: n - 1 }
+        );
     }
 }
 
@@ -34,11 +48,22 @@ fn optimal_lengths_agree_with_exhaustive_two_phase() {
 fn symmetry_reduction_keeps_optimality() {
     // The 4-spot-like pattern and a checkerboard have many symmetries.
     let opt = OptimalSolver::load(OptimalTableKind::Small, &cache(), &mut |_| {});
-    for scramble in ["U2 D2 F2 B2 L2 R2", "U D' R L' F B' U D'", "F2 B2 U D' R2 L2 U D'"] {
+    for scramble in [
+        "U2 D2 F2 B2 L2 R2",
+        "U D' R L' F B' U D'",
+        "F2 B2 U D' R2 L2 U D'",
+    ] {
         let s: MoveSeq = scramble.parse().unwrap();
         let c = CubieCube::from_moves(&s.0);
         let with = opt.solve(&c, &OptimalOptions::default());
-        let without = opt.solve(&c, &OptimalOptions { no_symmetry_reduction: true, single_thread: true, progress: None });
+        let without = opt.solve(
+            &c,
+            &OptimalOptions {
+                no_symmetry_reduction: true,
+                single_thread: true,
+                progress: None,
+            },
+        );
         assert_eq!(with.moves.len(), without.moves.len(), "{scramble}");
         assert!(c.apply_moves(&with.moves.0).is_solved());
         assert!(with.nodes <= without.nodes);

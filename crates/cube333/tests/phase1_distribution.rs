@@ -8,7 +8,10 @@ use twistor_cube333::tables::CoordTables;
 
 #[test]
 fn phase1_table_reproduces_the_coset_distribution() {
-    let opts = CacheOptions { no_cache: true, ..Default::default() };
+    let opts = CacheOptions {
+        no_cache: true,
+        ..Default::default()
+    };
     let table = phase1_table(&opts, &mut |_| {});
     let t = CoordTables::get();
     let dist = table.raw_distribution(N_TWIST, |c| t.flipslice.class_size(c));

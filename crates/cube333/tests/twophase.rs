@@ -10,7 +10,13 @@ use twistor_cube333::{CubieCube, MoveSeq};
 fn tables() -> TwoPhaseTables {
     // Shared by the test binaries of this crate, so the tables are built once.
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("twistor-cube333-tables");
-    TwoPhaseTables::load(&CacheOptions { dir: Some(dir), ..Default::default() }, &mut |_| {})
+    TwoPhaseTables::load(
+        &CacheOptions {
+            dir: Some(dir),
+            ..Default::default()
+        },
+        &mut |_| {},
+    )
 }
 
 #[test]
@@ -18,7 +24,10 @@ fn random_cubes_are_solved_within_the_target() {
     let t = tables();
     let mut rng = SplitMix64(2024);
     for target in [21, 20] {
-        let opts = SolveOptions { max_length: target, ..Default::default() };
+        let opts = SolveOptions {
+            max_length: target,
+            ..Default::default()
+        };
         for _ in 0..30 {
             let c = CubieCube::random(|| rng.next_u64());
             let s = solve(&t, &c, &opts).unwrap();
@@ -35,11 +44,27 @@ fn short_scrambles_get_optimal_solutions() {
     let t = tables();
     let scramble: MoveSeq = "R U F' L2 D B'".parse().unwrap();
     let c = CubieCube::from_moves(&scramble.0);
-    let s = solve(&t, &c, &SolveOptions { max_length: 6, ..Default::default() }).unwrap();
+    let s = solve(
+        &t,
+        &c,
+        &SolveOptions {
+            max_length: 6,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(s.moves.len(), 6);
     assert!(c.apply_moves(&s.moves.0).is_solved());
     assert_eq!(
-        solve(&t, &c, &SolveOptions { max_length: 5, ..Default::default() }).unwrap_err(),
+        solve(
+            &t,
+            &c,
+            &SolveOptions {
+                max_length: 5,
+                ..Default::default()
+            }
+        )
+        .unwrap_err(),
         SolveError::TooShort { max_length: 5 }
     );
 }
@@ -48,7 +73,11 @@ fn short_scrambles_get_optimal_solutions() {
 fn single_direction_search_also_solves() {
     let t = tables();
     let mut rng = SplitMix64(77);
-    let opts = SolveOptions { max_length: 21, all_directions: false, ..Default::default() };
+    let opts = SolveOptions {
+        max_length: 21,
+        all_directions: false,
+        ..Default::default()
+    };
     for _ in 0..5 {
         let c = CubieCube::random(|| rng.next_u64());
         let s = solve(&t, &c, &opts).unwrap();

@@ -235,7 +235,7 @@ fn read_transformation(
         let perm_vals = perm.uints(at, &format!("{path}.permutation"), 255)?;
         let ori = v.get("orientationDelta").or_else(|| v.get("orientation"));
         let ori_vals = match ori {
-            Some(o) => o.uints(at, &format!("{path}.orientationDelta"), 255)?,
+            Some(o) => orientation_deltas(at, o, &format!("{path}.orientationDelta"), orbit)?,
             None => vec![0; n],
         };
         if perm_vals.len() != n {
@@ -309,6 +309,25 @@ fn read_transformation(
         }
     }
     Transformation::from_bytes(layout, bytes).map_err(|e| at.err(j.line, K::Model(e)))
+}
+
+/// The orientation deltas of a move. cubing.js writes a turn the other way
+/// as a negative delta (its clock's `z` has `-1` on a 4-orientation orbit),
+/// so `-(n-1)..=-1` are read modulo `n`; anything else must be a whole
+/// number, checked against `n` by the caller.
+fn orientation_deltas(at: At, j: &Json, path: &str, orbit: &Orbit) -> Result<Vec<u64>, ParseError> {
+    let n = orbit.num_orientations() as i64;
+    j.array(at, path)?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match &v.value {
+            json::Value::Number(s) => match s.parse::<i64>() {
+                Ok(d) if d < 0 && d > -n => Ok((d + n) as u64),
+                _ => v.uint(at, &format!("{path}[{i}]"), 255),
+            },
+            _ => v.uint(at, &format!("{path}[{i}]"), 255),
+        })
+        .collect()
 }
 
 /// Parses a KPattern (a position) for `puzzle`.

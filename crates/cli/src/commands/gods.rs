@@ -1,12 +1,301 @@
-//! `twistor gods` (being built).
+//! `twistor gods`: God's algorithm — how many positions lie at each
+//! distance from the start, the antipodes, and the local maxima.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+use twistor_search::gods::{
+    gods, Engine, FileCheckpoint, GodsControl, GodsError, GodsEvent, GodsMethod, GodsOptions,
+    GodsReport, Storage,
+};
+use twistor_search::{Metric, MoveSet};
 
 use crate::error::{CliError, CliResult};
+use crate::puzzle_source::PuzzleSource;
+
+/// How distances are computed.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum MethodArg {
+    /// Breadth-first search.
+    Bfs,
+    /// Store positions up to a depth, then build the deeper ones as products.
+    Products,
+}
+
+/// Where breadth-first search keeps positions.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum StorageArg {
+    /// Bit arrays when the positions can be indexed and fit, else sorted arrays.
+    Auto,
+    /// Two bits a position over a perfect index.
+    Bits,
+    /// Sorted arrays of packed positions (reduced by rotations when possible).
+    Sorted,
+}
 
 /// Arguments of `twistor gods`.
 #[derive(clap::Args)]
-pub struct GodsArgs {}
+#[command(
+    after_help = "Examples:\n  twistor gods 2x2x2.tws --moves U,F,R --local-maxima\n  \
+    twistor gods skewb.tws -t 2 --antipodes 5\n  \
+    twistor gods pyraminx.tws --checkpoint pyra.ckpt      # kill it, then add --resume"
+)]
+pub struct GodsArgs {
+    #[command(flatten)]
+    source: PuzzleSource,
+    /// Use only these moves, comma-separated (`U,F,R`; `R2` keeps only R's half turns).
+    #[arg(long, value_name = "A,B,C")]
+    moves: Option<String>,
+    /// Count quarter turns (only the single steps of each move).
+    #[arg(long)]
+    qtm: bool,
+    /// Print the first K antipodes with a move sequence reaching each.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    antipodes: usize,
+    /// Count the local maxima at each distance (no neighbour farther) and
+    /// the strong ones (every neighbour closer).
+    #[arg(long)]
+    local_maxima: bool,
+    /// The method.
+    #[arg(long, value_enum, default_value = "bfs")]
+    method: MethodArg,
+    /// With --method products: the depth found breadth-first before the
+    /// products (default: where the layers stop growing).
+    #[arg(long, value_name = "A")]
+    products_depth: Option<usize>,
+    /// Where breadth-first search keeps positions.
+    #[arg(long, value_enum, default_value = "auto")]
+    storage: StorageArg,
+    /// Do not reduce by the definition's rotations.
+    #[arg(long)]
+    no_symmetry: bool,
+    /// Worker threads (default: every core).
+    #[arg(short = 't', long = "threads", value_name = "N", default_value_t = 0)]
+    threads: usize,
+    /// Memory limit in megabytes.
+    #[arg(
+        short = 'M',
+        long = "memory",
+        value_name = "MB",
+        default_value_t = 4096
+    )]
+    memory: u64,
+    /// Save the state after every depth to FILE (replaced atomically).
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Continue the run saved in the --checkpoint file.
+    #[arg(long, requires = "checkpoint")]
+    resume: bool,
+    /// Print JSON: {"distribution": [...], "total": N, ...}.
+    #[arg(long)]
+    json: bool,
+}
+
+fn gods_error(e: GodsError) -> CliError {
+    match e {
+        GodsError::Stopped { .. } | GodsError::Checkpoint(_) | GodsError::Threads(_) => {
+            CliError::failure(e)
+        }
+        _ => CliError::input(e),
+    }
+}
+
+/// Draws one progress bar per depth on stderr.
+struct Bars {
+    bar: Mutex<Option<ProgressBar>>,
+}
+
+impl Bars {
+    fn event(&self, e: &GodsEvent) {
+        let Ok(mut slot) = self.bar.lock() else {
+            return;
+        };
+        match e {
+            GodsEvent::LevelStarted {
+                depth,
+                work,
+                backward,
+            } => {
+                let bar = ProgressBar::new(*work);
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "depth {msg:>10} [{bar:40}] {percent:>3}% {elapsed_precise} eta {eta}",
+                    )
+                    .unwrap_or_else(|_| ProgressStyle::default_bar())
+                    .progress_chars("=> "),
+                );
+                bar.set_message(format!("{depth}{}", if *backward { " (back)" } else { "" }));
+                bar.enable_steady_tick(Duration::from_millis(250));
+                if let Some(old) = slot.replace(bar) {
+                    old.finish_and_clear();
+                }
+            }
+            GodsEvent::LevelProgress { done, .. } => {
+                if let Some(bar) = slot.as_ref() {
+                    bar.set_position(*done);
+                }
+            }
+            GodsEvent::LevelFinished {
+                depth,
+                positions,
+                total,
+            } => {
+                let line = format!("depth {depth}: {positions} positions, {total} in all");
+                match slot.take() {
+                    Some(bar) => {
+                        bar.finish_and_clear();
+                        eprintln!("{line}");
+                    }
+                    None => eprintln!("{line}"),
+                }
+            }
+            GodsEvent::Resumed { depth } => eprintln!("resuming after depth {depth}"),
+            GodsEvent::FindingAntipodes { count } => {
+                if let Some(bar) = slot.take() {
+                    bar.finish_and_clear();
+                }
+                eprintln!("finding move sequences for {count} antipodes");
+            }
+            GodsEvent::Plan(_) | GodsEvent::CheckpointSaved { .. } => {}
+        }
+    }
+
+    fn clear(&self) {
+        if let Ok(mut slot) = self.bar.lock() {
+            if let Some(bar) = slot.take() {
+                bar.finish_and_clear();
+            }
+        }
+    }
+}
 
 /// Runs `twistor gods`.
-pub fn run(_args: GodsArgs) -> CliResult {
-    Err(CliError::failure("twistor gods is not built yet"))
+pub fn run(args: GodsArgs) -> CliResult {
+    let puzzle = args.source.load()?;
+    let metric = if args.qtm { Metric::Qtm } else { Metric::Htm };
+    let moves = match &args.moves {
+        Some(list) => {
+            let names: Vec<String> = list
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect();
+            MoveSet::named(&puzzle, &names, metric)
+        }
+        None => MoveSet::all(&puzzle, metric),
+    }
+    .map_err(|e| CliError::input(format!("--moves: {e}")))?;
+    let options = GodsOptions {
+        local_maxima: args.local_maxima,
+        antipodes: args.antipodes,
+        method: match args.method {
+            MethodArg::Bfs => GodsMethod::BreadthFirst,
+            MethodArg::Products => GodsMethod::Products {
+                stored_depth: args.products_depth,
+            },
+        },
+        storage: match args.storage {
+            StorageArg::Auto => Storage::Auto,
+            StorageArg::Bits => Storage::BitArray,
+            StorageArg::Sorted => Storage::SortedArray,
+        },
+        threads: args.threads,
+        memory_limit: args.memory.saturating_mul(1 << 20),
+        symmetry: !args.no_symmetry,
+    };
+    let bars = Bars {
+        bar: Mutex::new(None),
+    };
+    let draw = |e: &GodsEvent| bars.event(e);
+    let mut store = args.checkpoint.as_ref().map(FileCheckpoint::new);
+    let control = GodsControl {
+        stop: None,
+        progress: std::io::stderr().is_terminal().then_some(&draw as _),
+        checkpoint: store.as_mut().map(|s| s as _),
+        resume: args.resume,
+    };
+    let report = gods(&puzzle, &moves, &options, control);
+    bars.clear();
+    let report = report.map_err(gods_error)?;
+    print_report(&args, &moves, &report);
+    Ok(())
+}
+
+fn alg(moves: &MoveSet, seq: &[usize]) -> String {
+    seq.iter()
+        .map(|&m| moves.moves()[m].name.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn print_report(args: &GodsArgs, moves: &MoveSet, r: &GodsReport) {
+    let t = &r.table;
+    let algs: Vec<String> = r
+        .antipodes
+        .sequences
+        .iter()
+        .map(|s| alg(moves, s))
+        .collect();
+    let engine = match r.plan.engine {
+        Engine::BitArray => "bits",
+        Engine::SortedArray => "sorted",
+        Engine::Products => "products",
+    };
+    if args.json {
+        let mut v = json!({
+            "distribution": t.counts,
+            "total": t.total(),
+            "antipodes": {"count": r.antipodes.count, "first": algs},
+            "engine": engine,
+        });
+        if let (Some(lm), Some(strong)) = (&t.local_maxima, &t.strong_local_maxima) {
+            v["local_maxima"] = json!(lm);
+            v["strong_local_maxima"] = json!(strong);
+        }
+        if let Some(c) = &r.classes {
+            v["classes"] = json!(c);
+        }
+        println!("{v}");
+        return;
+    }
+    let lm = t.local_maxima.as_ref().zip(t.strong_local_maxima.as_ref());
+    match lm {
+        Some(_) => println!(
+            "{:>5} {:>16} {:>16} {:>16}",
+            "depth", "positions", "local maxima", "strong"
+        ),
+        None => println!("{:>5} {:>16}", "depth", "positions"),
+    }
+    for (d, c) in t.counts.iter().enumerate() {
+        match lm {
+            Some((l, s)) => println!("{d:>5} {c:>16} {:>16} {:>16}", l[d], s[d]),
+            None => println!("{d:>5} {c:>16}"),
+        }
+    }
+    match lm {
+        Some((l, s)) => println!(
+            "{:>5} {:>16} {:>16} {:>16}",
+            "total",
+            t.total(),
+            l.iter().sum::<u64>(),
+            s.iter().sum::<u64>()
+        ),
+        None => println!("{:>5} {:>16}", "total", t.total()),
+    }
+    println!(
+        "antipodes: {} at distance {}",
+        r.antipodes.count,
+        t.diameter()
+    );
+    for a in &algs {
+        println!("  {a}");
+    }
+    if args.antipodes > 0 && algs.is_empty() && r.antipodes.count > 0 {
+        println!("  (no move sequences: the search for them would not fit the memory limit)");
+    }
 }

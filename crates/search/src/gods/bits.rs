@@ -1,0 +1,691 @@
+//! The two-bit-array engine: breadth-first search over a perfect index.
+//!
+//! Each index has a 2-bit code: old (seen before this level), frontier
+//! (the level being expanded), new (found this level) or unseen. A level
+//! is computed *forward* (expand each frontier position, marking unseen
+//! neighbours new) or *backward* (mark each unseen position that has a
+//! frontier neighbour new, stopping at the first), whichever touches fewer
+//! positions; then frontier becomes old and new becomes frontier.
+//!
+//! A neighbour's index is computed without building the position: the
+//! index is `hi·L + lo`, where `lo` combines the smallest components and
+//! has one precomputed table row per value (`lo`'s neighbour under each
+//! move), and `hi`'s neighbours are summed from per-component tables once
+//! per run of `L` consecutive indices. The tables are small, and the `L`
+//! neighbours of a run under one move fall in one stretch of the array,
+//! which keeps the memory accesses local.
+//!
+//! Threads take chunks of words. Forward, two threads may mark positions
+//! in the same word, so marking is an atomic `fetch_and` (which also
+//! settles who counts a position reached from both). Backward, a thread
+//! only writes the words of its own chunk, and readers look only for the
+//! frontier code, which it never writes.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+use twistor_core::index::PositionIndexer;
+
+use super::{
+    Context, DistanceTable, Engine, EngineOutput, GodsError, GodsEvent, GodsPlan, Signals,
+};
+
+// Codes: 0 is old (seen at an earlier level).
+const FRONTIER: u64 = 1;
+const NEW: u64 = 2;
+const UNSEEN: u64 = 3;
+/// The low bit of every 2-bit code in a word.
+const LOW: u64 = 0x5555_5555_5555_5555;
+/// Words a task takes at once (131,072 positions).
+const CHUNK_WORDS: usize = 1 << 12;
+/// The size `L` of the low part the engine aims for.
+const LOW_TARGET: f64 = 300.0;
+/// Largest move table of one component, in bytes.
+const TABLE_LIMIT: u64 = 256 << 20;
+
+/// How the index splits into a tabled low part and a high part.
+#[derive(Clone, Debug)]
+struct Split {
+    /// Components in the low part (a prefix).
+    low_components: usize,
+    /// `L`: the low part's radix.
+    low: u64,
+    /// Whether each high component gets a move table.
+    high_tabled: Vec<bool>,
+}
+
+fn split(ix: &PositionIndexer, nm: usize) -> Split {
+    let comps = ix.components();
+    let tabled = |c: usize| {
+        let r = comps[c].radix();
+        r <= u32::MAX as u64 && r.saturating_mul(nm as u64 * 8) <= TABLE_LIMIT
+    };
+    let target = LOW_TARGET;
+    let mut best = (0usize, 1u64, f64::INFINITY);
+    let mut low = 1u64;
+    for j in 0..=comps.len() {
+        let miss = ((low as f64).ln() - target.ln()).abs();
+        if miss < best.2 {
+            best = (j, low, miss);
+        }
+        if j == comps.len() || !tabled(j) {
+            break;
+        }
+        low = low.saturating_mul(comps[j].radix());
+        if low > u32::MAX as u64 || low.saturating_mul(nm as u64 * 4) > TABLE_LIMIT {
+            break;
+        }
+    }
+    Split {
+        low_components: best.0,
+        low: best.1,
+        high_tabled: (best.0..comps.len()).map(tabled).collect(),
+    }
+}
+
+/// Bytes the engine needs for a puzzle with this index and move count.
+pub(crate) fn memory_needed(ix: &PositionIndexer, nm: usize) -> u64 {
+    let s = split(ix, nm);
+    let words = ix.size().div_ceil(32) * 8;
+    let low = s.low * nm as u64 * 4;
+    let low_parts: u64 = ix.components()[..s.low_components]
+        .iter()
+        .map(|c| c.radix() * nm as u64 * 4)
+        .sum();
+    let high: u64 = ix.components()[s.low_components..]
+        .iter()
+        .zip(&s.high_tabled)
+        .filter(|(_, &t)| t)
+        .map(|(c, _)| c.radix() * nm as u64 * 8)
+        .sum();
+    words + low + low_parts + high
+}
+
+struct HighPart {
+    component: usize,
+    radix: u64,
+    stride: u64,
+    /// Per value and move: the neighbour's value times the stride.
+    table: Option<Vec<u64>>,
+}
+
+/// Move tables of an index.
+struct MoveTables {
+    nm: usize,
+    low: u64,
+    /// Per low value and move: the neighbour's low value.
+    low_table: Vec<u32>,
+    high: Vec<HighPart>,
+    template: Vec<u8>,
+}
+
+/// Per value of component `c` and move: the value after the move.
+fn component_table(ix: &PositionIndexer, c: usize, moves: &[&[u8]], template: &[u8]) -> Vec<u32> {
+    let comp = &ix.components()[c];
+    let nm = moves.len();
+    let layout = ix.layout();
+    let mut table = vec![0u32; comp.radix() as usize * nm];
+    const ROWS: usize = 1024;
+    table
+        .par_chunks_mut(nm * ROWS)
+        .enumerate()
+        .for_each(|(ci, chunk)| {
+            let mut state = template.to_vec();
+            let mut out = template.to_vec();
+            for (j, row) in chunk.chunks_mut(nm).enumerate() {
+                comp.unrank((ci * ROWS + j) as u64, &mut state);
+                for (m, mv) in moves.iter().enumerate() {
+                    layout.compose_into(&state, mv, &mut out);
+                    row[m] = comp.rank(&out) as u32;
+                }
+            }
+        });
+    table
+}
+
+impl MoveTables {
+    fn new(ix: &PositionIndexer, moves: &[&[u8]]) -> MoveTables {
+        let nm = moves.len();
+        let s = split(ix, nm);
+        let mut template = vec![0u8; ix.layout().state_len()];
+        ix.unrank(0, &mut template);
+        let low_tables: Vec<Vec<u32>> = (0..s.low_components)
+            .map(|c| component_table(ix, c, moves, &template))
+            .collect();
+        let mut low_table = vec![0u32; s.low as usize * nm];
+        let comps = ix.components();
+        low_table
+            .par_chunks_mut(nm)
+            .enumerate()
+            .for_each(|(lo, row)| {
+                let mut rest = lo as u64;
+                for (c, t) in low_tables.iter().enumerate() {
+                    let r = comps[c].radix();
+                    let d = (rest % r) as usize;
+                    rest /= r;
+                    let stride = ix.stride(c) as u32;
+                    for (m, x) in row.iter_mut().enumerate() {
+                        *x += t[d * nm + m] * stride;
+                    }
+                }
+            });
+        let high = (s.low_components..comps.len())
+            .zip(&s.high_tabled)
+            .map(|(c, &tabled)| {
+                let stride = ix.stride(c);
+                HighPart {
+                    component: c,
+                    radix: comps[c].radix(),
+                    stride,
+                    table: tabled.then(|| {
+                        component_table(ix, c, moves, &template)
+                            .into_iter()
+                            .map(|v| v as u64 * stride)
+                            .collect()
+                    }),
+                }
+            })
+            .collect();
+        MoveTables {
+            nm,
+            low: s.low,
+            low_table,
+            high,
+            template,
+        }
+    }
+}
+
+/// Computes neighbours' indices for a run of increasing indices.
+struct Cursor<'a> {
+    tables: &'a MoveTables,
+    ix: &'a PositionIndexer,
+    moves: &'a [&'a [u8]],
+    /// `hi·L` of the current run.
+    base: u64,
+    /// The high part of each neighbour of the current run.
+    nh: Vec<u64>,
+    state: Vec<u8>,
+    out: Vec<u8>,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(tables: &'a MoveTables, ix: &'a PositionIndexer, moves: &'a [&'a [u8]]) -> Cursor<'a> {
+        let mut c = Cursor {
+            tables,
+            ix,
+            moves,
+            base: 0,
+            nh: vec![0; tables.nm],
+            state: tables.template.clone(),
+            out: tables.template.clone(),
+        };
+        c.load(0);
+        c
+    }
+
+    /// Positions the cursor on index `x`; returns its low part.
+    #[inline]
+    fn locate(&mut self, x: u64) -> usize {
+        let off = x.wrapping_sub(self.base);
+        if off < self.tables.low {
+            return off as usize;
+        }
+        self.load(x / self.tables.low);
+        (x - self.base) as usize
+    }
+
+    fn load(&mut self, hi: u64) {
+        let t = self.tables;
+        let nm = t.nm;
+        self.base = hi * t.low;
+        self.nh.fill(0);
+        let mut rest = hi;
+        for p in &t.high {
+            let d = rest % p.radix;
+            rest /= p.radix;
+            match &p.table {
+                Some(table) => {
+                    let row = &table[d as usize * nm..][..nm];
+                    for (h, &v) in self.nh.iter_mut().zip(row) {
+                        *h += v;
+                    }
+                }
+                None => {
+                    let comp = &self.ix.components()[p.component];
+                    comp.unrank(d, &mut self.state);
+                    for (m, mv) in self.moves.iter().enumerate() {
+                        self.ix
+                            .layout()
+                            .compose_into(&self.state, mv, &mut self.out);
+                        self.nh[m] += comp.rank(&self.out) * p.stride;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct LevelStats {
+    new: u64,
+    local: u64,
+    strong: u64,
+    stopped: bool,
+}
+
+impl LevelStats {
+    fn add(self, o: LevelStats) -> LevelStats {
+        LevelStats {
+            new: self.new + o.new,
+            local: self.local + o.local,
+            strong: self.strong + o.strong,
+            stopped: self.stopped || o.stopped,
+        }
+    }
+}
+
+#[inline]
+fn code(mem: &[AtomicU64], y: u64) -> u64 {
+    (mem[(y >> 5) as usize].load(Relaxed) >> ((y & 31) * 2)) & 3
+}
+
+/// Frontier positions expanded together: their neighbours' codes are
+/// loaded in one tight loop, so the cache misses overlap.
+const BATCH: usize = 32;
+
+/// Neighbour indices and codes of a batch of frontier positions.
+struct Batch {
+    ys: Vec<u64>,
+    codes: Vec<u8>,
+    len: usize,
+}
+
+impl Batch {
+    fn new(nm: usize) -> Batch {
+        Batch {
+            ys: vec![0; BATCH * nm],
+            codes: vec![0; BATCH * nm],
+            len: 0,
+        }
+    }
+}
+
+/// Marks position `y` new if it is unseen; whether this call did.
+#[inline]
+fn mark_new<const SHARED: bool>(mem: &[AtomicU64], y: u64) -> bool {
+    let word = &mem[(y >> 5) as usize];
+    let sh = (y & 31) * 2;
+    if SHARED {
+        // Unseen (11) becomes new (10); another thread may have done it
+        // first, and the value before says who did.
+        let before = word.fetch_and(!(1u64 << sh), Relaxed);
+        (before >> sh) & 3 == UNSEEN
+    } else {
+        let w = word.load(Relaxed);
+        let fresh = (w >> sh) & 3 == UNSEEN;
+        word.store(w & !((fresh as u64) << sh), Relaxed);
+        fresh
+    }
+}
+
+/// Looks up the codes of a batch's neighbours, marks the unseen ones new
+/// and counts the batch's local maxima.
+#[inline]
+fn flush<const SHARED: bool>(mem: &[AtomicU64], nm: usize, b: &mut Batch, st: &mut LevelStats) {
+    let n = b.len * nm;
+    for (c, &y) in b.codes[..n].iter_mut().zip(&b.ys[..n]) {
+        *c = code(mem, y) as u8;
+    }
+    for i in 0..b.len {
+        let mut seen = 0u32;
+        for j in i * nm..(i + 1) * nm {
+            let c = b.codes[j];
+            seen |= 1 << c;
+            if c as u64 == UNSEEN && mark_new::<SHARED>(mem, b.ys[j]) {
+                st.new += 1;
+            }
+        }
+        // A neighbour new or unseen is farther; one in the frontier is as far.
+        if seen & ((1 << NEW) | (1 << UNSEEN)) == 0 {
+            st.local += 1;
+            if seen & (1 << FRONTIER) == 0 {
+                st.strong += 1;
+            }
+        }
+    }
+    b.len = 0;
+}
+
+/// Expands the frontier positions of `words`.
+fn forward<const SHARED: bool>(
+    mem: &[AtomicU64],
+    cur: &mut Cursor<'_>,
+    batch: &mut Batch,
+    words: std::ops::Range<usize>,
+) -> LevelStats {
+    let nm = cur.tables.nm;
+    let lt = &cur.tables.low_table;
+    let mut st = LevelStats::default();
+    for wi in words {
+        let w = mem[wi].load(Relaxed);
+        let mut f = w & !(w >> 1) & LOW;
+        while f != 0 {
+            let b = f.trailing_zeros() as u64;
+            f &= f - 1;
+            let x = wi as u64 * 32 + (b >> 1);
+            let lo = cur.locate(x);
+            let row = &lt[lo * nm..lo * nm + nm];
+            let out = &mut batch.ys[batch.len * nm..(batch.len + 1) * nm];
+            for ((y, &h), &l) in out.iter_mut().zip(&cur.nh).zip(row) {
+                *y = h + l as u64;
+            }
+            batch.len += 1;
+            if batch.len == BATCH {
+                flush::<SHARED>(mem, nm, batch, &mut st);
+            }
+        }
+    }
+    flush::<SHARED>(mem, nm, batch, &mut st);
+    st
+}
+
+/// Marks the unseen positions of `words` that have a frontier neighbour.
+fn backward(mem: &[AtomicU64], cur: &mut Cursor<'_>, words: std::ops::Range<usize>) -> LevelStats {
+    let nm = cur.tables.nm;
+    let lt = &cur.tables.low_table;
+    let mut st = LevelStats::default();
+    for wi in words {
+        let w = mem[wi].load(Relaxed);
+        let mut u = w & (w >> 1) & LOW;
+        if u == 0 {
+            continue;
+        }
+        let mut nw = w;
+        while u != 0 {
+            let b = u.trailing_zeros() as u64;
+            u &= u - 1;
+            let x = wi as u64 * 32 + (b >> 1);
+            let lo = cur.locate(x);
+            let row = &lt[lo * nm..lo * nm + nm];
+            for (&h, &l) in cur.nh.iter().zip(row) {
+                if code(mem, h + l as u64) == FRONTIER {
+                    nw &= !(1u64 << b);
+                    st.new += 1;
+                    break;
+                }
+            }
+        }
+        if nw != w {
+            mem[wi].store(nw, Relaxed);
+        }
+    }
+    st
+}
+
+/// Frontier becomes old, new becomes frontier.
+fn advance(mem: &[AtomicU64]) {
+    mem.par_chunks(CHUNK_WORDS).for_each(|chunk| {
+        for a in chunk {
+            let w = a.load(Relaxed);
+            a.store(w - ((w & LOW) ^ ((w >> 1) & LOW)), Relaxed);
+        }
+    });
+}
+
+fn fresh_memory(size: u64, start: u64) -> Vec<AtomicU64> {
+    let nwords = size.div_ceil(32) as usize;
+    let mut words: Vec<AtomicU64> = Vec::with_capacity(nwords);
+    words.par_extend((0..nwords).into_par_iter().map(|_| AtomicU64::new(!0)));
+    // Indices past the end are old, so they are never expanded or found.
+    let tail = size % 32;
+    if tail != 0 {
+        words[nwords - 1] = AtomicU64::new(!0u64 >> (64 - 2 * tail));
+    }
+    let w = &words[(start >> 5) as usize];
+    let sh = (start & 31) * 2;
+    w.store(w.load(Relaxed) & !(3u64 << sh) | (FRONTIER << sh), Relaxed);
+    words
+}
+
+/// The state of a run between levels, as checkpoints hold it.
+struct Progress {
+    counts: Vec<u64>,
+    local: Vec<u64>,
+    strong: Vec<u64>,
+}
+
+const ENGINE: &str = "bits";
+
+fn save(
+    ctx: &mut Context<'_, '_>,
+    p: &Progress,
+    mem: &[AtomicU64],
+    size: u64,
+) -> Result<(), GodsError> {
+    let depth = p.counts.len() - 1;
+    let header = ctx.checkpoint_header(&format!("{ENGINE} index={size}"), depth);
+    let Some(store) = ctx.checkpoint.as_deref_mut() else {
+        return Ok(());
+    };
+    let head = [
+        p.counts.len() as u64,
+        p.local.len() as u64,
+        mem.len() as u64,
+    ];
+    let mut payload = head
+        .into_iter()
+        .chain(p.counts.iter().copied())
+        .chain(p.local.iter().copied())
+        .chain(p.strong.iter().copied())
+        .chain(mem.iter().map(|a| a.load(Relaxed)));
+    store.save(&header, &mut payload)?;
+    ctx.emit(GodsEvent::CheckpointSaved { depth });
+    Ok(())
+}
+
+fn load(ctx: &mut Context<'_, '_>, size: u64) -> Result<(Progress, Vec<AtomicU64>), GodsError> {
+    let expected = ctx.checkpoint_header(&format!("{ENGINE} index={size}"), 0);
+    let Some(store) = ctx.checkpoint.as_deref_mut() else {
+        return Err(GodsError::NoCheckpoint);
+    };
+    let (header, payload) = store.load()?.ok_or(GodsError::NoCheckpoint)?;
+    header.check_matches(&expected)?;
+    let bad = || GodsError::Checkpoint("the saved state is inconsistent".into());
+    let mut it = payload.into_iter();
+    let mut next = || it.next().ok_or_else(bad);
+    let (nc, nl, nw) = (next()? as usize, next()? as usize, next()? as usize);
+    if nc == 0 || nc != header.depth + 1 || nl > nc || nw as u64 != size.div_ceil(32) {
+        return Err(bad());
+    }
+    let mut read = |n: usize| (0..n).map(|_| next()).collect::<Result<Vec<u64>, _>>();
+    let counts = read(nc)?;
+    let local = read(nl)?;
+    let strong = read(nl)?;
+    let words = read(nw)?;
+    let mem = words.into_iter().map(AtomicU64::new).collect();
+    ctx.emit(GodsEvent::Resumed { depth: nc - 1 });
+    Ok((
+        Progress {
+            counts,
+            local,
+            strong,
+        },
+        mem,
+    ))
+}
+
+/// Runs one level over all words; `None` if stopped part-way.
+fn level(
+    signals: Signals<'_>,
+    mem: &[AtomicU64],
+    tables: &MoveTables,
+    ix: &PositionIndexer,
+    moves: &[&[u8]],
+    depth: usize,
+    backward_scan: bool,
+) -> Option<LevelStats> {
+    let chunks = mem.len().div_ceil(CHUNK_WORDS);
+    signals.emit(GodsEvent::LevelStarted {
+        depth,
+        work: chunks as u64,
+        backward: backward_scan,
+    });
+    // One thread may mark positions without atomic operations.
+    let shared = rayon::current_num_threads() > 1;
+    let done = AtomicU64::new(0);
+    let stop_seen = AtomicBool::new(false);
+    let stats = (0..chunks)
+        .into_par_iter()
+        .map_init(
+            || (Cursor::new(tables, ix, moves), Batch::new(tables.nm)),
+            |(cur, batch), c| {
+                if stop_seen.load(Relaxed) || signals.stopped() {
+                    stop_seen.store(true, Relaxed);
+                    return LevelStats {
+                        stopped: true,
+                        ..LevelStats::default()
+                    };
+                }
+                let words = c * CHUNK_WORDS..((c + 1) * CHUNK_WORDS).min(mem.len());
+                let st = if backward_scan {
+                    backward(mem, cur, words)
+                } else if shared {
+                    forward::<true>(mem, cur, batch, words)
+                } else {
+                    forward::<false>(mem, cur, batch, words)
+                };
+                let d = done.fetch_add(1, Relaxed) + 1;
+                signals.emit(GodsEvent::LevelProgress {
+                    depth,
+                    done: d,
+                    work: chunks as u64,
+                });
+                st
+            },
+        )
+        .reduce(LevelStats::default, LevelStats::add);
+    (!stats.stopped).then_some(stats)
+}
+
+/// Runs breadth-first search on bit arrays.
+pub(crate) fn run(
+    ctx: &mut Context<'_, '_>,
+    ix: PositionIndexer,
+) -> Result<EngineOutput, GodsError> {
+    let nm = ctx.moves.moves().len();
+    let needed = memory_needed(&ix, nm);
+    if needed > ctx.options.memory_limit {
+        return Err(GodsError::NotEnoughMemory {
+            needed,
+            limit: ctx.options.memory_limit,
+        });
+    }
+    let size = ix.size();
+    let plan = GodsPlan {
+        engine: Engine::BitArray,
+        memory: needed,
+        index_size: Some(size),
+        reachable: ctx.reachable,
+        symmetry: None,
+    };
+    ctx.emit(GodsEvent::Plan(plan.clone()));
+    let lm = ctx.options.local_maxima;
+    let (mut p, mem) = if ctx.resume {
+        load(ctx, size)?
+    } else {
+        let start = ix.rank(ctx.puzzle.start().as_bytes());
+        let p = Progress {
+            counts: vec![1],
+            local: Vec::new(),
+            strong: Vec::new(),
+        };
+        let mem = fresh_memory(size, start);
+        ctx.emit(GodsEvent::LevelFinished {
+            depth: 0,
+            positions: 1,
+            total: 1,
+        });
+        save(ctx, &p, &mem, size)?;
+        (p, mem)
+    };
+    let tables = MoveTables::new(&ix, &ctx.move_bytes);
+    let moves = ctx.move_bytes.clone();
+    loop {
+        let depth = p.counts.len() - 1;
+        let frontier = p.counts[depth];
+        let total: u64 = p.counts.iter().sum();
+        if ctx.signals.stopped() {
+            return Err(GodsError::Stopped { depth });
+        }
+        if !lm && ctx.reachable == Some(total) {
+            break;
+        }
+        // Backward costs a few lookups per unseen position that is one
+        // farther and every move for one that is farther still (or
+        // unreachable); forward costs every move per frontier position.
+        let unseen = size - total;
+        let backward_scan = !lm
+            && match ctx.reachable {
+                Some(r) => (r - total) / 2 + (size - r) < frontier,
+                None => unseen < frontier,
+            };
+        let stats = level(
+            ctx.signals,
+            &mem,
+            &tables,
+            &ix,
+            &moves,
+            depth + 1,
+            backward_scan,
+        )
+        .ok_or(GodsError::Stopped { depth })?;
+        if lm {
+            p.local.push(stats.local);
+            p.strong.push(stats.strong);
+        }
+        if stats.new == 0 {
+            break;
+        }
+        advance(&mem);
+        p.counts.push(stats.new);
+        ctx.emit(GodsEvent::LevelFinished {
+            depth: depth + 1,
+            positions: stats.new,
+            total: total + stats.new,
+        });
+        save(ctx, &p, &mem, size)?;
+    }
+    // The frontier is now the last level: the antipodes.
+    let want = ctx.options.antipodes;
+    let mut positions = Vec::new();
+    'scan: for (wi, a) in mem.iter().enumerate() {
+        if positions.len() >= want {
+            break;
+        }
+        let w = a.load(Relaxed);
+        let mut f = w & !(w >> 1) & LOW;
+        while f != 0 {
+            let b = f.trailing_zeros() as u64;
+            f &= f - 1;
+            let mut state = vec![0u8; ix.layout().state_len()];
+            ix.unrank(wi as u64 * 32 + (b >> 1), &mut state);
+            positions.push(state);
+            if positions.len() >= want {
+                break 'scan;
+            }
+        }
+    }
+    Ok(EngineOutput {
+        antipode_count: *p.counts.last().unwrap_or(&0),
+        table: DistanceTable {
+            counts: p.counts,
+            local_maxima: lm.then_some(p.local),
+            strong_local_maxima: lm.then_some(p.strong),
+        },
+        antipode_positions: positions,
+        classes: None,
+        union_local_maxima: None,
+        plan,
+    })
+}

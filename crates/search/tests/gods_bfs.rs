@@ -1,0 +1,201 @@
+//! God's algorithm by breadth-first search: published tables, and the bit
+//! arrays against the sorted arrays (two independent engines).
+
+use twistor_core::Puzzle;
+use twistor_search::gods::{
+    gods, Engine, GodsControl, GodsError, GodsOptions, GodsReport, Storage,
+};
+use twistor_search::{Metric, MoveSet};
+
+fn shared_puzzle(dir: &str, name: &str) -> Puzzle {
+    let path = format!(
+        "{}/../../../shared/puzzles/{dir}/{name}.tws",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    twistor_formats::read_puzzle(&text, &path).unwrap()
+}
+
+fn move_set(p: &Puzzle, moves: Option<&str>, metric: Metric) -> MoveSet {
+    match moves {
+        Some(list) => {
+            let names: Vec<String> = list.split(',').map(String::from).collect();
+            MoveSet::named(p, &names, metric).unwrap()
+        }
+        None => MoveSet::all(p, metric).unwrap(),
+    }
+}
+
+fn run(p: &Puzzle, moves: &MoveSet, options: GodsOptions) -> GodsReport {
+    gods(p, moves, &options, GodsControl::default()).unwrap()
+}
+
+fn with_maxima(storage: Storage) -> GodsOptions {
+    GodsOptions {
+        local_maxima: true,
+        storage,
+        threads: 2,
+        ..GodsOptions::default()
+    }
+}
+
+/// OEIS A079761 and Longridge's table of the 2x2x2 in the face-turn metric.
+#[test]
+fn two_by_two_face_turn_metric_with_local_maxima() {
+    let p = shared_puzzle("tws", "2x2x2");
+    let moves = move_set(&p, Some("U,F,R"), Metric::Htm);
+    let r = run(&p, &moves, with_maxima(Storage::BitArray));
+    assert_eq!(r.plan.engine, Engine::BitArray);
+    let t = &r.table;
+    assert_eq!(
+        t.counts,
+        [1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644]
+    );
+    assert_eq!(t.total(), 3_674_160);
+    let lm = t.local_maxima.as_ref().unwrap();
+    assert_eq!(
+        lm,
+        &[0, 0, 0, 0, 11, 8, 96, 904, 13212, 413392, 604516, 2644]
+    );
+    assert_eq!(lm.iter().sum::<u64>(), 1_034_783);
+    let strong = t.strong_local_maxima.as_ref().unwrap();
+    assert_eq!(strong.iter().sum::<u64>(), 8508);
+}
+
+/// OEIS A079762 and Longridge's table in the quarter-turn metric, where
+/// every local maximum is strong (a quarter turn changes the parity).
+#[test]
+fn two_by_two_quarter_turn_metric_with_local_maxima() {
+    let p = shared_puzzle("tws", "2x2x2");
+    let moves = move_set(&p, Some("U,F,R"), Metric::Qtm);
+    let r = run(&p, &moves, with_maxima(Storage::BitArray));
+    let t = &r.table;
+    assert_eq!(
+        t.counts,
+        [
+            1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536, 90280,
+            276
+        ]
+    );
+    let lm = t.local_maxima.as_ref().unwrap();
+    assert_eq!(
+        lm,
+        &[0, 0, 0, 0, 0, 0, 0, 16, 53, 260, 1460, 34088, 402260, 88636, 276]
+    );
+    assert_eq!(lm.iter().sum::<u64>(), 527_049);
+    assert_eq!(t.strong_local_maxima.as_ref(), Some(lm));
+}
+
+/// The antipodes come with shortest sequences that reach them.
+#[test]
+fn antipodes_come_with_shortest_sequences() {
+    let p = shared_puzzle("tws", "2x2x2");
+    let moves = move_set(&p, Some("U,F,R"), Metric::Htm);
+    let options = GodsOptions {
+        antipodes: 4,
+        threads: 2,
+        ..GodsOptions::default()
+    };
+    let r = run(&p, &moves, options);
+    assert_eq!(r.antipodes.count, 2644);
+    assert_eq!(r.antipodes.positions.len(), 4);
+    assert_eq!(r.antipodes.sequences.len(), 4);
+    let layout = p.layout();
+    for (pos, seq) in r.antipodes.positions.iter().zip(&r.antipodes.sequences) {
+        assert_eq!(seq.len(), 11);
+        let mut s = p.start().clone();
+        for &m in seq {
+            s = layout.apply(&s, &moves.moves()[m].transformation);
+        }
+        assert_eq!(s.as_bytes(), &pos[..]);
+    }
+}
+
+/// The bit arrays and the sorted arrays agree, local maxima included, on
+/// puzzles with identical pieces, orientations and inexact indices.
+#[test]
+fn bit_arrays_and_sorted_arrays_agree() {
+    for (name, moves, metric) in [
+        ("pyramorphix", None, Metric::Htm),
+        ("puzzlernovice", None, Metric::Htm),
+        ("lo33", None, Metric::Qtm),
+        ("2x2x2", Some("U,R"), Metric::Htm),
+        ("skewb_diamond", Some("F,R,U"), Metric::Htm),
+        ("master_pyramorphix", Some("FD,LR,FL"), Metric::Qtm),
+    ] {
+        let p = shared_puzzle("tws", name);
+        let ms = move_set(&p, moves, metric);
+        let bits = run(&p, &ms, with_maxima(Storage::BitArray));
+        let sorted = run(
+            &p,
+            &ms,
+            GodsOptions {
+                symmetry: false,
+                ..with_maxima(Storage::SortedArray)
+            },
+        );
+        assert_eq!(sorted.plan.engine, Engine::SortedArray);
+        assert_eq!(bits.table, sorted.table, "{name} {moves:?}");
+        assert!(bits.table.total() > 1, "{name}");
+    }
+}
+
+/// Published counts that need identical pieces (the Puzzler Novice) and
+/// the conformance data of the LoopOver 3x3.
+#[test]
+fn identical_pieces_and_sliding_tiles() {
+    let p = shared_puzzle("tws", "puzzlernovice");
+    let r = run(
+        &p,
+        &MoveSet::all(&p, Metric::Htm).unwrap(),
+        GodsOptions::default(),
+    );
+    assert_eq!(
+        r.table.counts,
+        [1, 5, 25, 98, 409, 1555, 5391, 14419, 28341, 30236, 13760, 2546, 213, 21]
+    );
+    let p = shared_puzzle("tws", "lo33");
+    let r = run(
+        &p,
+        &MoveSet::all(&p, Metric::Htm).unwrap(),
+        GodsOptions::default(),
+    );
+    assert_eq!(
+        r.table.counts,
+        [1, 12, 96, 736, 5208, 28674, 89497, 54741, 2475]
+    );
+}
+
+/// Reducing by the rotations gives the same table as not reducing, with
+/// fewer stored classes.
+#[test]
+fn symmetry_reduction_matches_the_full_enumeration() {
+    for name in ["pyramorphix", "skewb_diamond"] {
+        let p = shared_puzzle("tws-symm", name);
+        let ms = MoveSet::all(&p, Metric::Htm).unwrap();
+        let reduced = run(&p, &ms, with_maxima(Storage::SortedArray));
+        assert!(reduced.plan.symmetry.is_some_and(|s| s > 1), "{name}");
+        let classes: u64 = reduced.classes.as_ref().unwrap().iter().sum();
+        assert!(classes < reduced.table.total(), "{name}");
+        let full = run(&p, &ms, with_maxima(Storage::BitArray));
+        assert_eq!(reduced.table, full.table, "{name}");
+    }
+}
+
+#[test]
+fn too_little_memory_says_how_much_is_needed() {
+    let p = shared_puzzle("tws", "2x2x2");
+    let ms = MoveSet::all(&p, Metric::Htm).unwrap();
+    let options = GodsOptions {
+        memory_limit: 1 << 20,
+        ..GodsOptions::default()
+    };
+    match gods(&p, &ms, &options, GodsControl::default()) {
+        Err(GodsError::NotEnoughMemory { needed, limit }) => {
+            assert_eq!(limit, 1 << 20);
+            // 88,179,840 positions at two bits each.
+            assert!(needed >= 88_179_840 / 4, "{needed}");
+        }
+        other => panic!("expected NotEnoughMemory, got {other:?}"),
+    }
+}
