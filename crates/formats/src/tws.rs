@@ -592,6 +592,23 @@ pub fn parse_tws(text: &str, file: &str) -> Result<Puzzle, ParseError> {
     Ok(puzzle)
 }
 
+/// A move definition's text with the commas that separate moves (`R,U`)
+/// made spaces; commas inside brackets belong to commutators (`[R, U]`).
+fn separators_to_spaces(text: &str) -> String {
+    let mut depth = 0usize;
+    text.chars()
+        .map(|c| {
+            match c {
+                '[' => depth += 1,
+                ']' => depth = depth.saturating_sub(1),
+                ',' if depth == 0 => return ' ',
+                _ => {}
+            }
+            c
+        })
+        .collect()
+}
+
 /// Resolves move sequences and aliases in as many rounds as needed, since
 /// they may refer to each other and to moves defined after them.
 pub(crate) fn resolve_pending(
@@ -610,7 +627,7 @@ pub(crate) fn resolve_pending(
         let mut progress = false;
         let mut rest = Vec::new();
         for p in pending {
-            let alg = Alg::parse(&p.text.replace(',', " ")).map_err(|e| {
+            let alg = Alg::parse(&separators_to_spaces(&p.text)).map_err(|e| {
                 at.err(
                     p.line,
                     K::BadAlg {
@@ -638,7 +655,7 @@ pub(crate) fn resolve_pending(
         if !progress {
             let names: Vec<&str> = rest.iter().map(|p| p.name.as_str()).collect();
             let p = &rest[0];
-            let alg = Alg::parse(&p.text.replace(',', " ")).expect("parsed above");
+            let alg = Alg::parse(&separators_to_spaces(&p.text)).expect("parsed above");
             let e = alg_transformation(puzzle, &alg).expect_err("failed above");
             let kind = match &e.kind {
                 AlgErrorKind::UnknownMove(m) if names.iter().any(|n| m.starts_with(n)) => {

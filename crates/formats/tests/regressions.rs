@@ -34,3 +34,36 @@ fn kpuzzle_negative_orientation_delta_is_read_modulo_the_orientation_count() {
         assert_eq!(p.layout().order(z), 4u32.into());
     }
 }
+
+/// Move definitions had every comma made a space (twsearch separates moves
+/// with commas), so a commutator in a `.tws` `MoveAlias`/`MoveSequence` or a
+/// KPuzzle derived move was refused ("unexpected character ']'").
+#[test]
+fn commutator_in_move_alias_and_derived_move_is_read() {
+    use twistor_formats::{alg::Alg, resolve::alg_transformation};
+    let cube = read_puzzle(support::CUBE3_TWS, "cube3.tws").unwrap();
+    let sexy = alg_transformation(&cube, &Alg::parse("R U R' U'").unwrap()).unwrap();
+    let tws = format!(
+        "{}\nMoveAlias S [R, U]\nMoveSequence T R,U,[R, U]\n",
+        support::CUBE3_TWS
+    );
+    let p = read_puzzle(&tws, "cube3.tws").unwrap();
+    let s = &p.moves()[p.find_move("S").unwrap()].transformation;
+    assert_eq!(s, &sexy);
+    let t = &p.moves()[p.find_move("T").unwrap()].transformation;
+    let want = alg_transformation(&cube, &Alg::parse("R U R U R' U'").unwrap()).unwrap();
+    assert_eq!(t, &want);
+    // The same through KPuzzle JSON's derivedMoves, and back to .tws.
+    let json = twistor_formats::kpuzzle::write_kpuzzle(&p);
+    assert!(json.contains("\"[R, U]\""), "{json}");
+    let q = read_puzzle(&json, "cube3.json").unwrap();
+    assert_eq!(&q.moves()[q.find_move("S").unwrap()].transformation, &sexy);
+    let back = twistor_formats::tws::write_tws(&q).unwrap();
+    let r = read_puzzle(&back, "back.tws").unwrap();
+    assert_eq!(&r.moves()[r.find_move("S").unwrap()].transformation, &sexy);
+    // Commas between moves still separate them, and a stray ] does not
+    // upset the count.
+    let odd = format!("{}\nMoveAlias V R,U]\n", support::CUBE3_TWS);
+    let e = read_puzzle(&odd, "odd.tws").unwrap_err();
+    assert_eq!(e.line, support::CUBE3_TWS.lines().count() + 2, "{e}");
+}
