@@ -25,6 +25,16 @@
 //! see [`Layout`]), which is what lets an enumeration use one small move
 //! table per component instead of whole positions.
 //!
+//! That independence also finds invariants no single block shows: the
+//! moves act on a pair of components by themselves, so the pairs they can
+//! reach from the start are a closure over at most `r1·r2` values. Where
+//! that closure is smaller than `r1·r2`, the two components become one
+//! *joint* component numbering the reachable pairs. On the skewb, each
+//! corner orbit's twist sum is tied to the other orbit's arrangement (the
+//! even permutations of four map onto the cyclic group of order 3), and
+//! two joint components make its index exact: 37,791,360 instead of nine
+//! times that.
+//!
 //! Components are ordered by increasing radix: component 0 is the least
 //! significant digit.
 
@@ -72,6 +82,8 @@ pub enum ComponentKind {
     Permutation,
     /// The orientations of a block's pieces.
     Orientation,
+    /// The reachable pairs of values of two other components.
+    Joint,
 }
 
 /// A block whose arrangement follows a master block's: slot `slots[j]` holds
@@ -117,10 +129,23 @@ struct OrientationPart {
     code: Vec<u8>,
 }
 
+/// Two components whose reachable value pairs are numbered.
+#[derive(Clone, Debug)]
+struct JointPart {
+    first: Box<IndexComponent>,
+    second: Box<IndexComponent>,
+    /// The reachable pairs, in the order they are numbered.
+    pairs: Vec<(u32, u32)>,
+    /// `first · second.radix + second` → the pair's number (`u32::MAX` if
+    /// unreachable).
+    number: Vec<u32>,
+}
+
 #[derive(Clone, Debug)]
 enum Part {
     Permutation(PermutationPart),
     Orientation(OrientationPart),
+    Joint(JointPart),
 }
 
 /// One digit of a [`PositionIndexer`]'s mixed-radix index.
@@ -142,28 +167,40 @@ impl IndexComponent {
         match self.part {
             Part::Permutation(_) => ComponentKind::Permutation,
             Part::Orientation(_) => ComponentKind::Orientation,
+            Part::Joint(_) => ComponentKind::Joint,
         }
     }
 
-    /// The orbit it belongs to (index into [`Layout::orbits`]).
+    /// The orbit it belongs to (index into [`Layout::orbits`]); for a joint
+    /// component, its first part's.
     pub fn orbit(&self) -> usize {
         self.orbit
     }
 
-    /// The slots of its block, ascending.
+    /// The slots of its block, ascending; for a joint component, its first
+    /// part's.
     pub fn slots(&self) -> &[usize] {
         match &self.part {
             Part::Permutation(p) => &p.slots,
             Part::Orientation(o) => &o.slots,
+            Part::Joint(j) => j.first.slots(),
         }
     }
 
-    /// How many other blocks' arrangements this permutation component
-    /// determines.
+    /// The two components a joint component pairs.
+    pub fn parts(&self) -> Option<(&IndexComponent, &IndexComponent)> {
+        match &self.part {
+            Part::Joint(j) => Some((&j.first, &j.second)),
+            _ => None,
+        }
+    }
+
+    /// How many other blocks' arrangements this component determines.
     pub fn followers(&self) -> usize {
         match &self.part {
             Part::Permutation(p) => p.followers.len(),
             Part::Orientation(_) => 0,
+            Part::Joint(j) => j.first.followers() + j.second.followers(),
         }
     }
 
@@ -173,6 +210,15 @@ impl IndexComponent {
         match &self.part {
             Part::Permutation(p) => p.rank(state),
             Part::Orientation(o) => o.rank(state),
+            Part::Joint(j) => {
+                let pair = j.first.rank(state) * j.second.radix + j.second.rank(state);
+                // Only reachable states are ranked; anything else reads as
+                // the start's pair rather than out of range.
+                match j.number[pair as usize] {
+                    u32::MAX => 0,
+                    n => n as u64,
+                }
+            }
         }
     }
 
@@ -183,6 +229,11 @@ impl IndexComponent {
         match &self.part {
             Part::Permutation(p) => p.unrank(value, state),
             Part::Orientation(o) => o.unrank(value, state),
+            Part::Joint(j) => {
+                let (a, b) = j.pairs[value as usize];
+                j.first.unrank(a as u64, state);
+                j.second.unrank(b as u64, state);
+            }
         }
     }
 }
@@ -351,6 +402,7 @@ impl PositionIndexer {
             }
         }
         components.retain(|c| c.radix > 1);
+        join_components(layout, start, generators, &mut components);
         components.sort_by_key(|c| c.radix);
         let mut strides = Vec::with_capacity(components.len());
         let mut size = 1u64;
@@ -413,6 +465,118 @@ impl PositionIndexer {
 
 fn part_radix(p: &PermutationPart) -> u64 {
     p.arrangements
+}
+
+/// Largest product of radices whose reachable pairs are enumerated.
+const MAX_JOINT: u64 = 1 << 20;
+
+/// Per value and generator: the component's value after the generator.
+fn generator_table(
+    layout: &Layout,
+    c: &IndexComponent,
+    start: &[u8],
+    generators: &[&Transformation],
+) -> Vec<u32> {
+    let mut state = start.to_vec();
+    let mut out = start.to_vec();
+    let mut table = Vec::with_capacity(c.radix as usize * generators.len());
+    for v in 0..c.radix {
+        c.unrank(v, &mut state);
+        for g in generators {
+            layout.compose_into(&state, g.as_bytes(), &mut out);
+            table.push(c.rank(&out) as u32);
+        }
+    }
+    table
+}
+
+/// The pairs of values of two components reachable from the start's
+/// pair, in the order a breadth-first closure finds them.
+fn reachable_pairs(a: (&[u32], u64, u32), b: (&[u32], u64, u32), gens: usize) -> Vec<(u32, u32)> {
+    let (ta, _, sa) = a;
+    let (tb, rb, sb) = b;
+    let mut seen = vec![false; (a.1 * rb) as usize];
+    let mut pairs = vec![(sa, sb)];
+    seen[(sa as u64 * rb + sb as u64) as usize] = true;
+    let mut i = 0;
+    while i < pairs.len() {
+        let (x, y) = pairs[i];
+        for g in 0..gens {
+            let nx = ta[x as usize * gens + g];
+            let ny = tb[y as usize * gens + g];
+            let k = (nx as u64 * rb + ny as u64) as usize;
+            if !seen[k] {
+                seen[k] = true;
+                pairs.push((nx, ny));
+            }
+        }
+        i += 1;
+    }
+    pairs
+}
+
+/// Replaces pairs of components by joint components while some pair's
+/// reachable values are fewer than the product of their radices, the
+/// most reducing pair first.
+fn join_components(
+    layout: &Layout,
+    start: &[u8],
+    generators: &[&Transformation],
+    components: &mut Vec<IndexComponent>,
+) {
+    let gens = generators.len();
+    if gens == 0 {
+        return;
+    }
+    loop {
+        let tables: Vec<Option<Vec<u32>>> = components
+            .iter()
+            .map(|c| (c.radix <= MAX_JOINT).then(|| generator_table(layout, c, start, generators)))
+            .collect();
+        let mut best: Option<(usize, usize, Vec<(u32, u32)>)> = None;
+        for i in 0..components.len() {
+            for j in i + 1..components.len() {
+                let (ri, rj) = (components[i].radix, components[j].radix);
+                let (Some(ti), Some(tj)) = (&tables[i], &tables[j]) else {
+                    continue;
+                };
+                if ri.saturating_mul(rj) > MAX_JOINT {
+                    continue;
+                }
+                let si = components[i].rank(start) as u32;
+                let sj = components[j].rank(start) as u32;
+                let pairs = reachable_pairs((ti, ri, si), (tj, rj, sj), gens);
+                let factor = (ri * rj) as f64 / pairs.len() as f64;
+                let better = best.as_ref().is_none_or(|(bi, bj, bp)| {
+                    let bf =
+                        (components[*bi].radix * components[*bj].radix) as f64 / bp.len() as f64;
+                    factor > bf
+                });
+                if (pairs.len() as u64) < ri * rj && better {
+                    best = Some((i, j, pairs));
+                }
+            }
+        }
+        let Some((i, j, pairs)) = best else {
+            return;
+        };
+        let second = components.remove(j);
+        let first = components.remove(i);
+        let mut number = vec![u32::MAX; (first.radix * second.radix) as usize];
+        for (n, &(a, b)) in pairs.iter().enumerate() {
+            number[(a as u64 * second.radix + b as u64) as usize] = n as u32;
+        }
+        components.push(IndexComponent {
+            orbit: first.orbit,
+            radix: pairs.len() as u64,
+            part: Part::Joint(JointPart {
+                first: Box::new(first),
+                second: Box::new(second),
+                pairs,
+                number,
+            }),
+        });
+    }
 }
 
 /// The blocks of orbit `k`: classes of slots the generators permute among
@@ -920,28 +1084,28 @@ mod tests {
 
     fn layout_and_moves() -> (Layout, Vec<Transformation>) {
         let layout = Layout::new(vec![
-            Orbit::new("A", 6, 3).unwrap(),
-            Orbit::new("B", 6, 3).unwrap(),
+            Orbit::new("A", 4, 3).unwrap(),
+            Orbit::new("B", 4, 3).unwrap(),
             Orbit::new("T", 2, 2).unwrap(),
         ])
         .unwrap();
-        // Move 1: 3-cycle slots 0,1,2 of A and B alike, twisting A (sum 0)
-        // and B (sum 1); flips T[0].
+        // Move 1: 3-cycle of slots 0,1,2 of A and B alike, twisting A (sum
+        // 0) and B (sum 1); flips T[0].
         let m1 = Transformation::from_bytes(
             &layout,
             vec![
-                1, 2, 0, 3, 4, 5, 1, 2, 0, 0, 0, 0, //
-                1, 2, 0, 3, 4, 5, 1, 0, 0, 0, 0, 0, //
+                1, 2, 0, 3, 1, 2, 0, 0, //
+                1, 2, 0, 3, 1, 0, 0, 0, //
                 0, 1, 1, 0,
             ],
         )
         .unwrap();
-        // Move 2: 4-cycle slots 2,3,4,5 of A and B alike (odd), no twists.
+        // Move 2: 4-cycle of all slots of A and B alike (odd), no twists.
         let m2 = Transformation::from_bytes(
             &layout,
             vec![
-                0, 1, 3, 4, 5, 2, 0, 0, 0, 0, 0, 0, //
-                0, 1, 3, 4, 5, 2, 0, 0, 0, 0, 0, 0, //
+                1, 2, 3, 0, 0, 0, 0, 0, //
+                1, 2, 3, 0, 0, 0, 0, 0, //
                 0, 1, 0, 0,
             ],
         )
@@ -949,33 +1113,55 @@ mod tests {
         (layout, vec![m1, m2])
     }
 
+    /// Every state the moves reach from `start`, by brute force.
+    fn reachable(layout: &Layout, start: &Pattern, moves: &[Transformation]) -> Vec<Vec<u8>> {
+        let mut seen = std::collections::HashSet::new();
+        let mut queue = vec![start.as_bytes().to_vec()];
+        seen.insert(queue[0].clone());
+        let mut i = 0;
+        while i < queue.len() {
+            for m in moves {
+                let mut out = vec![0u8; layout.state_len()];
+                layout.compose_into(&queue[i], m.as_bytes(), &mut out);
+                if seen.insert(out.clone()) {
+                    queue.push(out);
+                }
+            }
+            i += 1;
+        }
+        queue
+    }
+
+    /// The index numbers every reachable state differently, below its size,
+    /// and gives it back.
+    fn check_perfect(ix: &PositionIndexer, states: &[Vec<u8>]) {
+        let mut ranks = std::collections::HashSet::new();
+        let mut back = vec![0u8; states[0].len()];
+        for s in states {
+            let r = ix.rank(s);
+            assert!(r < ix.size());
+            assert!(ranks.insert(r), "two states rank to {r}");
+            ix.unrank(r, &mut back);
+            assert_eq!(&back, s);
+        }
+    }
+
     #[test]
-    fn blocks_followers_and_sums() {
+    fn blocks_followers_sums_and_joints() {
         let (layout, moves) = layout_and_moves();
         let gens: Vec<&Transformation> = moves.iter().collect();
         let start = layout.pattern_of(&layout.identity());
         let ix = PositionIndexer::new(&layout, &start, &gens).unwrap();
-        // A: 6! arrangements (B follows A), A twists with a fixed sum (3^5),
-        // B twists freely (3^6), T[0] flips (2), T[1] never moves.
-        assert_eq!(ix.size(), 720 * 243 * 729 * 2);
+        // B's arrangement follows A's.
         let followers: usize = ix.components().iter().map(|c| c.followers()).sum();
         assert_eq!(followers, 1);
-        // Positions reached by moves rank and unrank to themselves.
-        let mut state = start.as_bytes().to_vec();
-        let mut tmp = state.clone();
-        let mut seen = std::collections::HashSet::new();
-        for step in 0..500usize {
-            let m = &moves[(step * 7 + step / 3) % 2];
-            layout.compose_into(&state, m.as_bytes(), &mut tmp);
-            std::mem::swap(&mut state, &mut tmp);
-            let r = ix.rank(&state);
-            assert!(r < ix.size());
-            let mut back = vec![0u8; layout.state_len()];
-            ix.unrank(r, &mut back);
-            assert_eq!(back, state, "step {step}");
-            seen.insert(r);
-        }
-        assert!(seen.len() > 20);
+        let states = reachable(&layout, &start, &moves);
+        check_perfect(&ix, &states);
+        // Without joints: A's arrangements (24), A's twists with a fixed
+        // sum (27), B's (81), T[0] (2); T[1] never moves. The joints may
+        // only take away what the moves cannot reach.
+        assert!(ix.size() <= 24 * 27 * 81 * 2);
+        assert!(ix.size() >= states.len() as u64);
     }
 
     #[test]
@@ -991,17 +1177,16 @@ mod tests {
             }])
             .unwrap();
         let ix = PositionIndexer::new(&layout, &start, &[&m]).unwrap();
-        // 4!/(2!2!) arrangements; the move adds 4 = 0 (mod 2) to the
-        // orientation sum, so 2^3 orientations.
-        assert_eq!(ix.size(), 6 * 8);
-        let mut p = start.clone();
-        for _ in 0..8 {
-            p = layout.apply(&p, &m);
-            let r = ix.rank(p.as_bytes());
-            let mut back = vec![0u8; layout.state_len()];
-            ix.unrank(r, &mut back);
-            assert_eq!(back, p.as_bytes());
-        }
+        // One move of order 4 reaches 4 patterns; the arrangements (6) and
+        // the orientations mod 2 with a fixed sum (8) are tied together
+        // by a joint component, which makes the index exact.
+        let states = reachable(&layout, &start, std::slice::from_ref(&m));
+        assert_eq!(states.len(), 4);
+        assert_eq!(ix.size(), 4);
+        assert_eq!(ix.components()[0].kind(), ComponentKind::Joint);
+        let (a, b) = ix.components()[0].parts().unwrap();
+        assert_eq!((a.radix() * b.radix()), 6 * 8);
+        check_perfect(&ix, &states);
         let mixed = layout
             .pattern(&[PatternOrbit {
                 pieces: vec![0, 1, 2, 3],
