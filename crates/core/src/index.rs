@@ -533,7 +533,9 @@ fn join_components(
             .iter()
             .map(|c| (c.radix <= MAX_JOINT).then(|| generator_table(layout, c, start, generators)))
             .collect();
-        let mut best: Option<(usize, usize, Vec<(u32, u32)>)> = None;
+        // The pair to join: (first, second, its reachable pairs).
+        type Candidate = (usize, usize, Vec<(u32, u32)>);
+        let mut best: Option<Candidate> = None;
         for i in 0..components.len() {
             for j in i + 1..components.len() {
                 let (ri, rj) = (components[i].radix, components[j].radix);
