@@ -298,6 +298,8 @@ const BATCH: usize = 32;
 struct Batch {
     ys: Vec<u64>,
     codes: Vec<u8>,
+    /// Where in `ys` the unseen neighbours are.
+    unseen: Vec<u32>,
     len: usize,
 }
 
@@ -306,6 +308,7 @@ impl Batch {
         Batch {
             ys: vec![0; BATCH * nm],
             codes: vec![0; BATCH * nm],
+            unseen: vec![0; BATCH * nm],
             len: 0,
         }
     }
@@ -330,27 +333,38 @@ fn mark_new<const SHARED: bool>(mem: &[AtomicU64], y: u64) -> bool {
 }
 
 /// Looks up the codes of a batch's neighbours, marks the unseen ones new
-/// and counts the batch's local maxima.
+/// and, with `MAXIMA`, counts the batch's local maxima. The lookups run
+/// without branches (an unseen neighbour is only noted in a list), so
+/// their cache misses overlap.
 #[inline]
-fn flush<const SHARED: bool>(mem: &[AtomicU64], nm: usize, b: &mut Batch, st: &mut LevelStats) {
+fn flush<const SHARED: bool, const MAXIMA: bool>(
+    mem: &[AtomicU64],
+    nm: usize,
+    b: &mut Batch,
+    st: &mut LevelStats,
+) {
     let n = b.len * nm;
-    for (c, &y) in b.codes[..n].iter_mut().zip(&b.ys[..n]) {
-        *c = code(mem, y) as u8;
-    }
-    for i in 0..b.len {
-        let mut seen = 0u32;
-        for j in i * nm..(i + 1) * nm {
-            let c = b.codes[j];
-            seen |= 1 << c;
-            if c as u64 == UNSEEN && mark_new::<SHARED>(mem, b.ys[j]) {
-                st.new += 1;
-            }
+    let mut k = 0;
+    for j in 0..n {
+        let c = code(mem, b.ys[j]);
+        if MAXIMA {
+            b.codes[j] = c as u8;
         }
-        // A neighbour new or unseen is farther; one in the frontier is as far.
-        if seen & ((1 << NEW) | (1 << UNSEEN)) == 0 {
-            st.local += 1;
-            if seen & (1 << FRONTIER) == 0 {
-                st.strong += 1;
+        b.unseen[k] = j as u32;
+        k += (c == UNSEEN) as usize;
+    }
+    for &j in &b.unseen[..k] {
+        st.new += mark_new::<SHARED>(mem, b.ys[j as usize]) as u64;
+    }
+    if MAXIMA {
+        for codes in b.codes[..n].chunks_exact(nm) {
+            let seen = codes.iter().fold(0u32, |a, &c| a | 1 << c);
+            // A neighbour new or unseen is farther; one in the frontier is as far.
+            if seen & ((1 << NEW) | (1 << UNSEEN)) == 0 {
+                st.local += 1;
+                if seen & (1 << FRONTIER) == 0 {
+                    st.strong += 1;
+                }
             }
         }
     }
@@ -358,7 +372,7 @@ fn flush<const SHARED: bool>(mem: &[AtomicU64], nm: usize, b: &mut Batch, st: &m
 }
 
 /// Expands the frontier positions of `words`.
-fn forward<const SHARED: bool>(
+fn forward<const SHARED: bool, const MAXIMA: bool>(
     mem: &[AtomicU64],
     cur: &mut Cursor<'_>,
     batch: &mut Batch,
@@ -382,11 +396,11 @@ fn forward<const SHARED: bool>(
             }
             batch.len += 1;
             if batch.len == BATCH {
-                flush::<SHARED>(mem, nm, batch, &mut st);
+                flush::<SHARED, MAXIMA>(mem, nm, batch, &mut st);
             }
         }
     }
-    flush::<SHARED>(mem, nm, batch, &mut st);
+    flush::<SHARED, MAXIMA>(mem, nm, batch, &mut st);
     st
 }
 
@@ -524,6 +538,7 @@ fn level(
     moves: &[&[u8]],
     depth: usize,
     backward_scan: bool,
+    maxima: bool,
 ) -> Option<LevelStats> {
     let chunks = mem.len().div_ceil(CHUNK_WORDS);
     signals.emit(GodsEvent::LevelStarted {
@@ -550,10 +565,13 @@ fn level(
                 let words = c * CHUNK_WORDS..((c + 1) * CHUNK_WORDS).min(mem.len());
                 let st = if backward_scan {
                     backward(mem, cur, words)
-                } else if shared {
-                    forward::<true>(mem, cur, batch, words)
                 } else {
-                    forward::<false>(mem, cur, batch, words)
+                    match (shared, maxima) {
+                        (true, true) => forward::<true, true>(mem, cur, batch, words),
+                        (true, false) => forward::<true, false>(mem, cur, batch, words),
+                        (false, true) => forward::<false, true>(mem, cur, batch, words),
+                        (false, false) => forward::<false, false>(mem, cur, batch, words),
+                    }
                 };
                 let d = done.fetch_add(1, Relaxed) + 1;
                 signals.emit(GodsEvent::LevelProgress {
@@ -638,6 +656,7 @@ pub(crate) fn run(
             &moves,
             depth + 1,
             backward_scan,
+            lm,
         )
         .ok_or(GodsError::Stopped { depth })?;
         if lm {
