@@ -529,22 +529,51 @@ fn load(ctx: &mut Context<'_, '_>, size: u64) -> Result<(Progress, Vec<AtomicU64
     ))
 }
 
-/// Runs one level over all words; `None` if stopped part-way.
-fn level(
-    signals: Signals<'_>,
-    mem: &[AtomicU64],
-    tables: &MoveTables,
-    ix: &PositionIndexer,
-    moves: &[&[u8]],
+/// Which way a level is computed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    /// Expand the frontier.
+    Forward,
+    /// Look for frontier neighbours of unseen positions.
+    Backward,
+}
+
+/// What one level does.
+#[derive(Clone, Copy)]
+struct LevelPlan {
+    /// The depth being computed.
     depth: usize,
-    backward_scan: bool,
+    direction: Direction,
+    /// Count the frontier's local maxima (forward only).
     maxima: bool,
-) -> Option<LevelStats> {
+}
+
+/// What every level works on.
+struct Space<'a> {
+    mem: &'a [AtomicU64],
+    tables: &'a MoveTables,
+    ix: &'a PositionIndexer,
+    moves: &'a [&'a [u8]],
+}
+
+/// Runs one level over all words; `None` if stopped part-way.
+fn level(signals: Signals<'_>, space: &Space<'_>, plan: LevelPlan) -> Option<LevelStats> {
+    let Space {
+        mem,
+        tables,
+        ix,
+        moves,
+    } = *space;
+    let LevelPlan {
+        depth,
+        direction,
+        maxima,
+    } = plan;
     let chunks = mem.len().div_ceil(CHUNK_WORDS);
     signals.emit(GodsEvent::LevelStarted {
         depth,
         work: chunks as u64,
-        backward: backward_scan,
+        backward: direction == Direction::Backward,
     });
     // One thread may mark positions without atomic operations.
     let shared = rayon::current_num_threads() > 1;
@@ -563,7 +592,7 @@ fn level(
                     };
                 }
                 let words = c * CHUNK_WORDS..((c + 1) * CHUNK_WORDS).min(mem.len());
-                let st = if backward_scan {
+                let st = if direction == Direction::Backward {
                     backward(mem, cur, words)
                 } else {
                     match (shared, maxima) {
@@ -643,22 +672,27 @@ pub(crate) fn run(
         // farther and every move for one that is farther still (or
         // unreachable); forward costs every move per frontier position.
         let unseen = size - total;
-        let backward_scan = !lm
+        let backward = !lm
             && match ctx.reachable {
                 Some(r) => (r - total) / 2 + (size - r) < frontier,
                 None => unseen < frontier,
             };
-        let stats = level(
-            ctx.signals,
-            &mem,
-            &tables,
-            &ix,
-            &moves,
-            depth + 1,
-            backward_scan,
-            lm,
-        )
-        .ok_or(GodsError::Stopped { depth })?;
+        let space = Space {
+            mem: &mem,
+            tables: &tables,
+            ix: &ix,
+            moves: &moves,
+        };
+        let plan = LevelPlan {
+            depth: depth + 1,
+            direction: if backward {
+                Direction::Backward
+            } else {
+                Direction::Forward
+            },
+            maxima: lm,
+        };
+        let stats = level(ctx.signals, &space, plan).ok_or(GodsError::Stopped { depth })?;
         if lm {
             p.local.push(stats.local);
             p.strong.push(stats.strong);
