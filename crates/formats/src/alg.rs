@@ -345,8 +345,13 @@ fn expand_into(
         Box::new(alg.nodes.iter())
     };
     for n in nodes {
-        if node_count(n) > (limit - out.len().min(limit)) as u128 {
+        let count = node_count(n);
+        if count > (limit - out.len().min(limit)) as u128 {
             return Err(too_long());
+        }
+        if count == 0 {
+            // Nothing to write out, however often repeated: `(.)2147483647`.
+            continue;
         }
         match n {
             AlgNode::Move(m) => out.push(if inverse { m.inverse() } else { m.clone() }),

@@ -67,3 +67,17 @@ fn commutator_in_move_alias_and_derived_move_is_read() {
     let e = read_puzzle(&odd, "odd.tws").unwrap_err();
     assert_eq!(e.line, support::CUBE3_TWS.lines().count() + 2, "{e}");
 }
+
+/// Expanding an alg walked every repetition of a grouping even when the
+/// grouping holds no moves, so `R (.)2147483647` took minutes (and
+/// `twistor 333 solve --alg` with it hung).
+#[test]
+fn expanding_a_repeated_empty_grouping_does_not_hang() {
+    use twistor_formats::alg::Alg;
+    let a = Alg::parse("R (.)2147483647 ((// c\n)2147483647 ())2147483647' [(.)2147483647: U]")
+        .unwrap();
+    assert_eq!(a.move_count(), 2);
+    let moves = a.expanded_moves(10).unwrap();
+    assert_eq!(Alg::from_moves(moves).to_string(), "R U");
+    assert_eq!(a.invert().expand(10).unwrap().to_string(), "U' R'");
+}
