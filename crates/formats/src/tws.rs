@@ -902,11 +902,12 @@ pub fn write_tws(puzzle: &Puzzle) -> Result<String, ParseError> {
         ));
     }
     s.push_str("\nSolved\n");
-    s.push_str(&write_position(
-        layout,
-        &layout.pattern_orbits(puzzle.start()),
-        "the start state",
-    )?);
+    // `.tws` piece ids run from 1 with none skipped, while KPuzzle ids may
+    // skip (cubing.js numbers the 4x4x4's identical centres 0, 4, 8, ...):
+    // the start state's ids are renumbered in order.
+    let mut start = layout.pattern_orbits(puzzle.start());
+    let renumber: Vec<Vec<u8>> = start.iter_mut().map(dense_ids).collect();
+    s.push_str(&write_position(layout, &start, "the start state")?);
     s.push_str("End\n");
     let mut derived = Vec::new();
     for mv in puzzle.moves() {
@@ -970,10 +971,33 @@ pub fn write_tws(puzzle: &Puzzle) -> Result<String, ParseError> {
             "Illegal {} {} {}\n",
             layout.orbits()[il.orbit].name(),
             il.slot + 1,
-            join(il.pieces.iter().map(|&x| x as u32 + 1))
+            join(
+                il.pieces
+                    .iter()
+                    .map(|&x| renumber[il.orbit][x as usize] as u32 + 1)
+            )
         ));
     }
     Ok(s)
+}
+
+/// Renumbers an orbit's piece ids in order with none skipped; returns the
+/// map from old ids to new (ids absent from the orbit keep theirs).
+fn dense_ids(po: &mut twistor_core::PatternOrbit) -> Vec<u8> {
+    let mut used = [false; 256];
+    for &x in &po.pieces {
+        used[x as usize] = true;
+    }
+    let mut map: Vec<u8> = (0..=255).collect();
+    let mut next = 0u8;
+    for (x, _) in used.iter().enumerate().filter(|(_, &u)| u) {
+        map[x] = next;
+        next = next.saturating_add(1);
+    }
+    for x in &mut po.pieces {
+        *x = map[*x as usize];
+    }
+    map
 }
 
 /// The lines of a position block (1-based ids, state orientation, `?`).

@@ -81,3 +81,37 @@ fn expanding_a_repeated_empty_grouping_does_not_hang() {
     assert_eq!(Alg::from_moves(moves).to_string(), "R U");
     assert_eq!(a.invert().expand(10).unwrap().to_string(), "U' R'");
 }
+
+/// KPuzzle piece ids may skip (cubing.js numbers the 4x4x4's identical
+/// centres 0, 4, 8, ...) but `.tws` ids may not, so converting such a
+/// definition wrote a `.tws` file the reader refused ("piece ids must run
+/// from the first id with none skipped").
+#[test]
+fn tws_writer_renumbers_start_ids_that_skip() {
+    use twistor_formats::{write_puzzle, PuzzleFormat};
+    let json = r#"{"name": "Skip", "orbits": [{"orbitName": "C", "numPieces": 6, "numOrientations": 1}],
+        "defaultPattern": {"C": {"pieces": [0, 0, 3, 3, 5, 5], "orientation": [0, 0, 0, 0, 0, 0]}},
+        "moves": {"M": {"C": {"permutation": [1, 2, 3, 4, 5, 0], "orientationDelta": [0, 0, 0, 0, 0, 0]}}},
+        "twistorIllegal": [{"orbit": "C", "slot": 1, "pieces": [3, 5]}]}"#;
+    let p = read_puzzle(json, "skip.json").unwrap();
+    let tws = write_puzzle(&p, PuzzleFormat::Tws).unwrap();
+    assert!(tws.contains("\n1 1 2 2 3 3\n"), "{tws}");
+    assert!(tws.contains("Illegal C 2 2 3\n"), "{tws}");
+    let q = read_puzzle(&tws, "skip.tws").unwrap_or_else(|e| panic!("{e}\n{tws}"));
+    assert_eq!(
+        q.layout().pattern_orbits(q.start())[0].pieces,
+        [0, 0, 1, 1, 2, 2]
+    );
+    assert_eq!(q.illegal()[0].pieces, [1, 2]);
+    assert_eq!(q.moves()[0].transformation, p.moves()[0].transformation);
+    // Ids that do not skip are written as they are.
+    let cube = read_puzzle(support::CUBE3_TWS, "cube3.tws").unwrap();
+    let again = read_puzzle(&write_puzzle(&cube, PuzzleFormat::Tws).unwrap(), "c.tws").unwrap();
+    assert_eq!(again.start(), cube.start());
+    if let Some(shared) = support::shared_dir() {
+        let path = shared.join("puzzles/kpuzzle/4x4x4.json");
+        let p = read_puzzle(&support::read_text(&path), "4x4x4.json").unwrap();
+        let tws = write_puzzle(&p, PuzzleFormat::Tws).unwrap();
+        read_puzzle(&tws, "4x4x4.tws").unwrap_or_else(|e| panic!("{e}"));
+    }
+}
