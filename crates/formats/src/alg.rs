@@ -765,9 +765,12 @@ impl Parser<'_> {
             return Err(self.err(AlgErrorKind::UnexpectedChar(self.peek().unwrap_or(')'))));
         };
         self.expect(')')?;
+        // -2147483648 would have no inverse amount, like every other amount.
         let parse = |p: &Self, s: usize, t: &str| {
             t.parse::<i32>()
-                .map_err(|_| p.err_at(s, AlgErrorKind::BadNumber(t.into(), "too large")))
+                .ok()
+                .filter(|&v| v != i32::MIN)
+                .ok_or_else(|| p.err_at(s, AlgErrorKind::BadNumber(t.into(), "too large")))
         };
         let mu = Move {
             column: Some(su + 1),

@@ -115,3 +115,25 @@ fn tws_writer_renumbers_start_ids_that_skip() {
         read_puzzle(&tws, "4x4x4.tws").unwrap_or_else(|e| panic!("{e}"));
     }
 }
+
+/// A Square-1 tuple accepted `-2147483648`, whose negation does not fit an
+/// `i32`: inverting `(-2147483648, 0)` gave the tuple itself, which on the
+/// Square-1 is not the inverse turn (U_SQ_ has order 12).
+#[test]
+fn square1_tuple_amounts_are_bounded_like_other_amounts() {
+    use twistor_formats::alg::{Alg, AlgErrorKind};
+    for s in ["(-2147483648, 0)", "(0, -2147483648)", "(2147483648, 0)"] {
+        let e = Alg::parse(s).unwrap_err();
+        assert!(matches!(e.kind, AlgErrorKind::BadNumber(..)), "{s}: {e}");
+    }
+    let a = Alg::parse("(-2147483647, 2147483647)").unwrap();
+    assert_eq!(a.invert().to_string(), "(2147483647, -2147483647)");
+    if let Some(shared) = support::shared_dir() {
+        use twistor_formats::resolve::alg_transformation;
+        let path = shared.join("puzzles/kpuzzle/square1.json");
+        let p = read_puzzle(&support::read_text(&path), "square1.json").unwrap();
+        let t = alg_transformation(&p, &a).unwrap();
+        let inv = alg_transformation(&p, &a.invert()).unwrap();
+        assert_eq!(inv, p.layout().invert(&t));
+    }
+}
