@@ -49,6 +49,9 @@ pub fn report_table_event(bar: &mut Progress, e: TableEvent) {
             p.table, p.depth, p.reached, p.size
         )),
         TableEvent::Loaded { .. } | TableEvent::Stored { .. } => {}
+        TableEvent::Hashing { depth, entries } => bar.message(&format!(
+            "hashing positions within {depth} moves into {entries} entries"
+        )),
         TableEvent::Rejected { path, reason } => {
             bar.finish();
             eprintln!(

@@ -43,7 +43,8 @@ pub fn parse_alg(text: &str) -> Result<Alg, CliError> {
 /// The algs given as arguments, or else the lines of standard input.
 pub fn algs_or_stdin(args: &[String]) -> Box<dyn Iterator<Item = Result<String, CliError>>> {
     if !args.is_empty() {
-        return Box::new(args.to_vec().into_iter().map(Ok));
+        let owned: Vec<Result<String, CliError>> = args.iter().cloned().map(Ok).collect();
+        return Box::new(owned.into_iter());
     }
     let stdin = std::io::stdin();
     Box::new(

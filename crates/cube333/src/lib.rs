@@ -45,6 +45,7 @@ pub mod kpattern;
 pub mod moves;
 pub mod optimal;
 pub mod prune;
+pub mod recognize;
 pub mod symmetry;
 pub mod tables;
 pub mod timing;

@@ -16,7 +16,8 @@ use crate::projection::Projection;
 use crate::table::{Nibbles, PruneTable};
 
 const MAGIC: &[u8; 16] = b"TWISTOR-PRUNETAB";
-const VERSION: u32 = 1;
+/// Bump whenever indexing changes: tables of another version are rebuilt.
+const VERSION: u32 = 2;
 
 /// Where tables are cached, and whether new ones may be written.
 #[derive(Clone, Debug)]

@@ -8,6 +8,7 @@
 pub mod cache;
 pub mod canonical;
 pub mod gods;
+pub mod hashed;
 pub mod moves;
 mod planner;
 pub mod projection;

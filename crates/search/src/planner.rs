@@ -1,7 +1,8 @@
 //! Choosing pattern databases for a puzzle within a memory budget.
 //!
 //! If the whole puzzle's projection fits, one table gives exact distances.
-//! Otherwise each orbit the moves touch gets a share of the budget: its
+//! Otherwise half the budget goes to a hashed table of whole positions near
+//! the goal, and each orbit the moves touch gets a share of the rest: its
 //! full projection if that fits, else two projections tracking as many of
 //! its pieces as fit (the first and the last ones), whose maximum still
 //! bounds the distance from below. Pieces no move disturbs are left out.
@@ -48,14 +49,16 @@ fn twist_invariant(layout: &Layout, moves: &MoveSet, k: usize) -> bool {
     })
 }
 
-/// The tables to build for `goal` under `moves` within `memory_bytes`.
+/// The tables to build for `goal` under `moves` within `memory_bytes`, and
+/// the bytes left for a hashed table of whole positions: none if one exact
+/// table of the whole puzzle fits, else half the budget.
 pub(crate) fn plan_tables(
     layout: &Layout,
     goal: &Pattern,
     moves: &MoveSet,
     memory_bytes: u64,
-) -> Vec<TablePlan> {
-    let budget = memory_bytes.saturating_mul(2).max(1024); // entries, four bits each
+) -> (Vec<TablePlan>, u64) {
+    let full_budget = memory_bytes.saturating_mul(2).max(1024); // entries, four bits each
     let invariant: Vec<bool> = (0..layout.orbits().len())
         .map(|k| twist_invariant(layout, moves, k))
         .collect();
@@ -91,11 +94,13 @@ pub(crate) fn plan_tables(
     };
     let whole: Vec<OrbitSelection> = orbit_ids.iter().map(|(k, _, all)| full(*k, all)).collect();
     if let Some(p) = Projection::new(layout, goal, &whole, &invariant) {
-        if p.size() <= budget {
-            return vec![TablePlan { projection: p }];
+        if p.size() <= full_budget {
+            return (vec![TablePlan { projection: p }], 0);
         }
     }
     let mut plans = Vec::new();
+    // Half for the projections, half for the hashed table.
+    let budget = full_budget / 2;
     let share = budget / orbit_ids.len().max(1) as u64;
     for (k, ids, all) in &orbit_ids {
         if let Some(p) = Projection::new(layout, goal, &[full(*k, all)], &invariant) {
@@ -129,5 +134,5 @@ pub(crate) fn plan_tables(
             }
         }
     }
-    plans
+    (plans, memory_bytes / 2)
 }

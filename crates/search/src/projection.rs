@@ -72,6 +72,9 @@ struct Coord {
     size: u64,
     /// Size of the orientation part of [`Kind::Pieces`] and [`Kind::LabeledTwist`].
     ori_size: u64,
+    /// `C(a, b)` for `a <= n`, `b <= max_count`, row by row.
+    binomials: Vec<u64>,
+    max_count: usize,
     /// `table[m * size + v]`: the value after move `m`.
     table: Option<Vec<u32>>,
     /// For [`Kind::Pieces`] too large for `table`: tables over its slots
@@ -202,6 +205,8 @@ impl Projection {
                 value_of_code,
                 size: 0,
                 ori_size: ori_space(&counts, &radix)?,
+                binomials: binomials(n, counts.iter().map(|&c| c as usize).max().unwrap_or(0)),
+                max_count: counts.iter().map(|&c| c as usize).max().unwrap_or(0),
                 table: None,
                 pieces: None,
             };
@@ -514,6 +519,25 @@ impl Projection {
     }
 }
 
+/// `C(a, b)` for `a <= n`, `b <= k`, saturating (values that large are never
+/// used: every rank fits the coordinate's size).
+fn binomials(n: usize, k: usize) -> Vec<u64> {
+    let mut t = vec![0u64; (n + 1) * (k + 1)];
+    for a in 0..=n {
+        t[a * (k + 1)] = 1;
+        for b in 1..=k.min(a) {
+            let left = t[(a - 1) * (k + 1) + b - 1];
+            let right = if b < a {
+                t[(a - 1) * (k + 1) + b]
+            } else {
+                0
+            };
+            t[a * (k + 1) + b] = left.saturating_add(right);
+        }
+    }
+    t
+}
+
 /// Digit-wise sum of two orientation values (mixed radix, last digit least
 /// significant).
 fn add_digits(radix: &[u8], mut a: u64, mut b: u64) -> u64 {
@@ -619,31 +643,39 @@ impl Coord {
         perm_rank * self.ori_size + ori_rank
     }
 
-    /// Multiset rank of the classes per slot (REST after every class).
+    /// Multiset rank of the classes per slot: class by class, the rank of
+    /// the slots it holds among those earlier classes left free, in the
+    /// combinatorial number system (binomial lookups, no divisions).
     fn multiset_rank(&self, class: impl Fn(usize) -> u8) -> u64 {
         let n = self.n;
-        let m = self.counts.len();
-        let mut remaining = [0u64; 256];
-        let mut tracked = 0;
-        for (i, &c) in self.counts.iter().enumerate() {
-            remaining[i] = c as u64;
-            tracked += c as usize;
-        }
-        remaining[m] = (n - tracked) as u64;
-        let mut total = multinomial(n, &self.counts).unwrap_or(0) as u128;
-        let mut left = n as u128;
-        let mut rank: u128 = 0;
-        for s in 0..n {
-            let c = class(s);
-            let ci = if c == REST { m } else { c as usize };
-            for &r in &remaining[..ci] {
-                rank += total * r as u128 / left;
+        let mut taken = [false; 256];
+        let mut free = n;
+        let mut rank = 0u64;
+        for (ci, &count) in self.counts.iter().enumerate() {
+            let mut r = 0u64;
+            let mut found = 0usize;
+            let mut idx = 0usize;
+            for (s, t) in taken.iter_mut().enumerate().take(n) {
+                if *t {
+                    continue;
+                }
+                if class(s) as usize == ci {
+                    found += 1;
+                    r += self.binomial(idx, found);
+                    *t = true;
+                }
+                idx += 1;
             }
-            total = total * remaining[ci] as u128 / left;
-            remaining[ci] -= 1;
-            left -= 1;
+            rank = rank * self.binomial(free, count as usize) + r;
+            free -= count as usize;
         }
-        rank as u64
+        rank
+    }
+
+    /// `C(n, k)` from the coordinate's table (zero when `k > n`).
+    #[inline]
+    fn binomial(&self, n: usize, k: usize) -> u64 {
+        self.binomials[n * (self.max_count + 1) + k]
     }
 
     /// The decoded form of value `v`: Arrangement → class per slot; Twist →
@@ -767,33 +799,48 @@ impl Coord {
         }
         let n = self.n;
         let m = self.counts.len();
-        let mut remaining = [0u64; 256];
-        let mut tracked = 0;
-        for (i, &c) in self.counts.iter().enumerate() {
-            remaining[i] = c as u64;
-            tracked += c as usize;
+        // Mixed-radix digits, one per class, the last class least significant.
+        let mut digits = [0u64; 256];
+        let mut frees = [0usize; 256];
+        let mut free = n;
+        for (f, &c) in frees.iter_mut().zip(&self.counts) {
+            *f = free;
+            free -= c as usize;
         }
-        remaining[m] = (n - tracked) as u64;
-        let mut total = multinomial(n, &self.counts).unwrap_or(0) as u128;
-        let mut left = n as u128;
-        let mut rank = v as u128;
-        for label in labels.iter_mut().take(n) {
-            let mut chosen = m;
-            for (ci, &rc) in remaining[..=m].iter().enumerate() {
-                if rc == 0 {
+        let mut x = v;
+        for ci in (0..m).rev() {
+            let base = self.binomial(frees[ci], self.counts[ci] as usize);
+            digits[ci] = x % base;
+            x /= base;
+        }
+        labels[..n].fill(REST);
+        for ci in 0..m {
+            // Colex unrank: the positions (among free slots) of this class.
+            let mut r = digits[ci];
+            let mut chosen = [0usize; 256];
+            let mut top = frees[ci];
+            for j in (1..=self.counts[ci] as usize).rev() {
+                let mut p = j - 1;
+                while p + 1 < top && self.binomial(p + 1, j) <= r {
+                    p += 1;
+                }
+                r -= self.binomial(p, j);
+                chosen[j - 1] = p;
+                top = p;
+            }
+            let mut idx = 0usize;
+            let mut k = 0usize;
+            let count = self.counts[ci] as usize;
+            for label in labels.iter_mut().take(n) {
+                if *label != REST {
                     continue;
                 }
-                let block = total * rc as u128 / left;
-                if rank < block {
-                    chosen = ci;
-                    break;
+                if k < count && chosen[k] == idx {
+                    *label = ci as u8;
+                    k += 1;
                 }
-                rank -= block;
+                idx += 1;
             }
-            *label = if chosen == m { REST } else { chosen as u8 };
-            total = total * remaining[chosen] as u128 / left;
-            remaining[chosen] -= 1;
-            left -= 1;
         }
     }
 }

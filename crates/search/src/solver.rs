@@ -14,6 +14,7 @@ use twistor_core::{Layout, Pattern, Puzzle};
 
 use crate::cache::{fnv1a, CacheError, TableCache};
 use crate::canonical::{CanonicalFsm, FORBIDDEN};
+use crate::hashed::{HashedFill, HashedTable};
 use crate::planner::{plan_tables, TablePlan};
 use crate::table::{FillProgress, PruneTable};
 use crate::{MoveSet, SearchError};
@@ -64,6 +65,13 @@ pub enum TableEvent<'a> {
         table: &'a str,
         /// Where.
         path: &'a std::path::Path,
+    },
+    /// The hashed table of whole positions is being filled.
+    Hashing {
+        /// Positions within this many moves are inserted.
+        depth: u8,
+        /// Its entries.
+        entries: u64,
     },
     /// Writing a built table failed (the search goes on without caching it).
     StoreFailed {
@@ -134,6 +142,8 @@ pub struct Solver {
     fsm: CanonicalFsm,
     goal: Pattern,
     tables: Vec<PruneTable>,
+    /// Exact distances of whole positions near the goal, if there is room.
+    hashed: Option<HashedTable>,
     /// Whether h(position⁻¹) is also a lower bound (goal is the identity
     /// and positions are transformations).
     inverse_ok: bool,
@@ -154,7 +164,7 @@ impl Solver {
     ) -> Result<Solver, SearchError> {
         let layout = puzzle.layout().clone();
         let fsm = CanonicalFsm::new(&moves)?;
-        let plan = plan_tables(&layout, &goal, &moves, options.memory_bytes);
+        let (plan, hashed_bytes) = plan_tables(&layout, &goal, &moves, options.memory_bytes);
         let mut tables = Vec::new();
         for TablePlan { projection } in plan {
             let key = table_key(&layout, &moves, &goal, &projection);
@@ -222,12 +232,25 @@ impl Solver {
                 (layout.offset(il.orbit) + il.slot, mask)
             })
             .collect();
+        let hashed = if hashed_bytes >= 1 << 16 {
+            let entries = hashed_bytes * 2;
+            // Fill as deep as the table has room for, within a node budget
+            // that keeps set-up to seconds.
+            let depth = HashedTable::depth_for(&fsm, entries, 1 << 28);
+            events(TableEvent::Hashing { depth, entries });
+            let fill = HashedFill { entries, depth, threads: options.threads };
+            let t = HashedTable::build(&layout, &goal, &moves, &fsm, fill, stop);
+            Some(t.ok_or(SearchError::Stopped)?)
+        } else {
+            None
+        };
         Ok(Solver {
             layout,
             moves,
             fsm,
             goal,
             tables,
+            hashed,
             inverse_ok,
             illegal,
         })
@@ -251,17 +274,28 @@ impl Solver {
             .collect()
     }
 
+    /// The hashed table of whole positions, if any.
+    pub fn hashed(&self) -> Option<&HashedTable> {
+        self.hashed.as_ref()
+    }
+
     /// The lower bound for a position.
     pub fn lower_bound(&self, state: &[u8]) -> u32 {
         let mut h = 0;
         for t in &self.tables {
             h = h.max(t.lookup(&self.layout, state) as u32);
         }
+        if let Some(t) = &self.hashed {
+            h = h.max(t.lookup(state) as u32);
+        }
         if self.inverse_ok {
             let mut inv = vec![0u8; state.len()];
             self.layout.invert_into(state, &mut inv);
             for t in &self.tables {
                 h = h.max(t.lookup(&self.layout, &inv) as u32);
+            }
+            if let Some(t) = &self.hashed {
+                h = h.max(t.lookup(&inv) as u32);
             }
         }
         h
@@ -473,6 +507,35 @@ fn table_key(
     fnv1a(&bytes, 1)
 }
 
+/// A table a node's children can be judged by, in two steps so that a
+/// batch's memory reads overlap: where each child's entry is, then the entries.
+trait LowerBound {
+    fn index_of(&self, layout: &Layout, state: &[u8]) -> u64;
+    fn bound_at(&self, index: u64) -> u8;
+}
+
+impl LowerBound for PruneTable {
+    #[inline]
+    fn index_of(&self, layout: &Layout, state: &[u8]) -> u64 {
+        self.projection().index(layout, state)
+    }
+    #[inline]
+    fn bound_at(&self, index: u64) -> u8 {
+        self.entry(index)
+    }
+}
+
+impl LowerBound for HashedTable {
+    #[inline]
+    fn index_of(&self, _layout: &Layout, state: &[u8]) -> u64 {
+        self.index(state)
+    }
+    #[inline]
+    fn bound_at(&self, index: u64) -> u8 {
+        self.entry(index)
+    }
+}
+
 /// One thread's search state.
 ///
 /// A node's children are generated and judged together: every child's
@@ -530,7 +593,13 @@ impl<'s> Worker<'s> {
     /// Keeps the alive children of `level` whose entries in `table`, read
     /// from `states` (`len` bytes per candidate, by candidate), are within
     /// `bound`.
-    fn prune_with(&mut self, level: usize, table: &PruneTable, from_inverse: bool, bound: u32) {
+    fn prune_with<T: LowerBound>(
+        &mut self,
+        level: usize,
+        table: &T,
+        from_inverse: bool,
+        bound: u32,
+    ) {
         let s = self.solver;
         let len = self.len;
         let base = level * self.nmoves;
@@ -542,13 +611,11 @@ impl<'s> Worker<'s> {
         };
         for a in 0..count {
             let c = self.alive[base + a] as usize;
-            self.index[a] = table
-                .projection()
-                .index(&s.layout, &states[c * len..(c + 1) * len]);
+            self.index[a] = table.index_of(&s.layout, &states[c * len..(c + 1) * len]);
         }
         let mut kept = 0;
         for a in 0..count {
-            if (table.entry(self.index[a]) as u32) <= bound {
+            if (table.bound_at(self.index[a]) as u32) <= bound {
                 self.alive[base + kept] = self.alive[base + a];
                 kept += 1;
             }
@@ -612,6 +679,11 @@ impl<'s> Worker<'s> {
             }
             self.prune_with(level, t, false, bound);
         }
+        if let Some(h) = &s.hashed {
+            if self.alive_count[level] > 0 {
+                self.prune_with(level, h, false, bound);
+            }
+        }
         if s.inverse_ok && self.alive_count[level] > 0 {
             for a in 0..self.alive_count[level] {
                 let c = self.alive[base + a] as usize;
@@ -626,6 +698,11 @@ impl<'s> Worker<'s> {
                     break;
                 }
                 self.prune_with(level, t, true, bound);
+            }
+            if let Some(h) = &s.hashed {
+                if self.alive_count[level] > 0 {
+                    self.prune_with(level, h, true, bound);
+                }
             }
         }
         // Descend into the survivors, in move order.

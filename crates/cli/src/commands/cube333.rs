@@ -425,3 +425,79 @@ fn run_tables(a: TablesArgs) -> CliResult {
     }
     Ok(())
 }
+
+/// Solves positions of a definition recognised as the 3x3x3 with the
+/// optimal 3x3x3 solver, printing as `twistor solve` does. The huge table
+/// (882 MB) is used when `memory_mb` allows it, the phase-1 table otherwise.
+pub fn solve_recognised(
+    puzzle: &twistor_core::Puzzle,
+    correspondence: &twistor_cube333::recognize::CubeCorrespondence,
+    positions: &[(Option<String>, twistor_core::Pattern)],
+    cache: &crate::cache::CacheArgs,
+    memory_mb: u64,
+    json: bool,
+    max_depth: u32,
+) -> CliResult {
+    let layout = puzzle.layout();
+    let mut cubes = Vec::new();
+    for (name, p) in positions {
+        let cube = correspondence.cube(layout, p).ok_or_else(|| {
+            CliError::input(format!(
+                "{}: not a position of the cube (pieces or orientations unknown); try --generic",
+                name.as_deref().unwrap_or("position")
+            ))
+        })?;
+        cubes.push((name, cube));
+    }
+    let kind = if memory_mb >= 1024 {
+        OptimalTableKind::Huge
+    } else {
+        OptimalTableKind::Small
+    };
+    eprintln!(
+        "3x3x3 recognised: using the dedicated optimal solver ({} table; --generic for the generic search)",
+        if kind == OptimalTableKind::Huge { "huge" } else { "phase-1" }
+    );
+    let opts = CacheOptions {
+        dir: cache.cache_dir.clone(),
+        no_write: cache.no_write,
+        ..Default::default()
+    };
+    let solver = OptimalSolver::load(kind, &opts, &mut reporter(false));
+    let stdout = std::io::stdout();
+    for (name, cube) in cubes {
+        let t0 = Instant::now();
+        let s = solver.solve(&cube, &OptimalOptions::default());
+        let words: Vec<String> = correspondence
+            .moves_back(&s.moves)
+            .into_iter()
+            .map(|(index, amount)| twistor_core::power_name(&puzzle.moves()[index].name, amount))
+            .collect();
+        let solution = words.join(" ");
+        eprintln!(
+            "{}: optimal {} moves in {:.2} s ({} nodes)",
+            name.as_deref().unwrap_or("position"),
+            words.len(),
+            t0.elapsed().as_secs_f64(),
+            s.nodes
+        );
+        let mut out = stdout.lock();
+        let fits = words.len() as u32 <= max_depth;
+        if json {
+            let mut v = serde_json::json!({
+                "solutions": if fits { vec![solution.clone()] } else { Vec::new() },
+                "length": if fits { Some(words.len()) } else { None },
+            });
+            if let Some(n) = name {
+                v["name"] = serde_json::json!(n);
+            }
+            writeln!(out, "{v}")?;
+        } else if fits {
+            writeln!(out, "{solution}")?;
+        } else {
+            writeln!(out, "# no solution up to {max_depth} moves")?;
+        }
+        out.flush()?;
+    }
+    Ok(())
+}

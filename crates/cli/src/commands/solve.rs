@@ -12,6 +12,8 @@ use twistor_search::{
     Metric, SearchProgress, SolutionCount, SolveOptions, Solver, SolverOptions, TableEvent,
 };
 
+use twistor_cube333::recognize::CubeCorrespondence;
+
 use crate::cache::{report_table_event, CacheArgs};
 use crate::error::{CliError, CliResult};
 use crate::load::{algs_or_stdin, parse_alg, read_text, shorten};
@@ -67,6 +69,11 @@ pub struct SolveArgs {
     /// Report each search depth on stderr.
     #[arg(short, long)]
     verbose: bool,
+    /// Use the generic search even for a definition recognised as the 3x3x3
+    /// (which otherwise goes to the dedicated optimal solver when one
+    /// solution is asked for).
+    #[arg(long)]
+    generic: bool,
     /// Print one JSON object a line: `{"solutions": [...], "length": n}`.
     #[arg(long)]
     json: bool,
@@ -93,6 +100,23 @@ pub fn run(args: SolveArgs) -> CliResult {
     let moves = move_set(&puzzle, &args.moves, metric)?;
     let goal = load_goal(&puzzle, args.target.as_deref())?;
     let positions = positions(&puzzle, &goal, &args)?;
+    let one_solution =
+        args.count == 1 && !args.all_optimal && args.min_depth == 0 && args.target.is_none();
+    let grips: Vec<usize> = moves.grips().iter().map(|g| g.puzzle_move).collect();
+    let whole_turns = metric == Metric::Htm && moves.grips().iter().all(|g| g.step == 1);
+    if one_solution && whole_turns && !args.generic {
+        if let Some(corr) = CubeCorrespondence::find(&puzzle, &grips) {
+            return crate::commands::cube333::solve_recognised(
+                &puzzle,
+                &corr,
+                &positions,
+                &args.cache,
+                args.memory,
+                args.json,
+                args.max_depth,
+            );
+        }
+    }
 
     let stop = AtomicBool::new(false);
     let mut bar = Progress::new(std::io::stderr().is_terminal());
