@@ -137,3 +137,26 @@ fn square1_tuple_amounts_are_bounded_like_other_amounts() {
         assert_eq!(inv, p.layout().invert(&t));
     }
 }
+
+/// Internal family names typed as moves printed as notation that does not
+/// read back: `_PLUSPLUS_` as `++`, `_PLUS_3` as `3+`, `_SLASH_2` as `/`
+/// (found by the fuzz harness's print/parse check).
+#[test]
+fn internal_move_names_print_as_notation_that_reads_back() {
+    use twistor_formats::alg::Alg;
+    for (typed, printed) in [
+        ("_PLUSPLUS_", "_PLUSPLUS_"),
+        ("R _PLUSPLUS_' U", "R _PLUSPLUS_' U"),
+        ("_PLUS_3", "_PLUS_3"),
+        ("2-3_PLUS_'", "2-3_PLUS_'"),
+        ("_SLASH_2 _SLASH_ 2_SLASH_", "_SLASH_2 / 2_SLASH_"),
+        (
+            "R_PLUSPLUS_' UR_PLUS_4 x_PLUS__PLUS_2'",
+            "R-- UR4+ x_PLUS_2-",
+        ),
+    ] {
+        let a = Alg::parse(typed).unwrap();
+        assert_eq!(a.to_string(), printed, "{typed}");
+        assert_eq!(Alg::parse(printed).unwrap(), a, "{typed}");
+    }
+}
