@@ -891,6 +891,12 @@ pub fn parse_scrambles(
 /// puzzle. Orientation moduli other than wildcards cannot be written.
 pub fn write_tws(puzzle: &Puzzle) -> Result<String, ParseError> {
     let layout = puzzle.layout();
+    for o in layout.orbits() {
+        tws_word(o.name(), "orbit", true)?;
+    }
+    for mv in puzzle.moves() {
+        tws_word(&mv.name, "move", false)?;
+    }
     let mut s = String::new();
     s.push_str(&format!("Name {}\n\n", sanitize(puzzle.name())));
     for o in layout.orbits() {
@@ -1056,10 +1062,46 @@ fn join(it: impl Iterator<Item = u32>) -> String {
     it.map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
 }
 
+/// Checks that a name (from KPuzzle JSON, where names are any string) can
+/// be written as the single word `.tws` reads it as: no spaces or control
+/// characters, no `#` first, and for an orbit nothing a block would read
+/// as numbers or its end.
+fn tws_word(name: &str, what: &str, orbit: bool) -> Result<(), ParseError> {
+    let one_word = !name.is_empty()
+        && !name.starts_with('#')
+        && !name.chars().any(|c| c.is_whitespace() || c.is_control());
+    let in_block = !orbit
+        || !(name == "End"
+            || name == "?"
+            || name.starts_with(|c: char| c.is_ascii_digit() || c == '-'));
+    if one_word && in_block {
+        return Ok(());
+    }
+    Err(ParseError {
+        file: String::new(),
+        line: 0,
+        column: None,
+        kind: K::Unsupported(format!(
+            "the {what} name {name:?} cannot be written in .tws (names there are single words{})",
+            if orbit {
+                " that cannot be read as numbers or End"
+            } else {
+                ""
+            }
+        )),
+    })
+}
+
 fn sanitize(name: &str) -> String {
     let s: String = name
         .chars()
-        .map(|c| if c.is_whitespace() { '_' } else { c })
+        .map(|c| {
+            if c.is_whitespace() || c.is_control() {
+                '_'
+            } else {
+                c
+            }
+        })
         .collect();
     if s.is_empty() {
         "Unnamed".into()

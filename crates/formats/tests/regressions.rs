@@ -160,3 +160,45 @@ fn internal_move_names_print_as_notation_that_reads_back() {
         assert_eq!(Alg::parse(printed).unwrap(), a, "{typed}");
     }
 }
+
+/// KPuzzle names may be any string; the `.tws` writer wrote names with
+/// spaces (or an orbit called `End` or `3x`) as they were, giving files its
+/// reader refused or misread (found by the fuzz harness's round-trip
+/// check). It now refuses such names, and puzzle names lose control
+/// characters as well as spaces.
+#[test]
+fn tws_writer_refuses_names_tws_cannot_hold() {
+    use twistor_formats::{write_puzzle, ParseErrorKind, PuzzleFormat};
+    let json = |orbit: &str, mv: &str, name: &str| {
+        format!(
+            r#"{{"name": "{name}", "orbits": [{{"orbitName": "{orbit}", "numPieces": 2, "numOrientations": 2}}],
+                "defaultPattern": {{"{orbit}": {{"pieces": [0, 1], "orientation": [0, 0]}}}},
+                "moves": {{"{mv}": {{"{orbit}": {{"permutation": [1, 0], "orientationDelta": [1, 0]}}}}}},
+                "derivedMoves": {{"{mv}2x": "."}}}}"#
+        )
+    };
+    for (orbit, mv) in [
+        ("E", "R U"),
+        ("E", ""),
+        ("E", "#R"),
+        ("E", "R\\u0001"),
+        ("E F", "R"),
+        ("End", "R"),
+        ("3x", "R"),
+        ("-E", "R"),
+        ("?", "R"),
+    ] {
+        let p = read_puzzle(&json(orbit, mv, "P"), "p.json").unwrap_or_else(|e| panic!("{e}"));
+        let e = write_puzzle(&p, PuzzleFormat::Tws).unwrap_err();
+        assert!(
+            matches!(e.kind, ParseErrorKind::Unsupported(_)),
+            "{orbit:?} {mv:?}: {e}"
+        );
+    }
+    // Names that are single words are written, and read back.
+    let p = read_puzzle(&json("E-1", "R", "My\\tpuzzle\\u0001"), "p.json").unwrap();
+    let tws = write_puzzle(&p, PuzzleFormat::Tws).unwrap();
+    let q = read_puzzle(&tws, "p.tws").unwrap_or_else(|e| panic!("{e}\n{tws}"));
+    assert_eq!(q.name(), "My_puzzle_");
+    assert_eq!(q.moves()[0].transformation, p.moves()[0].transformation);
+}
