@@ -19,7 +19,7 @@ use twistor_core::{
     Transformation,
 };
 
-use crate::alg::{Alg, AlgErrorKind};
+use crate::alg::{Alg, AlgErrorKind, AlgNode};
 use crate::error::{At, ParseError, ParseErrorKind as K};
 use crate::resolve::alg_transformation;
 
@@ -863,6 +863,10 @@ pub fn parse_scrambles(
                             },
                         )
                     })?;
+                    // Lines stay lines, so a comment ends with its line.
+                    if !alg_nodes.is_empty() {
+                        alg_nodes.push(AlgNode::Newline);
+                    }
                     alg_nodes.extend(a.nodes().iter().cloned());
                 }
                 let alg = Alg::from_nodes(alg_nodes);

@@ -202,3 +202,21 @@ fn tws_writer_refuses_names_tws_cannot_hold() {
     assert_eq!(q.name(), "My_puzzle_");
     assert_eq!(q.moves()[0].transformation, p.moves()[0].transformation);
 }
+
+/// A `ScrambleAlg` block's lines were joined into one alg with no line
+/// breaks, so a comment at the end of one line swallowed the next line's
+/// moves once the alg was printed (found by the fuzz harness).
+#[test]
+fn scramble_alg_lines_stay_lines() {
+    use twistor_formats::alg::Alg;
+    use twistor_formats::tws::{parse_scrambles, ScrambleBody};
+    let cube = read_puzzle(support::CUBE3_TWS, "cube3.tws").unwrap();
+    let text = "ScrambleAlg s\nR U // first line\nF\n\nD2 // last\nEnd\n";
+    let s = parse_scrambles(text, "s.scr", &cube).unwrap();
+    let ScrambleBody::Alg(a) = &s[0].body else {
+        panic!("an alg")
+    };
+    assert_eq!(a.to_string(), "R U // first line\nF\nD2 // last");
+    assert_eq!(Alg::parse(&a.to_string()).unwrap(), *a);
+    assert_eq!(a.move_count(), 4);
+}
