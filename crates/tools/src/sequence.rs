@@ -272,10 +272,6 @@ impl Grips {
     fn class(&self, m: &Move) -> usize {
         self.class[&m.quantum()]
     }
-
-    fn commutes(&self, a: &Move, b: &Move) -> bool {
-        self.commute[self.class(a)][self.class(b)]
-    }
 }
 
 /// The canonical form of a sequence: adjacent moves on the same grip are
@@ -287,47 +283,63 @@ impl Grips {
 /// the same result. Commutation is decided on the puzzle (every power of
 /// one grip commutes with every power of the other).
 pub fn canonicalize(table: &mut MoveTable, moves: &[Move]) -> Result<Vec<Move>, ToolError> {
-    let mut seq = cancel(table, moves)?;
+    let seq = cancel(table, moves)?;
     let grips = Grips::new(table, &seq)?;
-    // Merge across commuting moves until nothing merges.
-    'again: loop {
-        for j in 1..seq.len() {
-            for i in (0..j).rev() {
-                if seq[i].quantum() == seq[j].quantum() {
-                    if let Ok(merged) = merge(table, &seq[i], &seq[j])? {
-                        seq.remove(j);
-                        match merged {
-                            Some(n) => seq[i] = n,
-                            None => {
-                                seq.remove(i);
-                            }
-                        }
-                        continue 'again;
-                    }
-                    break;
-                }
-                if !grips.commutes(&seq[i], &seq[j]) {
-                    break;
-                }
+    // Merge each move into an earlier one on the same grip when every move
+    // in between commutes with it. Left to right this reaches the fixed
+    // point in one pass: a move that blocked a merge can only go away by
+    // merging with a later move on its own grip, which the same blocker
+    // stops first.
+    let mut merged: Vec<(Move, usize)> = Vec::with_capacity(seq.len());
+    for m in seq {
+        let c = grips.class(&m);
+        let mut target = None;
+        for i in (0..merged.len()).rev() {
+            if merged[i].1 == c {
+                target = Some(i);
+                break;
+            }
+            if !grips.commute[merged[i].1][c] {
+                break;
             }
         }
-        break;
+        match target {
+            Some(i) => match merge(table, &merged[i].0, &m)? {
+                Ok(Some(n)) => merged[i].0 = n,
+                Ok(None) => {
+                    merged.remove(i);
+                }
+                Err(()) => merged.push((m, c)),
+            },
+            None => merged.push((m, c)),
+        }
     }
     // From the end: of the moves that commute with everything after them,
-    // the one of the highest grip goes last.
-    let mut rest = seq;
-    let mut back = Vec::with_capacity(rest.len());
-    while !rest.is_empty() {
-        let mut best: Option<usize> = None;
-        for k in (0..rest.len()).rev() {
-            if rest[k + 1..].iter().all(|x| grips.commutes(&rest[k], x))
-                && best.is_none_or(|b| grips.class(&rest[k]) > grips.class(&rest[b]))
-            {
-                best = Some(k);
+    // the one of the highest grip goes last. `blockers[k]`: moves after k
+    // that do not commute with it.
+    let n = merged.len();
+    let mut blockers: Vec<usize> = (0..n)
+        .map(|k| {
+            merged[k + 1..]
+                .iter()
+                .filter(|x| !grips.commute[merged[k].1][x.1])
+                .count()
+        })
+        .collect();
+    let mut alive = vec![true; n];
+    let mut back = Vec::with_capacity(n);
+    for _ in 0..n {
+        let k = (0..n)
+            .filter(|&k| alive[k] && blockers[k] == 0)
+            .max_by_key(|&k| (merged[k].1, k))
+            .expect("the last remaining move always qualifies");
+        alive[k] = false;
+        for j in 0..k {
+            if alive[j] && !grips.commute[merged[j].1][merged[k].1] {
+                blockers[j] -= 1;
             }
         }
-        let k = best.expect("the last move always qualifies");
-        back.push(rest.remove(k));
+        back.push(merged[k].0.clone());
     }
     back.reverse();
     Ok(back)

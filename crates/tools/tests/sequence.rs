@@ -112,6 +112,18 @@ fn canonical_forms_are_canonical_sequences() {
             }
             // Idempotent.
             assert_eq!(run(&p, canonicalize, &out), out);
+            // Swapping adjacent moves that commute changes nothing.
+            let mut words: Vec<String> = alg.split_whitespace().map(String::from).collect();
+            for _ in 0..words.len() {
+                let k = rng.below(words.len());
+                if k + 1 < words.len() {
+                    let (a, b) = (words[k].clone(), words[k + 1].clone());
+                    if same_transformation(&p, &format!("{a} {b}"), &format!("{b} {a}")) {
+                        words.swap(k, k + 1);
+                    }
+                }
+            }
+            assert_eq!(run(&p, canonicalize, &words.join(" ")), out, "{alg}");
         }
     }
 }
