@@ -917,6 +917,23 @@ pub fn write_tws(puzzle: &Puzzle) -> Result<String, ParseError> {
     // the start state's ids are renumbered in order.
     let mut start = layout.pattern_orbits(puzzle.start());
     let renumber: Vec<Vec<u8>> = start.iter_mut().map(dense_ids).collect();
+    // `.tws` reads identical pieces as all wild or none (KPuzzle moduli
+    // travel with each piece, so they may differ).
+    for (o, po) in layout.orbits().iter().zip(&start) {
+        let wild = |i: usize| po.orientation_mod.as_ref().is_some_and(|m| m[i] == 1);
+        let n = po.pieces.len();
+        if (0..n).any(|i| (0..i).any(|j| po.pieces[i] == po.pieces[j] && wild(i) != wild(j))) {
+            return Err(ParseError {
+                file: String::new(),
+                line: 0,
+                column: None,
+                kind: K::Unsupported(format!(
+                    "the start state: orbit {} has identical pieces some with and some without an orientation wildcard, which .tws cannot express",
+                    o.name()
+                )),
+            });
+        }
+    }
     s.push_str(&write_position(layout, &start, "the start state")?);
     s.push_str("End\n");
     let mut derived = Vec::new();

@@ -220,3 +220,29 @@ fn scramble_alg_lines_stay_lines() {
     assert_eq!(Alg::parse(&a.to_string()).unwrap(), *a);
     assert_eq!(a.move_count(), 4);
 }
+
+/// A KPuzzle start pattern whose identical pieces differ in being wild
+/// (`orientationMod` 1 on some) was written as a `.tws` start state its
+/// reader refuses ("identical pieces must all or none have a wildcard");
+/// found by the fuzz harness. The writer now says it cannot express it.
+#[test]
+fn tws_writer_refuses_identical_pieces_partly_wild() {
+    use twistor_formats::{write_puzzle, ParseErrorKind, PuzzleFormat};
+    let json = |mods: &str| {
+        format!(
+            r#"{{"name": "W", "orbits": [{{"orbitName": "E", "numPieces": 3, "numOrientations": 2}}],
+                "defaultPattern": {{"E": {{"pieces": [0, 1, 1], "orientation": [0, 0, 0], "orientationMod": {mods}}}}},
+                "moves": {{"M": {{"E": {{"permutation": [1, 2, 0], "orientationDelta": [1, 0, 1]}}}}}}}}"#
+        )
+    };
+    let p = read_puzzle(&json("[0, 1, 0]"), "w.json").unwrap();
+    let e = write_puzzle(&p, PuzzleFormat::Tws).unwrap_err();
+    assert!(matches!(e.kind, ParseErrorKind::Unsupported(_)), "{e}");
+    // All or none wild is written, and reads back.
+    for mods in ["[0, 1, 1]", "[1, 0, 0]"] {
+        let p = read_puzzle(&json(mods), "w.json").unwrap();
+        let tws = write_puzzle(&p, PuzzleFormat::Tws).unwrap();
+        let q = read_puzzle(&tws, "w.tws").unwrap_or_else(|e| panic!("{e}\n{tws}"));
+        assert_eq!(q.start(), p.start(), "{mods}");
+    }
+}
