@@ -157,12 +157,14 @@ pub fn positions(
     puzzle: &Puzzle,
     chain: &StabilizerChain,
 ) -> Result<PositionCount, PositionCountError> {
-    count_positions(
-        puzzle.layout(),
-        puzzle.start(),
-        chain,
-        &PositionCountOptions::default(),
-    )
+    // Each search node costs a pass over the points: bound the work, not
+    // the nodes, so that info answers within seconds on any puzzle.
+    let degree = puzzle.layout().num_points().max(1) as u64;
+    let options = PositionCountOptions {
+        max_nodes: (2_000_000_000 / degree).max(10_000),
+        ..PositionCountOptions::default()
+    };
+    count_positions(puzzle.layout(), puzzle.start(), chain, &options)
 }
 
 #[cfg(test)]
