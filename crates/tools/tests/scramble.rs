@@ -39,42 +39,64 @@ fn geometry(name: &str) -> Puzzle {
     .into_puzzle()
 }
 
-/// Optimal distance of the position `alg` reaches with the given moves (a
-/// goal leaving `wild` orbits' orientations unknown).
-fn distance(name: &str, moves: &[&str], tips: &[&str], alg: &str) -> usize {
-    let p = scramble_puzzle(name, moves, tips).unwrap();
-    let t = alg_transformation(&p, &alg.parse::<Alg>().unwrap()).unwrap();
-    let l = p.layout();
-    let mut target = l.pattern_orbits(p.start());
-    for i in moves.len()..p.moves().len() {
-        let tt = &p.moves()[i].transformation;
-        for (k, po) in target.iter_mut().enumerate() {
-            let n = po.pieces.len();
-            for s in 0..n {
-                if l.ori(tt.as_bytes(), k)[s] != 0 {
-                    po.orientation_mod.get_or_insert_with(|| vec![0; n])[s] = 1;
-                    po.orientation[s] = 0;
+/// An optimal solver for the event's moves (a goal leaving the orientation
+/// of slots tip moves twist unknown) and a way to measure distances.
+struct Measure {
+    puzzle: Puzzle,
+    goal: Goal,
+    solver: Solver,
+}
+
+impl Measure {
+    fn new(name: &str, moves: &[&str], tips: &[&str]) -> Measure {
+        let p = scramble_puzzle(name, moves, tips).unwrap();
+        let l = p.layout();
+        let mut target = l.pattern_orbits(p.start());
+        for i in moves.len()..p.moves().len() {
+            let tt = &p.moves()[i].transformation;
+            for (k, po) in target.iter_mut().enumerate() {
+                let n = po.pieces.len();
+                for s in 0..n {
+                    if l.ori(tt.as_bytes(), k)[s] != 0 {
+                        po.orientation_mod.get_or_insert_with(|| vec![0; n])[s] = 1;
+                        po.orientation[s] = 0;
+                    }
                 }
             }
         }
+        let goal = Goal::target(&p, l.pattern(&target).unwrap()).unwrap();
+        let names: Vec<String> = moves.iter().map(|s| s.to_string()).collect();
+        let stop = AtomicBool::new(false);
+        let solver = Solver::new(
+            &p,
+            MoveSet::named(&p, &names, Metric::Htm).unwrap(),
+            goal.pattern.clone(),
+            &SolverOptions::default(),
+            &stop,
+            &mut |_| {},
+        )
+        .unwrap();
+        Measure {
+            puzzle: p,
+            goal,
+            solver,
+        }
     }
-    let goal = Goal::target(&p, l.pattern(&target).unwrap()).unwrap();
-    let names: Vec<String> = moves.iter().map(|s| s.to_string()).collect();
-    let stop = AtomicBool::new(false);
-    let solver = Solver::new(
-        &p,
-        MoveSet::named(&p, &names, Metric::Htm).unwrap(),
-        goal.pattern.clone(),
-        &SolverOptions::default(),
-        &stop,
-        &mut |_| {},
-    )
-    .unwrap();
-    let position = goal.relabel(&p, &l.apply(p.start(), &t)).unwrap();
-    solver
-        .solve(&position, &SolveOptions::default(), &stop, &mut |_| {})
-        .solutions[0]
-        .len()
+
+    /// Optimal distance of the position `alg` reaches.
+    fn distance(&self, alg: &str) -> usize {
+        let p = &self.puzzle;
+        let t = alg_transformation(p, &alg.parse::<Alg>().unwrap()).unwrap();
+        let position = self
+            .goal
+            .relabel(p, &p.layout().apply(p.start(), &t))
+            .unwrap();
+        let stop = AtomicBool::new(false);
+        self.solver
+            .solve(&position, &SolveOptions::default(), &stop, &mut |_| {})
+            .solutions[0]
+            .len()
+    }
 }
 
 #[test]
@@ -91,6 +113,8 @@ fn random_state_scrambles_reach_states_far_enough_from_solved() {
         ),
     ] {
         let mut s = scrambler(event, 11);
+        let measure = Measure::new(name, moves, tips);
+        let named = geometry(name);
         for _ in 0..8 {
             let sc = s.next_scramble();
             let words: Vec<&str> = sc.alg.split_whitespace().collect();
@@ -109,11 +133,11 @@ fn random_state_scrambles_reach_states_far_enough_from_solved() {
                 assert!(!seen_tip || is_tip, "tips must come last: {}", sc.alg);
                 seen_tip |= is_tip;
             }
-            let d = distance(name, moves, tips, &sc.alg);
+            let d = measure.distance(&sc.alg);
             assert_eq!(Some(d), sc.distance, "{}", sc.alg);
             assert!(d >= min);
             // The scramble applies on the named puzzle.
-            alg_transformation(&geometry(name), &sc.alg.parse::<Alg>().unwrap()).unwrap();
+            alg_transformation(&named, &sc.alg.parse::<Alg>().unwrap()).unwrap();
         }
     }
 }
