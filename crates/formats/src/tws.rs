@@ -993,7 +993,8 @@ pub fn write_tws(puzzle: &Puzzle) -> Result<String, ParseError> {
             s.push_str(&d);
         }
     }
-    for il in puzzle.illegal() {
+    // A constraint with no pieces forbids nothing (and `Illegal` needs one).
+    for il in puzzle.illegal().iter().filter(|il| !il.pieces.is_empty()) {
         s.push_str(&format!(
             "Illegal {} {} {}\n",
             layout.orbits()[il.orbit].name(),

@@ -246,3 +246,24 @@ fn tws_writer_refuses_identical_pieces_partly_wild() {
         assert_eq!(q.start(), p.start(), "{mods}");
     }
 }
+
+/// A KPuzzle `twistorIllegal` entry with no pieces was written as an
+/// `Illegal` line with no pieces, which the `.tws` reader refuses (found by
+/// the fuzz harness's 10-million-input run). It forbids nothing, so it is
+/// left out.
+#[test]
+fn tws_writer_leaves_out_illegal_with_no_pieces() {
+    use twistor_formats::{write_puzzle, PuzzleFormat};
+    let json = r#"{"name": "I", "orbits": [{"orbitName": "E", "numPieces": 3, "numOrientations": 1}],
+        "defaultPattern": {"E": {"pieces": [0, 1, 2]}},
+        "moves": {"M": {"E": {"permutation": [1, 2, 0]}}},
+        "twistorIllegal": [{"orbit": "E", "slot": 0, "pieces": []}, {"orbit": "E", "slot": 2, "pieces": [1]}]}"#;
+    let p = read_puzzle(json, "i.json").unwrap();
+    let tws = write_puzzle(&p, PuzzleFormat::Tws).unwrap();
+    let q = read_puzzle(&tws, "i.tws").unwrap_or_else(|e| panic!("{e}\n{tws}"));
+    assert_eq!(q.illegal().len(), 1);
+    assert_eq!(
+        (q.illegal()[0].slot, &q.illegal()[0].pieces[..]),
+        (2, &[1u8][..])
+    );
+}
