@@ -50,6 +50,22 @@ enum Command {
     /// Solve 3x3x3 cubes: Kociemba's two-phase and an optimal solver.
     #[command(name = "333")]
     Cube333(commands::cube333::Cube333Args),
+    /// Uniformly random positions from the exact state space.
+    Random(commands::random::RandomArgs),
+    /// WCA-style scrambles (333, 222, pyram, skewb, 444-777, minx).
+    Scramble(commands::scramble::ScrambleArgs),
+    /// Merge adjacent moves on the same grip.
+    Cancel(commands::cancel::CancelArgs),
+    /// Cancel, merge across commuting moves, and order them canonically.
+    Canonicalize(commands::canonicalize::CanonicalizeArgs),
+    /// Shorten algs by replacing windows with optimal sequences.
+    Shorten(commands::shorten::ShortenArgs),
+    /// Push whole-puzzle rotations to the end of algs.
+    Unrotate(commands::unrotate::UnrotateArgs),
+    /// Drop algs that reach a position already seen.
+    Unique(commands::unique::UniqueArgs),
+    /// Which slots of which orbits each move moves or twists.
+    DescribeSets(commands::describe_sets::DescribeSetsArgs),
 }
 
 fn main() {
@@ -66,6 +82,14 @@ fn main() {
         Command::Geometry(args) => commands::geometry::run(args),
         Command::Show(args) => commands::show::run(args),
         Command::Cube333(args) => commands::cube333::run(args),
+        Command::Random(args) => commands::random::run(args),
+        Command::Scramble(args) => commands::scramble::run(args),
+        Command::Cancel(args) => commands::cancel::run(args),
+        Command::Canonicalize(args) => commands::canonicalize::run(args),
+        Command::Shorten(args) => commands::shorten::run(args),
+        Command::Unrotate(args) => commands::unrotate::run(args),
+        Command::Unique(args) => commands::unique::run(args),
+        Command::DescribeSets(args) => commands::describe_sets::run(args),
     };
     if let Err(e) = result {
         report(&e);

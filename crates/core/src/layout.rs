@@ -295,7 +295,8 @@ impl Layout {
     /// Decodes an orientation code of orbit `k`, or `None` if it is not a
     /// valid code.
     pub fn try_decode_orientation(&self, k: usize, code: u8) -> Option<(u8, u8)> {
-        self.is_valid_code(k, code).then(|| self.codes[k].decode(code))
+        self.is_valid_code(k, code)
+            .then(|| self.codes[k].decode(code))
     }
 
     /// Whether a byte is a valid orientation code for orbit `k`.

@@ -157,10 +157,17 @@ const SQ_D: &str = "D_SQ_";
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.family == SLASH {
+        // The special forms need what they stand for: `/` a plain slash,
+        // `R++` and `UR4+` a family before the suffix (`_PLUSPLUS_` typed as
+        // a name prints as itself).
+        if self.family == SLASH && self.amount == 1 && self.inner_layer.is_none() {
             return f.write_str("/");
         }
-        if let Some(base) = self.family.strip_suffix("_PLUSPLUS_") {
+        if let Some(base) = self
+            .family
+            .strip_suffix("_PLUSPLUS_")
+            .filter(|b| !b.is_empty())
+        {
             if self.amount.abs() == 1 {
                 let q = Move {
                     family: base.to_string(),
@@ -174,7 +181,7 @@ impl fmt::Display for Move {
                 );
             }
         }
-        if let Some(base) = self.family.strip_suffix("_PLUS_") {
+        if let Some(base) = self.family.strip_suffix("_PLUS_").filter(|b| !b.is_empty()) {
             let q = Move {
                 family: base.to_string(),
                 ..self.clone()

@@ -19,7 +19,7 @@ use twistor_core::{
     Transformation,
 };
 
-use crate::alg::{Alg, AlgErrorKind};
+use crate::alg::{Alg, AlgErrorKind, AlgNode};
 use crate::error::{At, ParseError, ParseErrorKind as K};
 use crate::resolve::alg_transformation;
 
@@ -863,6 +863,10 @@ pub fn parse_scrambles(
                             },
                         )
                     })?;
+                    // Lines stay lines, so a comment ends with its line.
+                    if !alg_nodes.is_empty() {
+                        alg_nodes.push(AlgNode::Newline);
+                    }
                     alg_nodes.extend(a.nodes().iter().cloned());
                 }
                 let alg = Alg::from_nodes(alg_nodes);
@@ -891,6 +895,12 @@ pub fn parse_scrambles(
 /// puzzle. Orientation moduli other than wildcards cannot be written.
 pub fn write_tws(puzzle: &Puzzle) -> Result<String, ParseError> {
     let layout = puzzle.layout();
+    for o in layout.orbits() {
+        tws_word(o.name(), "orbit", true)?;
+    }
+    for mv in puzzle.moves() {
+        tws_word(&mv.name, "move", false)?;
+    }
     let mut s = String::new();
     s.push_str(&format!("Name {}\n\n", sanitize(puzzle.name())));
     for o in layout.orbits() {
@@ -907,6 +917,23 @@ pub fn write_tws(puzzle: &Puzzle) -> Result<String, ParseError> {
     // the start state's ids are renumbered in order.
     let mut start = layout.pattern_orbits(puzzle.start());
     let renumber: Vec<Vec<u8>> = start.iter_mut().map(dense_ids).collect();
+    // `.tws` reads identical pieces as all wild or none (KPuzzle moduli
+    // travel with each piece, so they may differ).
+    for (o, po) in layout.orbits().iter().zip(&start) {
+        let wild = |i: usize| po.orientation_mod.as_ref().is_some_and(|m| m[i] == 1);
+        let n = po.pieces.len();
+        if (0..n).any(|i| (0..i).any(|j| po.pieces[i] == po.pieces[j] && wild(i) != wild(j))) {
+            return Err(ParseError {
+                file: String::new(),
+                line: 0,
+                column: None,
+                kind: K::Unsupported(format!(
+                    "the start state: orbit {} has identical pieces some with and some without an orientation wildcard, which .tws cannot express",
+                    o.name()
+                )),
+            });
+        }
+    }
     s.push_str(&write_position(layout, &start, "the start state")?);
     s.push_str("End\n");
     let mut derived = Vec::new();
@@ -966,7 +993,8 @@ pub fn write_tws(puzzle: &Puzzle) -> Result<String, ParseError> {
             s.push_str(&d);
         }
     }
-    for il in puzzle.illegal() {
+    // A constraint with no pieces forbids nothing (and `Illegal` needs one).
+    for il in puzzle.illegal().iter().filter(|il| !il.pieces.is_empty()) {
         s.push_str(&format!(
             "Illegal {} {} {}\n",
             layout.orbits()[il.orbit].name(),
@@ -1056,10 +1084,46 @@ fn join(it: impl Iterator<Item = u32>) -> String {
     it.map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
 }
 
+/// Checks that a name (from KPuzzle JSON, where names are any string) can
+/// be written as the single word `.tws` reads it as: no spaces or control
+/// characters, no `#` first, and for an orbit nothing a block would read
+/// as numbers or its end.
+fn tws_word(name: &str, what: &str, orbit: bool) -> Result<(), ParseError> {
+    let one_word = !name.is_empty()
+        && !name.starts_with('#')
+        && !name.chars().any(|c| c.is_whitespace() || c.is_control());
+    let in_block = !orbit
+        || !(name == "End"
+            || name == "?"
+            || name.starts_with(|c: char| c.is_ascii_digit() || c == '-'));
+    if one_word && in_block {
+        return Ok(());
+    }
+    Err(ParseError {
+        file: String::new(),
+        line: 0,
+        column: None,
+        kind: K::Unsupported(format!(
+            "the {what} name {name:?} cannot be written in .tws (names there are single words{})",
+            if orbit {
+                " that cannot be read as numbers or End"
+            } else {
+                ""
+            }
+        )),
+    })
+}
+
 fn sanitize(name: &str) -> String {
     let s: String = name
         .chars()
-        .map(|c| if c.is_whitespace() { '_' } else { c })
+        .map(|c| {
+            if c.is_whitespace() || c.is_control() {
+                '_'
+            } else {
+                c
+            }
+        })
         .collect();
     if s.is_empty() {
         "Unnamed".into()

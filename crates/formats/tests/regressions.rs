@@ -137,3 +137,133 @@ fn square1_tuple_amounts_are_bounded_like_other_amounts() {
         assert_eq!(inv, p.layout().invert(&t));
     }
 }
+
+/// Internal family names typed as moves printed as notation that does not
+/// read back: `_PLUSPLUS_` as `++`, `_PLUS_3` as `3+`, `_SLASH_2` as `/`
+/// (found by the fuzz harness's print/parse check).
+#[test]
+fn internal_move_names_print_as_notation_that_reads_back() {
+    use twistor_formats::alg::Alg;
+    for (typed, printed) in [
+        ("_PLUSPLUS_", "_PLUSPLUS_"),
+        ("R _PLUSPLUS_' U", "R _PLUSPLUS_' U"),
+        ("_PLUS_3", "_PLUS_3"),
+        ("2-3_PLUS_'", "2-3_PLUS_'"),
+        ("_SLASH_2 _SLASH_ 2_SLASH_", "_SLASH_2 / 2_SLASH_"),
+        (
+            "R_PLUSPLUS_' UR_PLUS_4 x_PLUS__PLUS_2'",
+            "R-- UR4+ x_PLUS_2-",
+        ),
+    ] {
+        let a = Alg::parse(typed).unwrap();
+        assert_eq!(a.to_string(), printed, "{typed}");
+        assert_eq!(Alg::parse(printed).unwrap(), a, "{typed}");
+    }
+}
+
+/// KPuzzle names may be any string; the `.tws` writer wrote names with
+/// spaces (or an orbit called `End` or `3x`) as they were, giving files its
+/// reader refused or misread (found by the fuzz harness's round-trip
+/// check). It now refuses such names, and puzzle names lose control
+/// characters as well as spaces.
+#[test]
+fn tws_writer_refuses_names_tws_cannot_hold() {
+    use twistor_formats::{write_puzzle, ParseErrorKind, PuzzleFormat};
+    let json = |orbit: &str, mv: &str, name: &str| {
+        format!(
+            r#"{{"name": "{name}", "orbits": [{{"orbitName": "{orbit}", "numPieces": 2, "numOrientations": 2}}],
+                "defaultPattern": {{"{orbit}": {{"pieces": [0, 1], "orientation": [0, 0]}}}},
+                "moves": {{"{mv}": {{"{orbit}": {{"permutation": [1, 0], "orientationDelta": [1, 0]}}}}}},
+                "derivedMoves": {{"{mv}2x": "."}}}}"#
+        )
+    };
+    for (orbit, mv) in [
+        ("E", "R U"),
+        ("E", ""),
+        ("E", "#R"),
+        ("E", "R\\u0001"),
+        ("E F", "R"),
+        ("End", "R"),
+        ("3x", "R"),
+        ("-E", "R"),
+        ("?", "R"),
+    ] {
+        let p = read_puzzle(&json(orbit, mv, "P"), "p.json").unwrap_or_else(|e| panic!("{e}"));
+        let e = write_puzzle(&p, PuzzleFormat::Tws).unwrap_err();
+        assert!(
+            matches!(e.kind, ParseErrorKind::Unsupported(_)),
+            "{orbit:?} {mv:?}: {e}"
+        );
+    }
+    // Names that are single words are written, and read back.
+    let p = read_puzzle(&json("E-1", "R", "My\\tpuzzle\\u0001"), "p.json").unwrap();
+    let tws = write_puzzle(&p, PuzzleFormat::Tws).unwrap();
+    let q = read_puzzle(&tws, "p.tws").unwrap_or_else(|e| panic!("{e}\n{tws}"));
+    assert_eq!(q.name(), "My_puzzle_");
+    assert_eq!(q.moves()[0].transformation, p.moves()[0].transformation);
+}
+
+/// A `ScrambleAlg` block's lines were joined into one alg with no line
+/// breaks, so a comment at the end of one line swallowed the next line's
+/// moves once the alg was printed (found by the fuzz harness).
+#[test]
+fn scramble_alg_lines_stay_lines() {
+    use twistor_formats::alg::Alg;
+    use twistor_formats::tws::{parse_scrambles, ScrambleBody};
+    let cube = read_puzzle(support::CUBE3_TWS, "cube3.tws").unwrap();
+    let text = "ScrambleAlg s\nR U // first line\nF\n\nD2 // last\nEnd\n";
+    let s = parse_scrambles(text, "s.scr", &cube).unwrap();
+    let ScrambleBody::Alg(a) = &s[0].body else {
+        panic!("an alg")
+    };
+    assert_eq!(a.to_string(), "R U // first line\nF\nD2 // last");
+    assert_eq!(Alg::parse(&a.to_string()).unwrap(), *a);
+    assert_eq!(a.move_count(), 4);
+}
+
+/// A KPuzzle start pattern whose identical pieces differ in being wild
+/// (`orientationMod` 1 on some) was written as a `.tws` start state its
+/// reader refuses ("identical pieces must all or none have a wildcard");
+/// found by the fuzz harness. The writer now says it cannot express it.
+#[test]
+fn tws_writer_refuses_identical_pieces_partly_wild() {
+    use twistor_formats::{write_puzzle, ParseErrorKind, PuzzleFormat};
+    let json = |mods: &str| {
+        format!(
+            r#"{{"name": "W", "orbits": [{{"orbitName": "E", "numPieces": 3, "numOrientations": 2}}],
+                "defaultPattern": {{"E": {{"pieces": [0, 1, 1], "orientation": [0, 0, 0], "orientationMod": {mods}}}}},
+                "moves": {{"M": {{"E": {{"permutation": [1, 2, 0], "orientationDelta": [1, 0, 1]}}}}}}}}"#
+        )
+    };
+    let p = read_puzzle(&json("[0, 1, 0]"), "w.json").unwrap();
+    let e = write_puzzle(&p, PuzzleFormat::Tws).unwrap_err();
+    assert!(matches!(e.kind, ParseErrorKind::Unsupported(_)), "{e}");
+    // All or none wild is written, and reads back.
+    for mods in ["[0, 1, 1]", "[1, 0, 0]"] {
+        let p = read_puzzle(&json(mods), "w.json").unwrap();
+        let tws = write_puzzle(&p, PuzzleFormat::Tws).unwrap();
+        let q = read_puzzle(&tws, "w.tws").unwrap_or_else(|e| panic!("{e}\n{tws}"));
+        assert_eq!(q.start(), p.start(), "{mods}");
+    }
+}
+
+/// A KPuzzle `twistorIllegal` entry with no pieces was written as an
+/// `Illegal` line with no pieces, which the `.tws` reader refuses (found by
+/// the fuzz harness's 10-million-input run). It forbids nothing, so it is
+/// left out.
+#[test]
+fn tws_writer_leaves_out_illegal_with_no_pieces() {
+    use twistor_formats::{write_puzzle, PuzzleFormat};
+    let json = r#"{"name": "I", "orbits": [{"orbitName": "E", "numPieces": 3, "numOrientations": 1}],
+        "defaultPattern": {"E": {"pieces": [0, 1, 2]}},
+        "moves": {"M": {"E": {"permutation": [1, 2, 0]}}},
+        "twistorIllegal": [{"orbit": "E", "slot": 0, "pieces": []}, {"orbit": "E", "slot": 2, "pieces": [1]}]}"#;
+    let p = read_puzzle(json, "i.json").unwrap();
+    let tws = write_puzzle(&p, PuzzleFormat::Tws).unwrap();
+    let q = read_puzzle(&tws, "i.tws").unwrap_or_else(|e| panic!("{e}\n{tws}"));
+    assert_eq!(q.illegal().len(), 1);
+    assert_eq!(
+        (q.illegal()[0].slot, &q.illegal()[0].pieces[..]),
+        (2, &[1u8][..])
+    );
+}

@@ -212,6 +212,14 @@ pub fn run(args: GodsArgs) -> CliResult {
         bar: Mutex::new(None),
     };
     let draw = |e: &GodsEvent| bars.event(e);
+    if let (true, Some(path)) = (args.resume, &args.checkpoint) {
+        if !path.exists() {
+            return Err(CliError::input(format!(
+                "--resume: there is no checkpoint at {}",
+                path.display()
+            )));
+        }
+    }
     let mut store = args.checkpoint.as_ref().map(FileCheckpoint::new);
     let control = GodsControl {
         stop: None,
@@ -259,6 +267,9 @@ fn print_report(args: &GodsArgs, moves: &MoveSet, r: &GodsReport) {
         }
         if let Some(c) = &r.classes {
             v["classes"] = json!(c);
+        }
+        if let Some(u) = &r.union_local_maxima {
+            v["union_local_maxima"] = json!(u);
         }
         println!("{v}");
         return;

@@ -42,6 +42,23 @@ fn key_bytes(packer: &KeyPacker) -> Option<u64> {
     }
 }
 
+/// Removes from the sorted `keys` those in the sorted `seen`: by binary
+/// search when `keys` is much the smaller, else by walking both in step
+/// (random probes into a large array cost far more than a sequential walk).
+fn remove_sorted<K: Key>(keys: &mut Vec<K>, seen: &[K]) {
+    if keys.len().saturating_mul(16) < seen.len() {
+        keys.retain(|k| seen.binary_search(k).is_err());
+        return;
+    }
+    let mut j = 0;
+    keys.retain(|k| {
+        while j < seen.len() && seen[j] < *k {
+            j += 1;
+        }
+        !(j < seen.len() && seen[j] == *k)
+    });
+}
+
 /// Runs breadth-first search on sorted arrays.
 pub(crate) fn run(ctx: &mut Context<'_, '_>) -> Result<EngineOutput, GodsError> {
     let packer = KeyPacker::new(ctx.puzzle.layout());
@@ -286,10 +303,8 @@ fn run_with<K: Key>(
                 .collect();
             found.par_sort_unstable();
             found.dedup();
-            let (previous, current) = (&l.previous, &l.current);
-            found.retain(|k| {
-                previous.binary_search(k).is_err() && current.binary_search(k).is_err()
-            });
+            remove_sorted(&mut found, &l.previous);
+            remove_sorted(&mut found, &l.current);
             next.extend(found);
             if next.len() > 2 * merged.max(CHUNK_NEIGHBOURS) {
                 next.par_sort_unstable();

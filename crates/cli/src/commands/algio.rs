@@ -1,0 +1,67 @@
+//! Algs in and out for the sequence utilities: from the arguments or, one
+//! a line, streamed from standard input (nothing is held back, so a
+//! pipeline of any length runs in bounded memory), and lines written as
+//! they are ready.
+
+use std::io::{BufRead, Write};
+
+use twistor_formats::alg::{Alg, Move};
+use twistor_tools::sequence::expand;
+use twistor_tools::ToolError;
+
+use crate::error::CliError;
+use crate::load::{parse_alg, shorten};
+
+/// Calls `each` with every alg given as an argument or, when there are
+/// none, with every non-blank line of standard input as it arrives.
+pub fn for_each_alg(
+    args: &[String],
+    mut each: impl FnMut(&str) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    if !args.is_empty() {
+        for a in args {
+            each(a)?;
+        }
+        return Ok(());
+    }
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let line = line.map_err(|e| CliError::input(format!("reading standard input: {e}")))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        each(&line)?;
+    }
+    Ok(())
+}
+
+/// The expanded moves of `text` (an error names the alg).
+pub fn alg_moves(text: &str, limit: usize) -> Result<Vec<Move>, CliError> {
+    let alg = parse_alg(text)?;
+    expand(&alg, limit).map_err(|e| alg_error(text, e))
+}
+
+/// An error about the alg `text`, as invalid input.
+pub fn alg_error(text: &str, e: ToolError) -> CliError {
+    CliError::input(format!("alg {:?}: {e}", shorten(text)))
+}
+
+/// Writes one line to standard output; a closed pipe ends quietly.
+pub fn emit(line: &str) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{line}").and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(CliError::failure(e)),
+    }
+}
+
+/// An alg's text, or `.` (cubing.js's empty alg) when it has no moves.
+pub fn show(alg: &Alg) -> String {
+    let s = alg.to_string();
+    if s.is_empty() {
+        ".".to_string()
+    } else {
+        s
+    }
+}

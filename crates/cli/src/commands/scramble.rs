@@ -1,0 +1,91 @@
+//! `twistor scramble`: WCA-style scrambles.
+
+use std::io::IsTerminal;
+
+use serde_json::json;
+use twistor_cube333::cache::{CacheEvent, CacheOptions};
+use twistor_search::TableEvent;
+use twistor_tools::scramble::{Event, ScrambleOptions, Scrambler};
+
+use crate::cache::{report_table_event, CacheArgs};
+use crate::commands::algio::emit;
+use crate::commands::random::clock_seed;
+use crate::error::{CliError, CliResult};
+use crate::progress::Progress;
+
+/// Arguments of `twistor scramble`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Events (WCA ids): 333, 222, pyram, skewb: random state (uniform among \
+states at least 2, 4, 6 and 7 moves from solved, as the WCA requires), the inverse of a solution \
+(two-phase for 333, optimal for the others; 222 uses R U F, pyram U L R B then tips u l r b, \
+skewb R U L B). 444, 555, 666, 777: random moves (40, 60, 80, 100) with wide turns Rw, 3Rw. \
+minx: Pochmann's R++ D-- ... U' rows, seven to a scramble, on one line. Clock and Square-1 are not \
+supported. One scramble a line; the same --seed gives the same scrambles.\n\nExamples:\n  \
+twistor scramble 333 -n 5 --seed 1\n  twistor scramble pyram\n  twistor scramble minx -n 2 --json"
+)]
+pub struct ScrambleArgs {
+    /// The event: 333, 222, 444, 555, 666, 777, pyram, skewb, minx (or
+    /// the puzzle's name: 3x3x3, pyraminx, megaminx, ...).
+    event: String,
+    /// How many scrambles (streamed; any number).
+    #[arg(short = 'n', long = "count", default_value_t = 1)]
+    count: u64,
+    /// Seed of the random generator.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Print one JSON object a line: `{"event": ..., "scramble": ...}`.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    cache: CacheArgs,
+}
+
+/// Runs `twistor scramble`.
+pub fn run(args: ScrambleArgs) -> CliResult {
+    let event = Event::parse(&args.event).map_err(CliError::input)?;
+    let seed = args.seed.unwrap_or_else(|| {
+        let s = clock_seed();
+        eprintln!("twistor: seed {s}");
+        s
+    });
+    let options = ScrambleOptions {
+        cube333_cache: CacheOptions {
+            dir: args.cache.cache_dir.clone(),
+            no_write: args.cache.no_write,
+            ..Default::default()
+        },
+        table_cache: args.cache.cache()?,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let mut bar = Progress::new(std::io::stderr().is_terminal());
+    let mut cube_events = |e: CacheEvent| {
+        if let CacheEvent::Rejected { table, reason, .. }
+        | CacheEvent::WriteFailed { table, reason, .. } = e
+        {
+            eprintln!("twistor: table {table}: {reason}");
+        }
+    };
+    let mut scrambler = Scrambler::new(
+        event,
+        seed,
+        &options,
+        &mut |e: TableEvent| report_table_event(&mut bar, e),
+        &mut cube_events,
+    )
+    .map_err(CliError::failure)?;
+    bar.finish();
+    for _ in 0..args.count {
+        let s = scrambler.next_scramble();
+        if args.json {
+            let mut v = json!({"event": event.id(), "scramble": s.alg});
+            if let Some(d) = s.distance {
+                v["distance"] = json!(d);
+            }
+            emit(&v.to_string())?;
+        } else {
+            emit(&s.alg)?;
+        }
+    }
+    Ok(())
+}

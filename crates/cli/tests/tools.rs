@@ -1,0 +1,228 @@
+//! The everyday tools through the built binary: expected outputs, streams,
+//! reproducible seeds, errors.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use twistor_formats::read_puzzle;
+use twistor_formats::tws::parse_scrambles;
+
+fn twistor(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_twistor"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ok(args: &[&str]) -> String {
+    let (code, out, err) = twistor(args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    out
+}
+
+fn with_stdin(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_twistor"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn shared(path: &str) -> String {
+    format!(
+        "{}/../../../shared/puzzles/{path}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn cancel_canonicalize_unrotate_print_expected_algs() {
+    assert_eq!(ok(&["cancel", "3x3x3", "R U U' R2"]), "R'\n");
+    assert_eq!(
+        ok(&["cancel", &shared("tws/3x3x3.tws"), "R U U' R2", "F F2 F"]),
+        "R'\n.\n"
+    );
+    assert_eq!(
+        with_stdin(&["cancel", "3x3x3"], "R R\n\nF2 F2\n(R U)2\n"),
+        "R2\n.\nR U R U\n"
+    );
+    assert_eq!(
+        ok(&["canonicalize", "3x3x3", "U D U", "R L R' F"]),
+        "D U2\nL F\n"
+    );
+    assert_eq!(ok(&["unrotate", "3x3x3", "x U x'", "y R U"]), "F\nB U y\n");
+}
+
+#[test]
+fn unique_drops_repeated_positions() {
+    assert_eq!(
+        with_stdin(
+            &["unique", "3x3x3"],
+            "R U\n(R U)\nU R\nR U R' U' R U R' U' R U R' U' R U R' U' R U R' U' R U R' U'\n\n"
+        ),
+        "R U\nU R\nR U R' U' R U R' U' R U R' U' R U R' U' R U R' U' R U R' U'\n"
+    );
+    assert_eq!(
+        ok(&["unique", "3x3x3", "--symmetry", "R", "U", "F", "R2", "U R"]),
+        "R\nR2\nU R\n"
+    );
+    let (code, _, err) = twistor(&["unique", &shared("tws/3x3x3.tws"), "--symmetry", "R"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("rotations"));
+}
+
+#[test]
+fn shorten_turns_the_t_perm_into_eleven_moves() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("twistor-cli-shorten");
+    let out = ok(&[
+        "shorten",
+        "3x3x3",
+        "-M",
+        "16",
+        "--cache-dir",
+        dir.to_str().unwrap(),
+        "R U R' U' R' F R2 U' R' U' R U R' F'",
+    ]);
+    let moves: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!(moves.len(), 11, "{out}");
+    // The same position: the T-perm followed by the inverse of the result.
+    let inverse = ok(&["invert", out.trim()]);
+    let check = format!("R U R' U' R' F R2 U' R' U' R U R' F' {}", inverse.trim());
+    assert_eq!(ok(&["order", "3x3x3", &check]), "1\n");
+}
+
+#[test]
+fn random_states_stream_as_scramble_files_and_reproduce() {
+    let a = ok(&["random", "2x2x2", "-n", "3", "--seed", "42"]);
+    let b = ok(&["random", "2x2x2", "-n", "3", "--seed", "42"]);
+    let c = ok(&["random", "2x2x2", "-n", "3", "--seed", "43"]);
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+    let path = shared("tws/4x4x4.tws");
+    let text = ok(&["random", &path, "-n", "4", "--seed", "1"]);
+    let puzzle = read_puzzle(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
+    let scrambles = parse_scrambles(&text, "random.scr", &puzzle).unwrap();
+    assert_eq!(scrambles.len(), 4);
+    assert_eq!(scrambles[0].name, "random-1");
+    let json = ok(&["random", "3x3x3", "-n", "5", "--seed", "2", "--json"]);
+    assert_eq!(json.lines().count(), 5);
+    for line in json.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(v["CORNERS"]["pieces"].is_array());
+    }
+}
+
+#[test]
+fn a_huge_count_streams() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_twistor"))
+        .args([
+            "random",
+            "3x3x3",
+            "-n",
+            "1000000000000",
+            "--json",
+            "--seed",
+            "1",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    for _ in 0..3 {
+        assert!(lines.next().unwrap().unwrap().starts_with('{'));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn info_reports_positions_and_keeps_the_contract_keys() {
+    let out = ok(&["info", &shared("tws/4x4x4.tws"), "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for key in ["name", "orbits", "moves", "group_order"] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+    assert_eq!(
+        v["positions"],
+        "177628724197557644876978255387965784064000000000"
+    );
+    let three = ok(&["info", "3x3x3", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&three).unwrap();
+    assert!(v.get("positions").is_none());
+    assert_eq!(
+        v["parity_constraints"],
+        serde_json::json!([["CORNERS", "EDGES"]])
+    );
+    let text = ok(&["info", &shared("tws/4x4x4.tws")]);
+    assert!(text
+        .contains("distinguishable positions: 177628724197557644876978255387965784064000000000"));
+    assert!(text.contains("move orders: F:4"));
+}
+
+#[test]
+fn describe_sets_lists_cycles() {
+    let out = ok(&["describe-sets", "3x3x3", "--moves", "U"]);
+    assert_eq!(out.lines().next(), Some("U"));
+    assert_eq!(out.lines().count(), 3);
+    let json = ok(&["describe-sets", "3x3x3", "--json"]);
+    assert_eq!(json.lines().count(), 9); // F B D U L R and three rotations
+}
+
+#[test]
+fn scrambles_reproduce_and_unknown_events_are_input_errors() {
+    let a = ok(&["scramble", "minx", "-n", "2", "--seed", "7"]);
+    assert_eq!(a, ok(&["scramble", "megaminx", "-n", "2", "--seed", "7"]));
+    assert_eq!(a.lines().count(), 2);
+    let (code, _, err) = twistor(&["scramble", "clock"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown scramble event"));
+}
+
+#[test]
+fn bad_input_exits_with_two() {
+    for args in [
+        &["cancel", "3x3x3", "R Q"][..],
+        &["canonicalize", "3x3x3", "R ("][..],
+        &["unrotate", "3x3x3", "(R)1000000000 (U)1000000000"][..],
+        &["unique", "3x3x3", "R]"][..],
+        &["describe-sets", "3x3x3", "--moves", "Q"][..],
+        &["random", "no-such-puzzle"][..],
+    ] {
+        let (code, _, err) = twistor(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.starts_with("twistor: "), "{err}");
+    }
+}
+
+#[test]
+fn every_help_has_an_example() {
+    for cmd in [
+        "random",
+        "scramble",
+        "cancel",
+        "canonicalize",
+        "shorten",
+        "unrotate",
+        "unique",
+        "describe-sets",
+        "info",
+    ] {
+        let out = ok(&[cmd, "--help"]);
+        assert!(out.contains("Example"), "{cmd}");
+    }
+}

@@ -1,0 +1,535 @@
+//! Scrambles for the puzzles people compete on, in the notation of the
+//! World Cube Association (WCA).
+//!
+//! Random-state scrambles where the project can solve the puzzle: a
+//! uniformly random state is drawn and the scramble is the inverse of a
+//! solution, so every state is equally likely (among those at least the
+//! WCA's minimum distance from solved, as tnoodle, the WCA's scrambler,
+//! filters them):
+//! - `333`: a uniformly random cube ([`CubieCube::random`]), solved by
+//!   Kociemba's two-phase algorithm within 21 moves; states solved or one
+//!   move from solved are drawn again.
+//! - `222`: a uniformly random element of the group `<R, U, F>` (the
+//!   down-back-left corner stays fixed, as WCA 2x2x2 scrambles keep it),
+//!   solved optimally with R, U, F; at least 4 moves from solved.
+//! - `pyram`: a uniformly random state of the pyraminx with its tips;
+//!   the non-tip part is solved optimally with U, L, R, B (at least 6
+//!   moves), and the scramble ends with the tip turns u, l, r, b the state
+//!   needs (tips commute with every move, so they can go last).
+//! - `skewb`: a uniformly random element of `<R, U, L, B>` (WCA notation,
+//!   one corner fixed), solved optimally; at least 7 moves from solved.
+//!
+//! Random-move scrambles where the WCA uses them: `555` (60 moves), `666`
+//! (80), `777` (100), and `444` (40; the WCA uses random-state 4x4x4
+//! scrambles, which need a reduction solver the project does not have).
+//! Moves are drawn uniformly among the face turns and wide turns of the
+//! event (`Rw`, and `3Rw` on the 6x6x6 and 7x7x7; on even cubes the
+//! half-cube wide turns only on the U, R and F sides, since the other sides'
+//! are the same up to a rotation), each a quarter turn either way or a half
+//! turn; a move on the same axis as the moves just before it may not repeat
+//! one of their quanta (face and width), so no two moves of a run of
+//! commuting moves merge into one. The
+//! minimum distance of 2 is not checked for these: a state within one move
+//! of solved after 40 or more random moves has a probability far below
+//! 10⁻³⁰.
+//!
+//! `minx` is Pochmann's megaminx scramble, as the WCA uses it: seven rows
+//! of ten moves alternating `R` and `D` wide turns, each `++` or `--` at
+//! random, the row ending in `U` after `D++` and `U'` after `D--`. The rows
+//! are joined by spaces (one scramble a line).
+//!
+//! Clock and Square-1 are not provided: the project has no model of either
+//! to check pin or shape notation against.
+
+use std::sync::atomic::AtomicBool;
+
+use twistor_core::{MoveDef, MoveKind, Pattern, PatternOrbit, Puzzle, StabilizerChain};
+use twistor_cube333::cache::{CacheEvent, CacheOptions};
+use twistor_cube333::twophase::{
+    solve as two_phase, SolveOptions as TwoPhaseOptions, TwoPhaseTables,
+};
+use twistor_cube333::{CubieCube, Move as CubeMove};
+use twistor_formats::alg::Alg;
+use twistor_formats::resolve::alg_transformation;
+use twistor_geometry::PuzzleOptions;
+use twistor_search::target::Goal;
+use twistor_search::{
+    Metric, MoveSet, SolutionCount, SolveOptions, Solver, SolverOptions, TableCache, TableEvent,
+};
+
+use crate::rng::SeededRng;
+use crate::ToolError;
+
+/// A WCA event the scrambler knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// 3x3x3 (random state).
+    Cube333,
+    /// 2x2x2 (random state).
+    Cube222,
+    /// 4x4x4 (random moves).
+    Cube444,
+    /// 5x5x5 (random moves).
+    Cube555,
+    /// 6x6x6 (random moves).
+    Cube666,
+    /// 7x7x7 (random moves).
+    Cube777,
+    /// Pyraminx (random state).
+    Pyraminx,
+    /// Skewb (random state).
+    Skewb,
+    /// Megaminx (Pochmann random moves).
+    Megaminx,
+}
+
+const EVENTS: [(Event, &str, &str); 9] = [
+    (Event::Cube333, "333", "3x3x3"),
+    (Event::Cube222, "222", "2x2x2"),
+    (Event::Cube444, "444", "4x4x4"),
+    (Event::Cube555, "555", "5x5x5"),
+    (Event::Cube666, "666", "6x6x6"),
+    (Event::Cube777, "777", "7x7x7"),
+    (Event::Pyraminx, "pyram", "pyraminx"),
+    (Event::Skewb, "skewb", "skewb"),
+    (Event::Megaminx, "minx", "megaminx"),
+];
+
+impl Event {
+    /// The event with this WCA id (`333`, `pyram`, `minx`) or puzzle name
+    /// (`3x3x3`, `pyraminx`, `megaminx`).
+    pub fn parse(name: &str) -> Result<Event, ToolError> {
+        EVENTS
+            .iter()
+            .find(|(_, id, puzzle)| *id == name || *puzzle == name)
+            .map(|e| e.0)
+            .ok_or_else(|| ToolError::UnknownEvent(name.chars().take(40).collect()))
+    }
+
+    /// The WCA ids of every event.
+    pub fn names() -> Vec<&'static str> {
+        EVENTS.iter().map(|e| e.1).collect()
+    }
+
+    /// The event's WCA id.
+    pub fn id(self) -> &'static str {
+        EVENTS.iter().find(|e| e.0 == self).map_or("", |e| e.1)
+    }
+
+    /// The name of the puzzle twistor builds for it (`3x3x3`, `megaminx`),
+    /// on which its scrambles are written.
+    pub fn puzzle_name(self) -> &'static str {
+        EVENTS.iter().find(|e| e.0 == self).map_or("", |e| e.2)
+    }
+
+    /// Whether its scrambles reach uniformly random states.
+    pub fn is_random_state(self) -> bool {
+        matches!(
+            self,
+            Event::Cube333 | Event::Cube222 | Event::Pyraminx | Event::Skewb
+        )
+    }
+}
+
+/// Where the solvers behind random-state scrambles keep their tables.
+#[derive(Clone, Debug, Default)]
+pub struct ScrambleOptions {
+    /// The 3x3x3 two-phase tables' cache.
+    pub cube333_cache: CacheOptions,
+    /// The generic solver's table cache (2x2x2, pyraminx, skewb).
+    pub table_cache: Option<TableCache>,
+    /// Threads for building tables.
+    pub threads: usize,
+}
+
+/// One scramble.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scramble {
+    /// The moves, in the event's notation.
+    pub alg: String,
+    /// For random-state events: the optimal number of moves to solve the
+    /// state (not counting pyraminx tips), where the scrambler knows it.
+    pub distance: Option<usize>,
+}
+
+/// A seeded stream of scrambles for one event.
+pub struct Scrambler {
+    rng: SeededRng,
+    engine: Engine,
+}
+
+enum Engine {
+    TwoPhase(Box<TwoPhaseTables>),
+    Optimal(Box<OptimalEngine>),
+    Cube(CubeMoves),
+    Megaminx,
+}
+
+impl Scrambler {
+    /// A scrambler for `event` seeded by `seed`; builds or loads the
+    /// tables its solver needs (reporting on them through `events` and
+    /// `cube_events`).
+    pub fn new(
+        event: Event,
+        seed: u64,
+        options: &ScrambleOptions,
+        events: &mut dyn FnMut(TableEvent),
+        cube_events: &mut dyn FnMut(CacheEvent),
+    ) -> Result<Scrambler, ToolError> {
+        let engine = match event {
+            Event::Cube333 => Engine::TwoPhase(Box::new(TwoPhaseTables::load(
+                &options.cube333_cache,
+                cube_events,
+            ))),
+            Event::Cube222 => Engine::Optimal(Box::new(OptimalEngine::new(
+                "2x2x2",
+                &["R", "U", "F"],
+                &[],
+                4,
+                options,
+                events,
+            )?)),
+            Event::Pyraminx => Engine::Optimal(Box::new(OptimalEngine::new(
+                "pyraminx",
+                &["U", "L", "R", "B"],
+                &["u", "l", "r", "b"],
+                6,
+                options,
+                events,
+            )?)),
+            Event::Skewb => Engine::Optimal(Box::new(OptimalEngine::new(
+                "skewb",
+                &["R", "U", "L", "B"],
+                &[],
+                7,
+                options,
+                events,
+            )?)),
+            Event::Cube444 => Engine::Cube(CubeMoves::new(4, 40)),
+            Event::Cube555 => Engine::Cube(CubeMoves::new(5, 60)),
+            Event::Cube666 => Engine::Cube(CubeMoves::new(6, 80)),
+            Event::Cube777 => Engine::Cube(CubeMoves::new(7, 100)),
+            Event::Megaminx => Engine::Megaminx,
+        };
+        Ok(Scrambler {
+            rng: SeededRng::new(seed),
+            engine,
+        })
+    }
+
+    /// The next scramble.
+    pub fn next_scramble(&mut self) -> Scramble {
+        let rng = &mut self.rng;
+        match &self.engine {
+            Engine::TwoPhase(tables) => cube333(tables, rng),
+            Engine::Optimal(e) => e.scramble(rng),
+            Engine::Cube(c) => Scramble {
+                alg: c.scramble(rng),
+                distance: None,
+            },
+            Engine::Megaminx => Scramble {
+                alg: megaminx(rng),
+                distance: None,
+            },
+        }
+    }
+}
+
+/// A random-state 3x3x3 scramble.
+fn cube333(tables: &TwoPhaseTables, rng: &mut SeededRng) -> Scramble {
+    let singles: Vec<CubieCube> = CubeMove::all()
+        .map(|m| CubieCube::from_moves(&[m]))
+        .collect();
+    let options = TwoPhaseOptions::default();
+    loop {
+        let cube = CubieCube::random(|| rng.next_u64());
+        if cube.is_solved() || singles.contains(&cube) {
+            continue;
+        }
+        // Every cube has a two-phase solution within 21 moves; without a
+        // time or probe limit the search always finds one.
+        let Ok(solution) = two_phase(tables, &cube, &options) else {
+            continue;
+        };
+        return Scramble {
+            alg: solution.moves.inverse().to_string(),
+            distance: None,
+        };
+    }
+}
+
+/// Random-state scrambles by an optimal solver on a puzzle from geometry.
+struct OptimalEngine {
+    /// The puzzle with exactly the scramble's moves (solving moves first,
+    /// then tip moves), named as the scramble writes them.
+    puzzle: Puzzle,
+    chain: StabilizerChain,
+    solver: Solver,
+    goal: Goal,
+    /// Puzzle move indices of the tip moves and their orders.
+    tips: Vec<(usize, i64)>,
+    min_distance: usize,
+}
+
+impl OptimalEngine {
+    fn new(
+        name: &str,
+        solving: &[&str],
+        tips: &[&str],
+        min_distance: usize,
+        options: &ScrambleOptions,
+        events: &mut dyn FnMut(TableEvent),
+    ) -> Result<OptimalEngine, ToolError> {
+        let puzzle = scramble_puzzle(name, solving, tips)?;
+        let all: Vec<usize> = (0..puzzle.moves().len()).collect();
+        let chain = puzzle.group(&all);
+        let layout = puzzle.layout().clone();
+        // Tips are solved last: the goal leaves the orientation of every
+        // slot a tip move twists unknown.
+        let mut target: Vec<PatternOrbit> = layout.pattern_orbits(puzzle.start());
+        for i in solving.len()..puzzle.moves().len() {
+            let t = &puzzle.moves()[i].transformation;
+            for (k, po) in target.iter_mut().enumerate() {
+                let n = po.pieces.len();
+                for s in 0..n {
+                    if layout.ori(t.as_bytes(), k)[s] != 0
+                        || layout.perm(t.as_bytes(), k)[s] as usize != s
+                    {
+                        let mods = po.orientation_mod.get_or_insert_with(|| vec![0; n]);
+                        mods[s] = 1;
+                        po.orientation[s] = 0;
+                    }
+                }
+            }
+        }
+        let target = layout
+            .pattern(&target)
+            .expect("the start pattern with wildcards is a pattern");
+        let goal = Goal::target(&puzzle, target).expect("wildcards coarsen the start");
+        let names: Vec<String> = solving.iter().map(|s| s.to_string()).collect();
+        let moves = MoveSet::named(&puzzle, &names, Metric::Htm)?;
+        let solver_options = SolverOptions {
+            memory_bytes: 64 << 20,
+            threads: options.threads.max(1),
+            cache: options.table_cache.clone(),
+        };
+        let stop = AtomicBool::new(false);
+        let solver = Solver::new(
+            &puzzle,
+            moves,
+            goal.pattern.clone(),
+            &solver_options,
+            &stop,
+            events,
+        )?;
+        let tips = (solving.len()..puzzle.moves().len())
+            .map(|i| {
+                let order =
+                    i64::try_from(layout.order(&puzzle.moves()[i].transformation)).unwrap_or(1);
+                (i, order)
+            })
+            .collect();
+        Ok(OptimalEngine {
+            puzzle,
+            chain,
+            solver,
+            goal,
+            tips,
+            min_distance,
+        })
+    }
+
+    fn scramble(&self, rng: &mut SeededRng) -> Scramble {
+        let layout = self.puzzle.layout();
+        let stop = AtomicBool::new(false);
+        let options = SolveOptions {
+            count: SolutionCount::First(1),
+            min_depth: 0,
+            max_depth: 40,
+            threads: 1,
+        };
+        loop {
+            let points = self.chain.random_element(|n| rng.below(n));
+            let bytes = layout
+                .from_points(&points)
+                .expect("group elements map pieces to pieces");
+            let t = twistor_core::Transformation::from_bytes(layout, bytes)
+                .expect("group elements are transformations");
+            let position = layout.apply(self.puzzle.start(), &t);
+            let relabelled = self
+                .goal
+                .relabel(&self.puzzle, &position)
+                .expect("reachable positions have the start's pieces");
+            let report = self.solver.solve(&relabelled, &options, &stop, &mut |_| {});
+            let Some(solution) = report.solutions.into_iter().next() else {
+                continue;
+            };
+            if solution.len() < self.min_distance {
+                continue;
+            }
+            let set = self.solver.moves();
+            let mut after = position.clone();
+            for m in &solution {
+                after = layout.apply(&after, &set.moves()[*m].transformation);
+            }
+            let Some(tips) = self.tip_turns(&after) else {
+                continue;
+            };
+            // Scramble: the solution undone (each move's inverse, named as
+            // the move set names it: R2 stays R2), then the tips undone.
+            let mut alg: Vec<String> = Vec::new();
+            for &m in solution.iter().rev() {
+                let inverse = set
+                    .inverse_of(m)
+                    .expect("every power's inverse is in the set");
+                alg.push(set.moves()[inverse].name.clone());
+            }
+            for (i, amount) in tips {
+                let name = &self.puzzle.moves()[i].name;
+                alg.push(match -amount {
+                    1 => name.clone(),
+                    -1 => format!("{name}'"),
+                    a if a > 0 => format!("{name}{a}"),
+                    a => format!("{name}{}'", -a),
+                });
+            }
+            return Scramble {
+                alg: alg.join(" "),
+                distance: Some(solution.len()),
+            };
+        }
+    }
+
+    /// The tip turns (move index, signed amount) that bring `after` to the
+    /// start pattern, if any.
+    fn tip_turns(&self, after: &Pattern) -> Option<Vec<(usize, i64)>> {
+        let layout = self.puzzle.layout();
+        let start = self.puzzle.start();
+        let mut amounts = vec![0i64; self.tips.len()];
+        loop {
+            let mut p = after.clone();
+            for (k, &(i, _)) in self.tips.iter().enumerate() {
+                let t = layout.power(&self.puzzle.moves()[i].transformation, amounts[k]);
+                p = layout.apply(&p, &t);
+            }
+            if p == *start {
+                return Some(
+                    self.tips
+                        .iter()
+                        .zip(&amounts)
+                        .filter(|(_, &a)| a != 0)
+                        .map(|(&(i, order), &a)| (i, if 2 * a > order { a - order } else { a }))
+                        .collect(),
+                );
+            }
+            // Next combination of amounts.
+            let mut k = 0;
+            loop {
+                if k == amounts.len() {
+                    return None;
+                }
+                amounts[k] += 1;
+                if amounts[k] < self.tips[k].1 {
+                    break;
+                }
+                amounts[k] = 0;
+                k += 1;
+            }
+        }
+    }
+}
+
+/// The named puzzle with exactly these moves (community names resolved by
+/// its notation), every piece as the named puzzle has it.
+pub fn scramble_puzzle(name: &str, solving: &[&str], tips: &[&str]) -> Result<Puzzle, ToolError> {
+    let built = twistor_geometry::build(
+        name,
+        &PuzzleOptions {
+            notation_rotations: true,
+            ..Default::default()
+        },
+    )
+    .map_err(|e| ToolError::Puzzle(e.to_string()))?;
+    let full = built.puzzle();
+    let mut p = Puzzle::new(name, full.layout().clone(), full.start().clone());
+    for &m in solving.iter().chain(tips) {
+        let t = alg_transformation(full, &Alg::parse(m)?)?;
+        p.add_move(MoveDef {
+            name: m.to_string(),
+            transformation: t,
+            kind: MoveKind::Base,
+            definition: None,
+        })
+        .map_err(|e| ToolError::Puzzle(e.to_string()))?;
+    }
+    Ok(p)
+}
+
+/// Random moves on an NxN cube.
+struct CubeMoves {
+    /// (text, axis, layer block) of every quantum allowed.
+    quanta: Vec<(String, usize, usize)>,
+    length: usize,
+}
+
+impl CubeMoves {
+    fn new(n: usize, length: usize) -> CubeMoves {
+        const FACES: [(&str, usize); 6] =
+            [("U", 0), ("D", 0), ("L", 1), ("R", 1), ("F", 2), ("B", 2)];
+        let mut quanta = Vec::new();
+        // Widths 1 (face) up to n/2 (half the cube).
+        for width in 1..=n / 2 {
+            for (fi, &(face, axis)) in FACES.iter().enumerate() {
+                let half = 2 * width == n;
+                // Half-cube wide turns of even cubes only on U, R and F.
+                if half && !matches!(face, "U" | "R" | "F") {
+                    continue;
+                }
+                let text = match width {
+                    1 => face.to_string(),
+                    2 => format!("{face}w"),
+                    w => format!("{w}{face}w"),
+                };
+                quanta.push((text, axis, fi * 16 + width));
+            }
+        }
+        CubeMoves { quanta, length }
+    }
+
+    fn scramble(&self, rng: &mut SeededRng) -> String {
+        let mut out: Vec<String> = Vec::with_capacity(self.length);
+        let mut axis = usize::MAX;
+        let mut used: Vec<usize> = Vec::new();
+        for _ in 0..self.length {
+            let allowed: Vec<&(String, usize, usize)> = self
+                .quanta
+                .iter()
+                .filter(|q| q.1 != axis || !used.contains(&q.2))
+                .collect();
+            let q = allowed[rng.below(allowed.len())];
+            if q.1 != axis {
+                axis = q.1;
+                used.clear();
+            }
+            used.push(q.2);
+            let suffix = ["", "2", "'"][rng.below(3)];
+            out.push(format!("{}{suffix}", q.0));
+        }
+        out.join(" ")
+    }
+}
+
+/// A Pochmann megaminx scramble.
+fn megaminx(rng: &mut SeededRng) -> String {
+    let mut words = Vec::with_capacity(77);
+    for _ in 0..7 {
+        let mut last_plus = true;
+        for j in 0..10 {
+            let side = if j % 2 == 0 { "R" } else { "D" };
+            last_plus = rng.below(2) == 0;
+            words.push(format!("{side}{}", if last_plus { "++" } else { "--" }));
+        }
+        words.push(if last_plus { "U".into() } else { "U'".into() });
+    }
+    words.join(" ")
+}
