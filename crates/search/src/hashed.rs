@@ -81,7 +81,11 @@ impl HashedTable {
         fill: HashedFill,
         stop: &AtomicBool,
     ) -> Option<HashedTable> {
-        let HashedFill { entries, depth, threads } = fill;
+        let HashedFill {
+            entries,
+            depth,
+            threads,
+        } = fill;
         let size = entries.max(16);
         let words: Vec<AtomicU64> = (0..size.div_ceil(16))
             .map(|_| AtomicU64::new(u64::MAX))

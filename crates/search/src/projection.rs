@@ -527,11 +527,7 @@ fn binomials(n: usize, k: usize) -> Vec<u64> {
         t[a * (k + 1)] = 1;
         for b in 1..=k.min(a) {
             let left = t[(a - 1) * (k + 1) + b - 1];
-            let right = if b < a {
-                t[(a - 1) * (k + 1) + b]
-            } else {
-                0
-            };
+            let right = if b < a { t[(a - 1) * (k + 1) + b] } else { 0 };
             t[a * (k + 1) + b] = left.saturating_add(right);
         }
     }

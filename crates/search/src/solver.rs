@@ -238,7 +238,11 @@ impl Solver {
             // that keeps set-up to seconds.
             let depth = HashedTable::depth_for(&fsm, entries, 1 << 28);
             events(TableEvent::Hashing { depth, entries });
-            let fill = HashedFill { entries, depth, threads: options.threads };
+            let fill = HashedFill {
+                entries,
+                depth,
+                threads: options.threads,
+            };
             let t = HashedTable::build(&layout, &goal, &moves, &fsm, fill, stop);
             Some(t.ok_or(SearchError::Stopped)?)
         } else {
