@@ -246,6 +246,12 @@ pub enum GodsError {
         /// Bytes allowed.
         limit: u64,
     },
+    /// The moves reach more positions than any memory holds.
+    #[error("the moves reach {positions} positions, far too many to enumerate in memory")]
+    TooManyPositions {
+        /// The number of positions, in decimal.
+        positions: String,
+    },
     /// The puzzle cannot be indexed (bit arrays were asked for).
     #[error("the positions cannot be indexed: {0}")]
     NotIndexable(#[from] IndexError),
@@ -398,7 +404,11 @@ fn run(
     if nm > 64 && (options.local_maxima || matches!(options.method, GodsMethod::Products { .. })) {
         return Err(GodsError::TooManyMoves(nm));
     }
-    let reachable = reachable_positions(puzzle, moves);
+    let reachable = match reachable_positions(puzzle, moves) {
+        Reachable::Known(n) => Some(n),
+        Reachable::Unknown => None,
+        Reachable::TooMany(positions) => return Err(GodsError::TooManyPositions { positions }),
+    };
     let mut ctx = Context {
         puzzle,
         moves,
@@ -484,16 +494,16 @@ fn breadth_first(ctx: &mut Context<'_, '_>) -> Result<EngineOutput, GodsError> {
 /// distinguishable pieces with known orientations (then it is the order of
 /// the group the moves generate) and the puzzle is small enough for a
 /// quick Schreier–Sims.
-fn reachable_positions(puzzle: &Puzzle, moves: &MoveSet) -> Option<u64> {
+fn reachable_positions(puzzle: &Puzzle, moves: &MoveSet) -> Reachable {
     /// Largest degree (pieces times orientations) worth the group computation.
     const MAX_DEGREE: usize = 160;
     let layout = puzzle.layout();
     if layout.has_identical_pieces(puzzle.start()) || layout.has_partial_orientation(puzzle.start())
     {
-        return None;
+        return Reachable::Unknown;
     }
     if layout.num_points() > MAX_DEGREE {
-        return None;
+        return Reachable::Unknown;
     }
     let gens: Vec<Vec<u16>> = moves
         .grips()
@@ -501,7 +511,21 @@ fn reachable_positions(puzzle: &Puzzle, moves: &MoveSet) -> Option<u64> {
         .map(|g| layout.to_points(g.transformation.as_bytes()))
         .collect();
     let chain = twistor_core::StabilizerChain::new(layout.num_points(), &gens);
-    u64::try_from(chain.order()).ok()
+    let order = chain.order();
+    match u64::try_from(&order) {
+        Ok(n) => Reachable::Known(n),
+        Err(_) => Reachable::TooMany(order.to_string()),
+    }
+}
+
+/// What Schreier–Sims says about the number of reachable positions.
+enum Reachable {
+    /// Exactly this many.
+    Known(u64),
+    /// Not computed (identical pieces, wildcards or a large puzzle).
+    Unknown,
+    /// More than 2^64: no enumeration can hold them.
+    TooMany(String),
 }
 
 /// The metric's name as checkpoints and messages write it.
