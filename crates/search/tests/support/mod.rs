@@ -1,6 +1,9 @@
 //! Puzzles written for the tests, and a plain breadth-first search to
 //! check the engines against.
 
+// Each test binary uses only some of these.
+#![allow(dead_code)]
+
 use std::collections::HashMap;
 
 use twistor_core::{Pattern, Puzzle};
