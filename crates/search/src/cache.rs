@@ -2,7 +2,8 @@
 //!
 //! A table file starts with a fixed magic, a format version and a header
 //! naming what the table is (the puzzle, a key hashing the layout, moves,
-//! goal and projection, and the table's size and distance counts); the
+//! goal and projection, the table's size and its extras: the distance
+//! counts of a projection, the fill depth of the hashed table); the
 //! packed entries follow, then a checksum of them. Files are written to a
 //! temporary name and renamed into place, so a reader never sees half a
 //! file. A file that is corrupt, truncated or for something else is never
@@ -12,6 +13,7 @@ use std::fs::{self, File};
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
+use crate::hashed::HashedTable;
 use crate::projection::Projection;
 use crate::table::{Nibbles, PruneTable};
 
@@ -46,6 +48,14 @@ pub enum CacheError {
     /// Reading or writing failed.
     #[error("{0}")]
     Io(String),
+}
+
+/// A table file's contents once checked.
+struct RawTable {
+    /// What the header carries beside the size (a histogram, a depth).
+    extras: Vec<u64>,
+    /// The packed entries.
+    words: Vec<u64>,
 }
 
 /// 64-bit FNV-1a, for keys and checksums (stable across builds and platforms).
@@ -94,6 +104,76 @@ impl TableCache {
         key: u64,
         projection: Projection,
     ) -> Result<Option<PruneTable>, CacheError> {
+        let size = projection.size();
+        let Some(raw) = self.read_raw(puzzle, key, size)? else {
+            return Ok(None);
+        };
+        // The header's extras are the distance histogram.
+        if raw.extras.iter().sum::<u64>() != size {
+            return Err(CacheError::Checksum);
+        }
+        Ok(Some(PruneTable::from_parts(
+            projection,
+            Nibbles::from_words(raw.words),
+            raw.extras,
+        )))
+    }
+
+    /// Writes a table atomically (temporary file, then rename).
+    pub fn store(&self, puzzle: &str, key: u64, table: &PruneTable) -> Result<PathBuf, CacheError> {
+        self.write_raw(
+            puzzle,
+            key,
+            table.projection().size(),
+            table.histogram(),
+            || table.data().words(),
+        )
+    }
+
+    /// Loads the hashed table with `key` and `entries` entries, if the
+    /// file is there and sound. `Ok(None)` when there is no file.
+    pub fn load_hashed(
+        &self,
+        puzzle: &str,
+        key: u64,
+        entries: u64,
+    ) -> Result<Option<HashedTable>, CacheError> {
+        let Some(raw) = self.read_raw(puzzle, key, entries)? else {
+            return Ok(None);
+        };
+        // The header's extras are the fill depth and the insertion count.
+        let &[depth, inserted] = &raw.extras[..] else {
+            return Err(CacheError::Foreign);
+        };
+        if depth >= 15 {
+            return Err(CacheError::Foreign);
+        }
+        Ok(Some(HashedTable::from_parts(
+            raw.words,
+            entries,
+            depth as u8,
+            inserted,
+        )))
+    }
+
+    /// Writes a hashed table atomically.
+    pub fn store_hashed(
+        &self,
+        puzzle: &str,
+        key: u64,
+        table: &HashedTable,
+    ) -> Result<PathBuf, CacheError> {
+        self.write_raw(
+            puzzle,
+            key,
+            table.size(),
+            &[table.depth() as u64, table.inserted()],
+            || table.words(),
+        )
+    }
+
+    /// Reads and checks a file of `size` four-bit entries.
+    fn read_raw(&self, puzzle: &str, key: u64, size: u64) -> Result<Option<RawTable>, CacheError> {
         let path = self.path(puzzle, key);
         let file = match File::open(&path) {
             Ok(f) => f,
@@ -112,17 +192,17 @@ impl TableCache {
             return Err(CacheError::Foreign);
         }
         let file_key = read_u64(&mut r)?;
-        let size = read_u64(&mut r)?;
-        if file_key != key || size != projection.size() {
+        let file_size = read_u64(&mut r)?;
+        if file_key != key || file_size != size {
             return Err(CacheError::Mismatch);
         }
-        let hist_len = read_u64(&mut r)?;
-        if hist_len > 64 {
+        let extras_len = read_u64(&mut r)?;
+        if extras_len > 64 {
             return Err(CacheError::Foreign);
         }
-        let mut histogram = Vec::with_capacity(hist_len as usize);
-        for _ in 0..hist_len {
-            histogram.push(read_u64(&mut r)?);
+        let mut extras = Vec::with_capacity(extras_len as usize);
+        for _ in 0..extras_len {
+            extras.push(read_u64(&mut r)?);
         }
         let nwords = size.div_ceil(16) as usize;
         let mut words = Vec::new();
@@ -144,48 +224,46 @@ impl TableCache {
         if stored != checksum(words.iter().copied()) {
             return Err(CacheError::Checksum);
         }
-        if histogram.iter().sum::<u64>() != size {
-            return Err(CacheError::Checksum);
-        }
-        Ok(Some(PruneTable::from_parts(
-            projection,
-            Nibbles::from_words(words),
-            histogram,
-        )))
+        Ok(Some(RawTable { extras, words }))
     }
 
-    /// Writes a table atomically (temporary file, then rename).
-    pub fn store(&self, puzzle: &str, key: u64, table: &PruneTable) -> Result<PathBuf, CacheError> {
+    /// Writes a file of `size` four-bit entries atomically.
+    fn write_raw<I: Iterator<Item = u64>>(
+        &self,
+        puzzle: &str,
+        key: u64,
+        size: u64,
+        extras: &[u64],
+        words: impl Fn() -> I,
+    ) -> Result<PathBuf, CacheError> {
         let io = |e: std::io::Error| CacheError::Io(e.to_string());
         fs::create_dir_all(&self.dir)
             .map_err(|e| CacheError::Io(format!("{}: {e}", self.dir.display())))?;
         let path = self.path(puzzle, key);
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        {
+        let written = (|| {
             let mut w = BufWriter::with_capacity(
                 1 << 20,
                 File::create(&tmp)
                     .map_err(|e| CacheError::Io(format!("{}: {e}", tmp.display())))?,
             );
             w.write_all(MAGIC).map_err(io)?;
-            for v in [
-                VERSION as u64,
-                key,
-                table.projection().size(),
-                table.histogram().len() as u64,
-            ] {
+            for v in [VERSION as u64, key, size, extras.len() as u64] {
                 w.write_all(&v.to_le_bytes()).map_err(io)?;
             }
-            for &h in table.histogram() {
+            for &h in extras {
                 w.write_all(&h.to_le_bytes()).map_err(io)?;
             }
-            for word in table.data().words() {
+            for word in words() {
                 w.write_all(&word.to_le_bytes()).map_err(io)?;
             }
-            w.write_all(&checksum(table.data().words()).to_le_bytes())
-                .map_err(io)?;
+            w.write_all(&checksum(words()).to_le_bytes()).map_err(io)?;
             w.flush().map_err(io)?;
-            w.get_ref().sync_all().map_err(io)?;
+            w.get_ref().sync_all().map_err(io)
+        })();
+        if let Err(e) = written {
+            let _ = fs::remove_file(&tmp);
+            return Err(e);
         }
         fs::rename(&tmp, &path).map_err(|e| {
             let _ = fs::remove_file(&tmp);

@@ -162,6 +162,21 @@ impl HashedTable {
         })
     }
 
+    /// A table from its cached parts.
+    pub(crate) fn from_parts(words: Vec<u64>, size: u64, depth: u8, inserted: u64) -> HashedTable {
+        HashedTable {
+            words: words.into_iter().map(AtomicU64::new).collect(),
+            size,
+            depth,
+            inserted,
+        }
+    }
+
+    /// The packed entries, for the cache.
+    pub(crate) fn words(&self) -> impl Iterator<Item = u64> + '_ {
+        self.words.iter().map(|w| w.load(Ordering::Relaxed))
+    }
+
     /// Inserts the position at stack level `level` (at `d` moves) and every
     /// canonical continuation up to the table's depth; the count inserted.
     #[allow(clippy::too_many_arguments)]

@@ -237,14 +237,51 @@ impl Solver {
             // Fill as deep as the table has room for, within a node budget
             // that keeps set-up to seconds.
             let depth = HashedTable::depth_for(&fsm, entries, 1 << 28);
-            events(TableEvent::Hashing { depth, entries });
-            let fill = HashedFill {
-                entries,
-                depth,
-                threads: options.threads,
-            };
-            let t = HashedTable::build(&layout, &goal, &moves, &fsm, fill, stop);
-            Some(t.ok_or(SearchError::Stopped)?)
+            let key = hashed_key(&layout, &moves, &goal, entries, depth);
+            let description = format!("hashed positions within {depth} moves");
+            let mut cached = None;
+            if let Some(cache) = &options.cache {
+                let path = cache.path(puzzle.name(), key);
+                match cache.load_hashed(puzzle.name(), key, entries) {
+                    Ok(Some(t)) => {
+                        events(TableEvent::Loaded {
+                            table: &description,
+                            path: &path,
+                        });
+                        cached = Some(t);
+                    }
+                    Ok(None) => {}
+                    Err(reason) => {
+                        events(TableEvent::Rejected {
+                            path: &path,
+                            reason: &reason,
+                        });
+                        cache.discard(puzzle.name(), key);
+                    }
+                }
+            }
+            if let Some(t) = cached {
+                Some(t)
+            } else {
+                events(TableEvent::Hashing { depth, entries });
+                let fill = HashedFill {
+                    entries,
+                    depth,
+                    threads: options.threads,
+                };
+                let t = HashedTable::build(&layout, &goal, &moves, &fsm, fill, stop)
+                    .ok_or(SearchError::Stopped)?;
+                if let Some(cache) = options.cache.as_ref().filter(|c| c.write) {
+                    match cache.store_hashed(puzzle.name(), key, &t) {
+                        Ok(path) => events(TableEvent::Stored {
+                            table: &description,
+                            path: &path,
+                        }),
+                        Err(reason) => events(TableEvent::StoreFailed { reason: &reason }),
+                    }
+                }
+                Some(t)
+            }
         } else {
             None
         };
@@ -496,6 +533,26 @@ fn table_key(
     goal: &Pattern,
     projection: &crate::projection::Projection,
 ) -> u64 {
+    let mut bytes = search_bytes(layout, moves, goal);
+    bytes.extend_from_slice(projection.signature());
+    fnv1a(&bytes, 1)
+}
+
+/// The cache key of a hashed table: what [`table_key`] covers, with the
+/// table's size, fill depth and the version of the position hash.
+fn hashed_key(layout: &Layout, moves: &MoveSet, goal: &Pattern, entries: u64, depth: u8) -> u64 {
+    /// Bump when [`crate::hashed`]'s hash of positions changes.
+    const HASH_VERSION: u64 = 1;
+    let mut bytes = search_bytes(layout, moves, goal);
+    bytes.extend_from_slice(b"hashed");
+    for v in [HASH_VERSION, entries, depth as u64] {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    fnv1a(&bytes, 2)
+}
+
+/// What every table depends on: the orbits, the moves and the goal.
+fn search_bytes(layout: &Layout, moves: &MoveSet, goal: &Pattern) -> Vec<u8> {
     let mut bytes = Vec::new();
     for o in layout.orbits() {
         bytes.extend_from_slice(o.name().as_bytes());
@@ -507,8 +564,7 @@ fn table_key(
         bytes.extend_from_slice(m.transformation.as_bytes());
     }
     bytes.extend_from_slice(goal.as_bytes());
-    bytes.extend_from_slice(projection.signature());
-    fnv1a(&bytes, 1)
+    bytes
 }
 
 /// A table a node's children can be judged by, in two steps so that a
