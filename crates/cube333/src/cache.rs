@@ -109,7 +109,7 @@ pub struct TableId {
 }
 
 impl TableId {
-    fn file_name(&self) -> String {
+    pub(crate) fn file_name(&self) -> String {
         format!("{}-v{}.tbl", self.name, FORMAT_VERSION)
     }
 }

@@ -94,6 +94,19 @@ struct Axis {
     depth: u8,
 }
 
+/// The cache identity of the huge table.
+fn huge_table_id() -> TableId {
+    TableId {
+        name: "optimal-slicesorted-twist-flip".into(),
+        params: [
+            N_SLICE_SORTED_CLASS as u64,
+            N_TWIST as u64,
+            N_FLIP as u64,
+            2,
+        ],
+    }
+}
+
 impl OptimalSolver {
     /// Loads the table from the cache or builds it.
     pub fn load(
@@ -105,15 +118,7 @@ impl OptimalSolver {
         let table = match kind {
             OptimalTableKind::Small => Table::Small(phase1_table(opts, report)),
             OptimalTableKind::Huge => {
-                let id = TableId {
-                    name: "optimal-slicesorted-twist-flip".into(),
-                    params: [
-                        N_SLICE_SORTED_CLASS as u64,
-                        N_TWIST as u64,
-                        N_FLIP as u64,
-                        2,
-                    ],
-                };
+                let id = huge_table_id();
                 let bytes = load_or_build(opts, &id, N_HUGE / 4, || build_huge(coord), report);
                 Table::Huge(HugeTable { bytes })
             }
@@ -248,8 +253,30 @@ impl OptimalSolver {
         self.axes(cube).iter().map(|a| a.depth).max().unwrap_or(0)
     }
 
+    /// Whether the huge table is in the cache already (a file is there;
+    /// [`OptimalSolver::load`] still checks it), so loading it costs
+    /// seconds rather than a build of minutes.
+    pub fn huge_table_cached(opts: &CacheOptions) -> bool {
+        opts.resolved_dir()
+            .is_some_and(|d| d.join(huge_table_id().file_name()).is_file())
+    }
+
     /// Finds a shortest solution.
     pub fn solve(&self, cube: &CubieCube, opts: &OptimalOptions) -> OptimalSolution {
+        self.solve_up_to(cube, opts, 30)
+            .unwrap_or_else(|| OptimalSolution {
+                moves: MoveSeq::default(),
+                nodes: 0,
+            })
+    }
+
+    /// Finds a shortest solution if one has at most `max_depth` moves.
+    pub fn solve_up_to(
+        &self,
+        cube: &CubieCube,
+        opts: &OptimalOptions,
+        max_depth: u8,
+    ) -> Option<OptimalSolution> {
         let sy = Symmetries::get();
         let axes = self.axes(cube);
         let corners = coord::corners(cube);
@@ -272,7 +299,7 @@ impl OptimalSolver {
                 .all(|m| cube.apply_move(m) == CubieCube::from_moves(&[m]).multiply(cube));
         let nodes = AtomicU64::new(0);
         let start = axes.iter().map(|a| a.depth).max().unwrap_or(0);
-        for depth in start..=30 {
+        for depth in start..=max_depth {
             // Split the tree into the prefixes of three moves and search those
             // in parallel; the first solution of this depth is optimal.
             let prefixes =
@@ -313,16 +340,13 @@ impl OptimalSolver {
                 report(depth, nodes.load(Ordering::Relaxed));
             }
             if let Some(path) = result {
-                return OptimalSolution {
+                return Some(OptimalSolution {
                     moves: MoveSeq(path.iter().map(|&m| Move::from_index(m as usize)).collect()),
                     nodes: nodes.load(Ordering::Relaxed),
-                };
+                });
             }
         }
-        OptimalSolution {
-            moves: MoveSeq::default(),
-            nodes: nodes.load(Ordering::Relaxed),
-        }
+        None
     }
 
     /// Applies move `m` (in the cube's frame) to the state of axis `k`.

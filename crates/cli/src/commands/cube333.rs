@@ -449,25 +449,55 @@ pub fn solve_recognised(
         })?;
         cubes.push((name, cube));
     }
-    let kind = if memory_mb >= 1024 {
-        OptimalTableKind::Huge
-    } else {
-        OptimalTableKind::Small
-    };
-    eprintln!(
-        "3x3x3 recognised: using the dedicated optimal solver ({} table; --generic for the generic search)",
-        if kind == OptimalTableKind::Huge { "huge" } else { "phase-1" }
-    );
     let opts = CacheOptions {
         dir: cache.cache_dir.clone(),
         no_write: cache.no_write,
         ..Default::default()
     };
-    let solver = OptimalSolver::load(kind, &opts, &mut reporter(false));
+    // The huge table takes minutes to build the first time; until it is
+    // cached, positions within SMALL_FIRST moves are solved with the phase-1
+    // table (seconds), and the huge one is built only for a deeper one.
+    const SMALL_FIRST: u8 = 15;
+    let huge_allowed = memory_mb >= 1024;
+    let small_first = !huge_allowed || !OptimalSolver::huge_table_cached(&opts);
+    let kind = if small_first {
+        OptimalTableKind::Small
+    } else {
+        OptimalTableKind::Huge
+    };
+    let table_name = |kind| {
+        if kind == OptimalTableKind::Huge {
+            "huge"
+        } else {
+            "phase-1"
+        }
+    };
+    eprintln!(
+        "3x3x3 recognised: using the dedicated optimal solver ({} table; --generic for the generic search)",
+        table_name(kind)
+    );
+    let mut solver = OptimalSolver::load(kind, &opts, &mut reporter(false));
+    let mut kind = kind;
     let stdout = std::io::stdout();
     for (name, cube) in cubes {
         let t0 = Instant::now();
-        let s = solver.solve(&cube, &OptimalOptions::default());
+        let limit = if kind == OptimalTableKind::Small && huge_allowed {
+            SMALL_FIRST
+        } else {
+            30
+        };
+        let s = match solver.solve_up_to(&cube, &OptimalOptions::default(), limit) {
+            Some(s) => s,
+            None => {
+                eprintln!(
+                    "{}: longer than {limit} moves; building the huge table",
+                    name.as_deref().unwrap_or("position")
+                );
+                kind = OptimalTableKind::Huge;
+                solver = OptimalSolver::load(kind, &opts, &mut reporter(false));
+                solver.solve(&cube, &OptimalOptions::default())
+            }
+        };
         let words: Vec<String> = correspondence
             .moves_back(&s.moves)
             .into_iter()
