@@ -188,9 +188,36 @@ fn scrambles_reproduce_and_unknown_events_are_input_errors() {
     let a = ok(&["scramble", "minx", "-n", "2", "--seed", "7"]);
     assert_eq!(a, ok(&["scramble", "megaminx", "-n", "2", "--seed", "7"]));
     assert_eq!(a.lines().count(), 2);
-    let (code, _, err) = twistor(&["scramble", "clock"]);
+    let (code, _, err) = twistor(&["scramble", "sq2"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown scramble event"));
+}
+
+#[test]
+fn clock_and_square1_scrambles_stream_and_reproduce() {
+    let clock = ok(&["scramble", "clock", "-n", "3", "--seed", "5"]);
+    assert_eq!(clock, ok(&["scramble", "clock", "-n", "3", "--seed", "5"]));
+    assert_ne!(clock, ok(&["scramble", "clock", "-n", "3", "--seed", "6"]));
+    assert_eq!(clock.lines().count(), 3);
+    for line in clock.lines() {
+        let words: Vec<&str> = line.split(' ').collect();
+        assert_eq!(words.len(), 15, "{line}");
+        assert!(words[0].starts_with("UR") && words[8].starts_with("ALL"));
+        assert_eq!(words[9], "y2");
+    }
+    let sq1 = ok(&["scramble", "sq1", "-n", "2", "--seed", "5"]);
+    assert_eq!(sq1, ok(&["scramble", "square1", "-n", "2", "--seed", "5"]));
+    for line in sq1.lines() {
+        assert!(line.starts_with('(') && line.ends_with(" /"), "{line}");
+        assert_eq!(line.matches('/').count(), 12, "{line}");
+    }
+    let json = ok(&["scramble", "sq1", "-n", "2", "--seed", "5", "--json"]);
+    for (line, plain) in json.lines().zip(sq1.lines()) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["event"], "sq1");
+        assert_eq!(v["scramble"], plain);
+        assert!(v.get("distance").is_none());
+    }
 }
 
 #[test]

@@ -38,8 +38,57 @@
 //! random, the row ending in `U` after `D++` and `U'` after `D--`. The rows
 //! are joined by spaces (one scramble a line).
 //!
-//! Clock and Square-1 are not provided: the project has no model of either
-//! to check pin or shape notation against.
+//! `clock`: fourteen turns with uniformly random amounts, in the notation
+//! the WCA uses since it dropped the trailing pin states, one scramble a
+//! line:
+//!
+//! ```text
+//! UR4- DR3+ DL0+ UL2- U5+ R1- D3+ L6+ ALL2- y2 U2+ R5- D1- L0+ ALL4+
+//! ```
+//!
+//! Exactly: `T T T T T T T T T y2 T T T T T`, single spaces, where the nine
+//! turns before `y2` have the pin sets `UR DR DL UL U R D L ALL` and the
+//! five after it `U R D L ALL`, in that order, and each turn `T` is its pin
+//! set followed by an amount, `0+` to `6+` or `1-` to `5-`. A pin set names
+//! the pins pushed up on the face towards the solver (`UR` the up-right one,
+//! `U` both upper ones, `ALL` all four); the turn moves a wheel beside them
+//! that many hours, clockwise for `+`, counterclockwise for `-`. `y2` turns
+//! the clock over about the vertical axis, so the last five turns are made
+//! on the other face. Each amount is drawn uniformly and independently from
+//! -5..=6 (`0+` is written, not left out). These scrambles are random state:
+//! the fourteen turns act on the fourteen independent dials (the front's
+//! nine and the back's four edges and centre; a back corner is a front
+//! corner's gear seen from behind) by an integer matrix of determinant ±1,
+//! invertible modulo 12, so every one of the 12¹⁴ dial states is equally
+//! likely. The solved state (probability 12⁻¹⁴) is not drawn again.
+//!
+//! `sq1`: random moves in the WCA's Square-1 notation, twelve turns each
+//! followed by the slice, one scramble a line:
+//!
+//! ```text
+//! (1,0) / (-3,3) / (0,-3) / ... / (4,-2) /
+//! ```
+//!
+//! Exactly: twelve times `(a,b) /`, joined by single spaces (so the
+//! scramble ends with `/`), `a` and `b` integers in -5..=6 written without
+//! a `+` or spaces, never both zero. `(a,b)` turns the top layer `a`
+//! twelfths of a turn clockwise seen from above and the bottom `b` twelfths
+//! clockwise seen from below; `/` turns the right half 180°. The scrambler
+//! follows the shape: each layer is a ring of twelve 30° slots holding
+//! edges (one slot) and corners (two), the top's slots numbered clockwise
+//! from above starting at the back end of the slice line, the bottom's
+//! clockwise from below starting at the front end, so that slots 0 to 5 of
+//! each layer are its right half and `/` exchanges top slot `i` with bottom
+//! slot `i` (0 ≤ i < 6). Solved, the top holds corner, edge, corner, edge,
+//! ... from slot 0 and the bottom edge, corner, edge, corner, ... (the
+//! corners under the top's), so `/`, `(1,0) /` and `(0,-1) /` are legal
+//! there and `(-1,0) /` is not. A turn `(a,b)` is legal when afterwards the
+//! slice line (between slots 11 and 0, and between 5 and 6) cuts no corner
+//! on either layer; each step draws uniformly among the legal `(a,b)` (a
+//! half turn of a layer keeps it sliceable, so there is always one). Twelve
+//! slices is about as many as the WCA's random-state Square-1 scrambles
+//! have (11 to 13), but a random walk that short does not make every state
+//! equally likely.
 
 use std::sync::atomic::AtomicBool;
 
@@ -81,9 +130,13 @@ pub enum Event {
     Skewb,
     /// Megaminx (Pochmann random moves).
     Megaminx,
+    /// Clock (fourteen turns with uniform amounts: random state).
+    Clock,
+    /// Square-1 (random moves that follow the shape).
+    Square1,
 }
 
-const EVENTS: [(Event, &str, &str); 9] = [
+const EVENTS: [(Event, &str, &str); 11] = [
     (Event::Cube333, "333", "3x3x3"),
     (Event::Cube222, "222", "2x2x2"),
     (Event::Cube444, "444", "4x4x4"),
@@ -93,11 +146,13 @@ const EVENTS: [(Event, &str, &str); 9] = [
     (Event::Pyraminx, "pyram", "pyraminx"),
     (Event::Skewb, "skewb", "skewb"),
     (Event::Megaminx, "minx", "megaminx"),
+    (Event::Clock, "clock", "clock"),
+    (Event::Square1, "sq1", "square1"),
 ];
 
 impl Event {
-    /// The event with this WCA id (`333`, `pyram`, `minx`) or puzzle name
-    /// (`3x3x3`, `pyraminx`, `megaminx`).
+    /// The event with this WCA id (`333`, `pyram`, `minx`, `sq1`) or puzzle
+    /// name (`3x3x3`, `pyraminx`, `megaminx`, `square1`).
     pub fn parse(name: &str) -> Result<Event, ToolError> {
         EVENTS
             .iter()
@@ -116,8 +171,9 @@ impl Event {
         EVENTS.iter().find(|e| e.0 == self).map_or("", |e| e.1)
     }
 
-    /// The name of the puzzle twistor builds for it (`3x3x3`, `megaminx`),
-    /// on which its scrambles are written.
+    /// The puzzle's name (`3x3x3`, `megaminx`, `clock`, `square1`): except
+    /// for clock and Square-1, which twistor has no model of, the puzzle
+    /// twistor builds for it, on which its scrambles are written.
     pub fn puzzle_name(self) -> &'static str {
         EVENTS.iter().find(|e| e.0 == self).map_or("", |e| e.2)
     }
@@ -126,7 +182,7 @@ impl Event {
     pub fn is_random_state(self) -> bool {
         matches!(
             self,
-            Event::Cube333 | Event::Cube222 | Event::Pyraminx | Event::Skewb
+            Event::Cube333 | Event::Cube222 | Event::Pyraminx | Event::Skewb | Event::Clock
         )
     }
 }
@@ -163,6 +219,8 @@ enum Engine {
     Optimal(Box<OptimalEngine>),
     Cube(CubeMoves),
     Megaminx,
+    Clock,
+    Square1,
 }
 
 impl Scrambler {
@@ -210,6 +268,8 @@ impl Scrambler {
             Event::Cube666 => Engine::Cube(CubeMoves::new(6, 80)),
             Event::Cube777 => Engine::Cube(CubeMoves::new(7, 100)),
             Event::Megaminx => Engine::Megaminx,
+            Event::Clock => Engine::Clock,
+            Event::Square1 => Engine::Square1,
         };
         Ok(Scrambler {
             rng: SeededRng::new(seed),
@@ -229,6 +289,14 @@ impl Scrambler {
             },
             Engine::Megaminx => Scramble {
                 alg: megaminx(rng),
+                distance: None,
+            },
+            Engine::Clock => Scramble {
+                alg: clock(rng),
+                distance: None,
+            },
+            Engine::Square1 => Scramble {
+                alg: square1(rng),
                 distance: None,
             },
         }
@@ -530,6 +598,116 @@ fn megaminx(rng: &mut SeededRng) -> String {
             words.push(format!("{side}{}", if last_plus { "++" } else { "--" }));
         }
         words.push(if last_plus { "U".into() } else { "U'".into() });
+    }
+    words.join(" ")
+}
+
+/// The clock's pin sets in scramble order: the front's nine turns, then
+/// (after `y2`) the back's five.
+const CLOCK_FRONT: [&str; 9] = ["UR", "DR", "DL", "UL", "U", "R", "D", "L", "ALL"];
+const CLOCK_BACK: [&str; 5] = ["U", "R", "D", "L", "ALL"];
+
+/// A clock scramble: every turn an amount uniform in -5..=6.
+fn clock(rng: &mut SeededRng) -> String {
+    let mut turn = |pins: &str| {
+        // 0..12 shifted to -5..=6.
+        let amount = rng.below(12) as i64 - 5;
+        if amount >= 0 {
+            format!("{pins}{amount}+")
+        } else {
+            format!("{pins}{}-", -amount)
+        }
+    };
+    let mut words: Vec<String> = CLOCK_FRONT.iter().map(|p| turn(p)).collect();
+    words.push("y2".into());
+    words.extend(CLOCK_BACK.iter().map(|p| turn(p)));
+    words.join(" ")
+}
+
+/// Slices in a Square-1 scramble.
+const SQUARE1_SLICES: usize = 12;
+
+/// The shape of a Square-1's top and bottom layers, numbered as the module
+/// documentation says: each slot holds the id of the piece covering it, a
+/// corner's id in its two slots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Square1 {
+    top: [u8; 12],
+    bottom: [u8; 12],
+}
+
+impl Square1 {
+    fn solved() -> Square1 {
+        Square1 {
+            top: square1_layer([2, 1, 2, 1, 2, 1, 2, 1], 0),
+            bottom: square1_layer([1, 2, 1, 2, 1, 2, 1, 2], 8),
+        }
+    }
+
+    /// The shape after `(a,b)`, if the slice can turn there.
+    fn turned(&self, a: i32, b: i32) -> Option<Square1> {
+        let s = Square1 {
+            top: square1_rotated(&self.top, a),
+            bottom: square1_rotated(&self.bottom, b),
+        };
+        (square1_sliceable(&s.top) && square1_sliceable(&s.bottom)).then_some(s)
+    }
+
+    /// The shape after `/` (only called when the slice can turn).
+    fn sliced(mut self) -> Square1 {
+        for i in 0..6 {
+            std::mem::swap(&mut self.top[i], &mut self.bottom[i]);
+        }
+        self
+    }
+}
+
+/// A layer holding pieces of these widths from slot 0 on, numbered from
+/// `first`.
+fn square1_layer(widths: [usize; 8], first: u8) -> [u8; 12] {
+    let mut layer = [0; 12];
+    let mut slot = 0;
+    for (id, w) in (first..).zip(widths) {
+        layer[slot..slot + w].fill(id);
+        slot += w;
+    }
+    layer
+}
+
+/// The layer turned `amount` slots: the piece in slot `i` moves to slot
+/// `i + amount` (mod 12).
+fn square1_rotated(layer: &[u8; 12], amount: i32) -> [u8; 12] {
+    let mut out = [0; 12];
+    for (i, &piece) in (0i32..).zip(layer) {
+        out[(i + amount).rem_euclid(12) as usize] = piece;
+    }
+    out
+}
+
+/// Whether the slice line (between slots 11 and 0, and 5 and 6) runs
+/// between pieces rather than through a corner.
+fn square1_sliceable(layer: &[u8; 12]) -> bool {
+    layer[11] != layer[0] && layer[5] != layer[6]
+}
+
+/// A random-move Square-1 scramble: at each step a uniform choice among
+/// the legal `(a,b)` other than `(0,0)`, then `/`.
+fn square1(rng: &mut SeededRng) -> String {
+    let mut shape = Square1::solved();
+    let mut words: Vec<String> = Vec::with_capacity(2 * SQUARE1_SLICES);
+    for _ in 0..SQUARE1_SLICES {
+        let legal: Vec<(i32, i32, Square1)> = (-5..=6)
+            .flat_map(|a| (-5..=6).map(move |b| (a, b)))
+            .filter(|&ab| ab != (0, 0))
+            .filter_map(|(a, b)| shape.turned(a, b).map(|s| (a, b, s)))
+            .collect();
+        // Never empty: the shape is sliceable before every step (solved,
+        // and `/` moves only whole pieces), and then so is `(6,6)`, which
+        // swaps each layer's two cuts.
+        let (a, b, turned) = legal[rng.below(legal.len())];
+        shape = turned.sliced();
+        words.push(format!("({a},{b})"));
+        words.push("/".into());
     }
     words.join(" ")
 }

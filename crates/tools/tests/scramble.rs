@@ -211,5 +211,271 @@ fn seeds_reproduce_and_events_parse() {
     assert_eq!(a, b);
     assert_eq!(Event::parse("pyram").unwrap(), Event::Pyraminx);
     assert_eq!(Event::parse("megaminx").unwrap(), Event::Megaminx);
-    assert!(Event::parse("clock").is_err());
+    assert_eq!(Event::parse("clock").unwrap(), Event::Clock);
+    assert_eq!(Event::parse("square1").unwrap(), Event::Square1);
+    assert_eq!(Event::Square1.id(), "sq1");
+    assert_eq!(Event::Square1.puzzle_name(), "square1");
+    assert!(Event::names().ends_with(&["clock", "sq1"]));
+    assert!(Event::Clock.is_random_state() && !Event::Square1.is_random_state());
+    assert!(Event::parse("sq2").is_err());
+    for event in [Event::Clock, Event::Square1] {
+        let run = |seed| -> Vec<String> {
+            let mut s = scrambler(event, seed);
+            (0..4).map(|_| s.next_scramble().alg).collect()
+        };
+        assert_eq!(run(21), run(21), "{event:?}");
+        assert_ne!(run(21), run(22), "{event:?}");
+        assert_eq!(scrambler(event, 1).next_scramble().distance, None);
+    }
+}
+
+/// The clock's pin sets, front then back, as the WCA orders them.
+const CLOCK_PINS: [&str; 14] = [
+    "UR", "DR", "DL", "UL", "U", "R", "D", "L", "ALL", "U", "R", "D", "L", "ALL",
+];
+
+/// A clock turn `PINSN+` or `PINSN-` for the expected pin set: its amount
+/// in -5..=6, or `None` if it is not written exactly so.
+fn clock_amount(word: &str, pins: &str) -> Option<i64> {
+    let rest = word.strip_prefix(pins)?;
+    let (digits, sign) = rest.split_at(rest.len().checked_sub(1)?);
+    if digits.len() != 1 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: i64 = digits.parse().ok()?;
+    match sign {
+        "+" if n <= 6 => Some(n),
+        "-" if (1..=5).contains(&n) => Some(-n),
+        _ => None,
+    }
+}
+
+#[test]
+fn clock_scrambles_are_fourteen_turns_around_y2_in_the_wca_order() {
+    let mut s = scrambler(Event::Clock, 8);
+    let mut counts = [0u32; 12];
+    for _ in 0..300 {
+        let sc = s.next_scramble();
+        assert_eq!(sc.distance, None);
+        // Single spaces, nothing else.
+        let words: Vec<&str> = sc.alg.split(' ').collect();
+        assert_eq!(words.len(), 15, "{}", sc.alg);
+        assert_eq!(words[9], "y2", "{}", sc.alg);
+        let turns = words[..9].iter().chain(&words[10..]);
+        for (w, pins) in turns.zip(CLOCK_PINS) {
+            let a = clock_amount(w, pins)
+                .unwrap_or_else(|| panic!("{w} is no {pins} turn in {}", sc.alg));
+            counts[(a + 5) as usize] += 1;
+        }
+        // The project's notation reader takes it as written: fifteen moves
+        // that print back to the same text.
+        let alg: Alg = sc.alg.parse().unwrap();
+        assert_eq!(alg.move_count(), 15);
+        assert_eq!(alg.to_string(), sc.alg);
+    }
+    // 4200 amounts: every one of the twelve near 350 times.
+    assert!(
+        counts.iter().all(|&c| (250..450).contains(&c)),
+        "{counts:?}"
+    );
+}
+
+/// Determinant of an integer matrix (fraction-free Gaussian elimination).
+fn determinant(mut m: Vec<Vec<i128>>) -> i128 {
+    let n = m.len();
+    let mut sign = 1;
+    let mut prev = 1;
+    for k in 0..n {
+        let Some(p) = (k..n).find(|&r| m[r][k] != 0) else {
+            return 0;
+        };
+        if p != k {
+            m.swap(p, k);
+            sign = -sign;
+        }
+        for i in k + 1..n {
+            for j in k + 1..n {
+                m[i][j] = (m[i][j] * m[k][k] - m[i][k] * m[k][j]) / prev;
+            }
+        }
+        prev = m[k][k];
+    }
+    sign * m[n - 1][n - 1]
+}
+
+#[test]
+fn clock_amounts_map_one_to_one_onto_dial_states() {
+    // Dials as (face, row, column), each face seen from its own side; the
+    // back's dial (r, c) sits behind the front's (r, 2 - c). A pin set
+    // turns the 2x2 blocks of its pins on the face towards the solver, and
+    // each corner gear among them turns the corner dial behind it the other
+    // way. The fourteen independent dials: the front's nine, the back's
+    // edges and centre.
+    let pins = |set: &str| -> Vec<(usize, usize)> {
+        let all = [
+            ("UL", (0, 0)),
+            ("UR", (0, 1)),
+            ("DL", (1, 0)),
+            ("DR", (1, 1)),
+        ];
+        all.iter()
+            .filter(|(name, _)| match set {
+                "ALL" => true,
+                "U" | "D" | "L" | "R" => name.contains(set),
+                pin => *name == pin,
+            })
+            .map(|p| p.1)
+            .collect()
+    };
+    let columns: Vec<Vec<i128>> = CLOCK_PINS
+        .iter()
+        .enumerate()
+        .map(|(k, set)| {
+            let face = usize::from(k >= 9);
+            let mut dials = [[[0i128; 3]; 3]; 2];
+            for (pr, pc) in pins(set) {
+                for row in &mut dials[face][pr..pr + 2] {
+                    row[pc..pc + 2].fill(1);
+                }
+            }
+            for r in [0, 2] {
+                for c in [0, 2] {
+                    if dials[face][r][c] != 0 {
+                        dials[1 - face][r][2 - c] = -1;
+                    }
+                }
+            }
+            let mut v: Vec<i128> = dials[0].iter().flatten().copied().collect();
+            v.extend([(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)].map(|(r, c)| dials[1][r][c]));
+            v
+        })
+        .collect();
+    // Invertible modulo 12: uniform amounts give uniform dial states.
+    assert_eq!(determinant(columns).abs(), 1);
+}
+
+/// An independent Square-1 shape: each layer's piece boundaries as a
+/// 12-bit mask, bit `k` set when a piece starts at slot `k` (numbering as
+/// the scrambler documents it).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct Shape {
+    top: u16,
+    bottom: u16,
+}
+
+impl Shape {
+    fn solved() -> Shape {
+        // Top: corner, edge, corner, edge, ... from slot 0; bottom: edge,
+        // corner, edge, corner, ...
+        let mask = |starts: [u16; 8]| starts.iter().fold(0u16, |m, &k| m | 1 << k);
+        Shape {
+            top: mask([0, 2, 3, 5, 6, 8, 9, 11]),
+            bottom: mask([0, 1, 3, 4, 6, 7, 9, 10]),
+        }
+    }
+
+    /// A layer turned by `amount` slots (pieces move up in number).
+    fn rotate(mask: u16, amount: i32) -> u16 {
+        let k = amount.rem_euclid(12) as u32;
+        ((mask << k) | (mask >> (12 - k))) & 0xfff
+    }
+
+    /// Both layers' slice cuts (slot boundaries 0 and 6) fall between pieces.
+    fn sliceable(&self) -> bool {
+        let cut = 1 | 1 << 6;
+        self.top & cut == cut && self.bottom & cut == cut
+    }
+
+    /// `/`: slots 0..5 change layers, so boundaries 1..5 do.
+    fn slice(&self) -> Shape {
+        let inner = 0b11_1110;
+        Shape {
+            top: self.top & !inner | self.bottom & inner,
+            bottom: self.bottom & !inner | self.top & inner,
+        }
+    }
+
+    /// Cube shape: eight pieces a layer, corners and edges alternating.
+    fn is_cube(&self) -> bool {
+        let square = Shape::solved().top;
+        [self.top, self.bottom]
+            .iter()
+            .all(|&m| (0..12).any(|k| Shape::rotate(square, k) == m))
+    }
+}
+
+/// A Square-1 turn `(a,b)` written exactly so, amounts in -5..=6.
+fn square1_turn(word: &str) -> Option<(i32, i32)> {
+    let (a, b) = word.strip_prefix('(')?.strip_suffix(')')?.split_once(',')?;
+    let (a, b): (i32, i32) = (a.parse().ok()?, b.parse().ok()?);
+    let canonical = format!("({a},{b})") == word;
+    (canonical && (-5..=6).contains(&a) && (-5..=6).contains(&b)).then_some((a, b))
+}
+
+#[test]
+fn square1_scrambles_only_slice_where_the_slice_cuts_no_corner() {
+    let mut s = scrambler(Event::Square1, 4);
+    let mut shapes = std::collections::HashSet::new();
+    let mut slices_from_cube = 0;
+    for _ in 0..200 {
+        let sc = s.next_scramble();
+        assert_eq!(sc.distance, None);
+        let words: Vec<&str> = sc.alg.split(' ').collect();
+        assert_eq!(words.len(), 24, "{}", sc.alg);
+        let mut shape = Shape::solved();
+        for pair in words.chunks(2) {
+            assert_eq!(pair[1], "/", "{}", sc.alg);
+            let (a, b) = square1_turn(pair[0])
+                .unwrap_or_else(|| panic!("{} is no turn in {}", pair[0], sc.alg));
+            assert_ne!((a, b), (0, 0), "{}", sc.alg);
+            shape = Shape {
+                top: Shape::rotate(shape.top, a),
+                bottom: Shape::rotate(shape.bottom, b),
+            };
+            assert!(shape.sliceable(), "{} cuts a corner in {}", pair[0], sc.alg);
+            slices_from_cube += usize::from(shape.is_cube());
+            shape = shape.slice();
+            shapes.insert(shape);
+        }
+        // The project's notation reader takes it: twelve turns of each
+        // layer and twelve slices.
+        let alg: Alg = sc.alg.parse().unwrap();
+        assert_eq!(alg.move_count(), 36, "{}", sc.alg);
+    }
+    // The shape wanders: after the first slice of each scramble (from
+    // solved), most slices start from other shapes than the cube (which
+    // has the most legal turns, so a random walk comes back to it often),
+    // and the layers take many different arrangements.
+    assert!(slices_from_cube < 200 + 2200 / 4, "{slices_from_cube}");
+    assert!(shapes.len() > 500, "{}", shapes.len());
+}
+
+#[test]
+fn square1_first_turns_are_every_legal_turn_from_solved() {
+    // From solved, (1,0) and (0,-1) are legal and (-1,0), (0,1) are not:
+    // the 63 pairs (a,b) != (0,0) of 8 legal amounts on each layer, all of
+    // them drawn over 2000 scrambles and no other.
+    let solved = Shape::solved();
+    let legal: std::collections::BTreeSet<(i32, i32)> = (-5..=6)
+        .flat_map(|a| (-5..=6).map(move |b| (a, b)))
+        .filter(|&ab| ab != (0, 0))
+        .filter(|&(a, b)| {
+            Shape {
+                top: Shape::rotate(solved.top, a),
+                bottom: Shape::rotate(solved.bottom, b),
+            }
+            .sliceable()
+        })
+        .collect();
+    assert_eq!(legal.len(), 63);
+    assert!(legal.contains(&(1, 0)) && legal.contains(&(0, -1)));
+    assert!(!legal.contains(&(-1, 0)) && !legal.contains(&(0, 1)));
+    let mut s = scrambler(Event::Square1, 12);
+    let seen: std::collections::BTreeSet<(i32, i32)> = (0..2000)
+        .map(|_| {
+            let sc = s.next_scramble();
+            square1_turn(sc.alg.split(' ').next().unwrap()).unwrap()
+        })
+        .collect();
+    assert_eq!(seen, legal);
 }

@@ -20,13 +20,17 @@ use crate::progress::Progress;
 states at least 2, 4, 6 and 7 moves from solved, as the WCA requires), the inverse of a solution \
 (two-phase for 333, optimal for the others; 222 uses R U F, pyram U L R B then tips u l r b, \
 skewb R U L B). 444, 555, 666, 777: random moves (40, 60, 80, 100) with wide turns Rw, 3Rw. \
-minx: Pochmann's R++ D-- ... U' rows, seven to a scramble, on one line. Clock and Square-1 are not \
-supported. One scramble a line; the same --seed gives the same scrambles.\n\nExamples:\n  \
-twistor scramble 333 -n 5 --seed 1\n  twistor scramble pyram\n  twistor scramble minx -n 2 --json"
+minx: Pochmann's R++ D-- ... U' rows, seven to a scramble, on one line. clock: UR DR DL UL U R D L \
+ALL y2 U R D L ALL, each with an amount 0+ to 6+ or 1- to 5- drawn uniformly (random state), as \
+in UR4- DR3+ DL0+ UL2- U5+ R1- D3+ L6+ ALL2- y2 U2+ R5- D1- L0+ ALL4+. sq1: twelve (a,b) / turns, \
+a and b from -5 to 6 and not both 0, each drawn uniformly among the turns after which the slice cuts no \
+corner, as in (1,0) / (-3,3) / ... One scramble a line; the same --seed gives the same \
+scrambles.\n\nExamples:\n  twistor scramble 333 -n 5 --seed 1\n  twistor scramble pyram\n  \
+twistor scramble minx -n 2 --json\n  twistor scramble clock -n 5\n  twistor scramble sq1 --seed 3"
 )]
 pub struct ScrambleArgs {
-    /// The event: 333, 222, 444, 555, 666, 777, pyram, skewb, minx (or
-    /// the puzzle's name: 3x3x3, pyraminx, megaminx, ...).
+    /// The event: 333, 222, 444, 555, 666, 777, pyram, skewb, minx, clock,
+    /// sq1 (or the puzzle's name: 3x3x3, pyraminx, megaminx, square1, ...).
     event: String,
     /// How many scrambles (streamed; any number).
     #[arg(short = 'n', long = "count", default_value_t = 1)]
