@@ -111,10 +111,14 @@ pub(crate) fn plan_tables(
                 continue;
             }
         }
-        // The most pieces that fit in half the share.
+        // The most pieces that fit in half the share, and whose fill has
+        // move tables within a quarter of the budget.
         let fits = |t: usize| {
-            Projection::new(layout, goal, &[full(*k, &ids[..t])], &invariant)
-                .is_some_and(|p| p.size() <= share / 2)
+            Projection::new(layout, goal, &[full(*k, &ids[..t])], &invariant).is_some_and(|p| {
+                p.size() <= share / 2
+                    && p.fill_move_bytes(moves.moves().len())
+                        .is_some_and(|b| b <= memory_bytes / 4)
+            })
         };
         let mut t = 0;
         while t < ids.len() && fits(t + 1) {

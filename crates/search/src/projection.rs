@@ -22,7 +22,10 @@ const REST: u8 = u8::MAX;
 /// Largest move table built for one coordinate, in entries.
 const MOVE_TABLE_LIMIT: u64 = 1 << 23;
 /// Largest split table for tracked pieces (slots part × moves), in entries.
-const PIECES_TABLE_LIMIT: u64 = 1 << 25;
+/// Without one a fill decodes and re-encodes every entry for every move
+/// (ten times slower), so the planner only picks projections that get one
+/// and whose tables fit its budget (see [`Projection::fill_move_bytes`]).
+const PIECES_TABLE_LIMIT: u64 = 1 << 27;
 
 /// A choice of tracked pieces for one orbit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -380,6 +383,26 @@ impl Projection {
             let c = proj.coords.remove(pos);
             proj.coords.push(c);
         }
+    }
+
+    /// Bytes of the move tables a fill with `num_moves` moves builds, or
+    /// `None` if some coordinate would have none (and the fill would decode
+    /// every entry: too slow for a large table).
+    pub(crate) fn fill_move_bytes(&self, num_moves: usize) -> Option<u64> {
+        let m = num_moves as u64;
+        let mut bytes = 0u64;
+        for c in &self.coords {
+            if c.size.saturating_mul(m) <= MOVE_TABLE_LIMIT {
+                bytes += c.size * m * 4;
+            } else if matches!(c.kind, Kind::Pieces)
+                && (c.size / c.ori_size).saturating_mul(m) <= PIECES_TABLE_LIMIT
+            {
+                bytes += (c.size / c.ori_size) * m * 8;
+            } else {
+                return None;
+            }
+        }
+        Some(bytes)
     }
 
     /// Number of abstract positions.
