@@ -17,6 +17,15 @@ use crate::MoveSet;
 /// The value of an entry not reached (distance at least 15).
 pub const UNREACHED: u8 = 15;
 
+/// Bit 0 of each nibble of `word` that equals `v`, the others clear.
+#[inline]
+fn nibbles_equal(word: u64, v: u8) -> u64 {
+    let x = word ^ (v as u64 * 0x1111_1111_1111_1111);
+    let t = x | (x >> 1);
+    let t = t | (t >> 2);
+    !t & 0x1111_1111_1111_1111
+}
+
 /// Entries processed per parallel work item.
 const CHUNK: u64 = 1 << 16;
 
@@ -45,6 +54,12 @@ impl Nibbles {
     /// The raw words.
     pub fn words(&self) -> impl Iterator<Item = u64> + '_ {
         self.words.iter().map(|w| w.load(Ordering::Relaxed))
+    }
+
+    /// The 16 entries of word `w`.
+    #[inline]
+    pub fn word(&self, w: u64) -> u64 {
+        self.words[w as usize].load(Ordering::Relaxed)
     }
 
     #[inline]
@@ -158,11 +173,23 @@ impl PruneTable {
                         let mut bases = vec![0u64; nmoves];
                         let mut block = u64::MAX;
                         let mut n = 0u64;
-                        for i in c * CHUNK..((c + 1) * CHUNK).min(size) {
-                            let v = data.get(i);
-                            let wanted = if backward { UNREACHED } else { depth };
-                            if v != wanted {
-                                continue;
+                        let wanted = if backward { UNREACHED } else { depth };
+                        let end = ((c + 1) * CHUNK).min(size);
+                        // Word by word: most words hold no entry of interest.
+                        let mut lanes = 0u64;
+                        let mut w = c * CHUNK / 16;
+                        loop {
+                            while lanes == 0 && w * 16 < end {
+                                lanes = nibbles_equal(data.word(w), wanted);
+                                w += 1;
+                            }
+                            if lanes == 0 {
+                                break;
+                            }
+                            let i = (w - 1) * 16 + lanes.trailing_zeros() as u64 / 4;
+                            lanes &= lanes - 1;
+                            if i >= end {
+                                break;
                             }
                             if i / inner != block {
                                 block = i / inner;

@@ -66,3 +66,36 @@ fn every_2x2x2_ufr_position_up_to_depth_6_is_solved_optimally() {
         assert_eq!(&s[..], puzzle.start().as_bytes());
     }
 }
+
+/// With room for it, the 2x2x2 `<U,F,R>` gets one exact table, and its
+/// breadth-first fill counts the published distance distribution (OEIS
+/// A079761), so the word-by-word scan of the fill misses no entry.
+#[test]
+fn exact_2x2x2_ufr_table_has_the_published_distribution() {
+    let puzzle = read_puzzle(CUBE2, "cube2.tws").unwrap();
+    let moves = MoveSet::named(&puzzle, &names(&["U", "F", "R"]), Metric::Htm).unwrap();
+    let options = SolverOptions {
+        memory_bytes: 64 << 20,
+        threads: 2,
+        ..Default::default()
+    };
+    let stop = AtomicBool::new(false);
+    let solver = Solver::new(
+        &puzzle,
+        moves,
+        puzzle.start().clone(),
+        &options,
+        &stop,
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(solver.tables().len(), 1);
+    // The index covers all 8! x 3^7 corner positions; those the moves
+    // cannot reach are counted last, as unreached.
+    let histogram = solver.tables()[0].histogram();
+    assert_eq!(
+        &histogram[..12],
+        &[1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644]
+    );
+    assert_eq!(histogram[12..], [40320 * 2187 - 3674160]);
+}
