@@ -71,6 +71,17 @@ impl HashedTable {
         depth
     }
 
+    /// Canonical sequences of at most `depth` moves: an upper bound on the
+    /// positions a fill to `depth` inserts.
+    pub fn sequences_up_to(fsm: &CanonicalFsm, depth: u8) -> u64 {
+        let counts = fsm.counts(depth as usize);
+        counts
+            .iter()
+            .take(depth as usize + 1)
+            .fold(0u128, |a, &c| a + c)
+            .min(u64::MAX as u128) as u64
+    }
+
     /// Fills a table of `fill.entries` entries with every position within
     /// `fill.depth` moves of `goal`; `None` if `stop` is raised first.
     pub fn build(

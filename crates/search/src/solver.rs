@@ -237,6 +237,13 @@ impl Solver {
             // Fill as deep as the table has room for, within a node budget
             // that keeps set-up to seconds.
             let depth = HashedTable::depth_for(&fsm, entries, 1 << 28);
+            // Eight entries per position inserted keeps collisions rare;
+            // more would only cost memory and disk.
+            let entries = entries.min(
+                HashedTable::sequences_up_to(&fsm, depth)
+                    .saturating_mul(8)
+                    .max(1 << 17),
+            );
             let key = hashed_key(&layout, &moves, &goal, entries, depth);
             let description = format!("hashed positions within {depth} moves");
             let mut cached = None;
