@@ -78,7 +78,7 @@ impl HashedTable {
         counts
             .iter()
             .take(depth as usize + 1)
-            .fold(0u128, |a, &c| a + c)
+            .sum::<u128>()
             .min(u64::MAX as u128) as u64
     }
 
