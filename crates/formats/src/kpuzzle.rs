@@ -132,7 +132,12 @@ pub fn parse_kpuzzle(text: &str, file: &str) -> Result<Puzzle, ParseError> {
                 .uints(at, &format!("{path}.pieces"), n - 1)?
                 .into_iter()
                 .map(|p| p as u8)
-                .collect();
+                .collect::<Vec<u8>>();
+            // A constraint with no pieces forbids nothing (and `.tws` cannot
+            // write one), so it is not kept.
+            if pieces.is_empty() {
+                continue;
+            }
             puzzle.add_illegal(IllegalPlacement {
                 orbit: k,
                 slot,
