@@ -93,10 +93,7 @@ impl SymSpace for Phase2Space<'_> {
     }
     #[inline]
     fn class_move(&self, class: usize, m: usize) -> (usize, usize) {
-        let t = self.0;
-        let rep = t.corner.rep[class] as usize;
-        let c2 = t.corners_move[rep * N_MOVES + m] as usize;
-        (t.corner.class[c2] as usize, t.corner.sym[c2] as usize)
+        self.0.corner_class_move(class, m)
     }
     #[inline]
     fn inner_move(&self, inner: usize, m: usize) -> usize {
@@ -126,10 +123,7 @@ impl SymSpace for CornerSpace<'_> {
     }
     #[inline]
     fn class_move(&self, class: usize, m: usize) -> (usize, usize) {
-        let t = self.0;
-        let rep = t.corner.rep[class] as usize;
-        let c2 = t.corners_move[rep * N_MOVES + m] as usize;
-        (t.corner.class[c2] as usize, t.corner.sym[c2] as usize)
+        self.0.corner_class_move(class, m)
     }
     #[inline]
     fn inner_move(&self, inner: usize, m: usize) -> usize {

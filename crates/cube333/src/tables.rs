@@ -295,6 +295,15 @@ impl CoordTables {
             self.flipslice.sym[x] as usize,
         )
     }
+
+    /// Class and symmetry of the corner permutation that move `m` makes of
+    /// the representative of corner class `class`.
+    #[inline]
+    pub fn corner_class_move(&self, class: usize, m: usize) -> (usize, usize) {
+        let rep = self.corner.rep[class] as usize;
+        let c2 = self.corners_move[rep * N_MOVES + m] as usize;
+        (self.corner.class[c2] as usize, self.corner.sym[c2] as usize)
+    }
 }
 
 /// Exact phase-2 distances of (corner permutation, slice permutation):

@@ -56,30 +56,20 @@ pub(crate) fn hash_state(state: &[u8]) -> u64 {
 impl HashedTable {
     /// How deep a table of `entries` entries should be filled: the deepest
     /// depth whose canonical sequences, counted with all shorter ones, are
-    /// at most `entries` and at most `max_nodes`.
-    pub fn depth_for(fsm: &CanonicalFsm, entries: u64, max_nodes: u64) -> u8 {
+    /// at most `entries` and at most `max_nodes`; with that count (an upper
+    /// bound on the positions the fill inserts).
+    pub fn depth_for(fsm: &CanonicalFsm, entries: u64, max_nodes: u64) -> (u8, u64) {
         let counts = fsm.counts(UNREACHED as usize - 2);
         let mut total = 0u128;
-        let mut depth = 0u8;
+        let mut depth = (0u8, 1u64);
         for (d, &c) in counts.iter().enumerate() {
             total += c;
             if total > entries as u128 || total > max_nodes as u128 {
                 break;
             }
-            depth = d as u8;
+            depth = (d as u8, total as u64);
         }
         depth
-    }
-
-    /// Canonical sequences of at most `depth` moves: an upper bound on the
-    /// positions a fill to `depth` inserts.
-    pub fn sequences_up_to(fsm: &CanonicalFsm, depth: u8) -> u64 {
-        let counts = fsm.counts(depth as usize);
-        counts
-            .iter()
-            .take(depth as usize + 1)
-            .sum::<u128>()
-            .min(u64::MAX as u128) as u64
     }
 
     /// Fills a table of `fill.entries` entries with every position within

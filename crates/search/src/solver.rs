@@ -167,50 +167,29 @@ impl Solver {
         let (plan, hashed_bytes) = plan_tables(&layout, &goal, &moves, options.memory_bytes);
         let mut tables = Vec::new();
         for TablePlan { projection } in plan {
-            let key = table_key(&layout, &moves, &goal, &projection);
-            let description = projection.description().to_string();
-            if let Some(cache) = &options.cache {
-                let path = cache.path(puzzle.name(), key);
-                match cache.load(puzzle.name(), key, projection.clone()) {
-                    Ok(Some(t)) => {
-                        events(TableEvent::Loaded {
-                            table: &description,
-                            path: &path,
-                        });
-                        tables.push(t);
-                        continue;
-                    }
-                    Ok(None) => {}
-                    Err(reason) => {
-                        events(TableEvent::Rejected {
-                            path: &path,
-                            reason: &reason,
-                        });
-                        cache.discard(puzzle.name(), key);
-                    }
-                }
-            }
-            let built = PruneTable::build(
-                &layout,
-                projection,
-                &goal,
-                &moves,
-                options.threads,
-                stop,
-                &mut |p| events(TableEvent::Filling(p)),
-            );
-            let Some(t) = built else {
-                return Err(SearchError::Stopped);
+            let site = CacheSite {
+                cache: options.cache.as_ref(),
+                puzzle: puzzle.name(),
+                key: table_key(&layout, &moves, &goal, &projection),
+                description: projection.description().to_string(),
             };
-            if let Some(cache) = options.cache.as_ref().filter(|c| c.write) {
-                match cache.store(puzzle.name(), key, &t) {
-                    Ok(path) => events(TableEvent::Stored {
-                        table: &description,
-                        path: &path,
-                    }),
-                    Err(reason) => events(TableEvent::StoreFailed { reason: &reason }),
-                }
-            }
+            let for_load = projection.clone();
+            let t = site.load_or_build(
+                |c, key| c.load(puzzle.name(), key, for_load),
+                |events| {
+                    PruneTable::build(
+                        &layout,
+                        projection,
+                        &goal,
+                        &moves,
+                        options.threads,
+                        stop,
+                        &mut |p| events(TableEvent::Filling(p)),
+                    )
+                },
+                |c, key, t| c.store(puzzle.name(), key, t),
+                events,
+            )?;
             tables.push(t);
         }
         // Most informative first, so most prunes cost one lookup.
@@ -236,59 +215,30 @@ impl Solver {
             let entries = hashed_bytes * 2;
             // Fill as deep as the table has room for, within a node budget
             // that keeps set-up to seconds.
-            let depth = HashedTable::depth_for(&fsm, entries, 1 << 28);
+            let (depth, sequences) = HashedTable::depth_for(&fsm, entries, 1 << 28);
             // Eight entries per position inserted keeps collisions rare;
             // more would only cost memory and disk.
-            let entries = entries.min(
-                HashedTable::sequences_up_to(&fsm, depth)
-                    .saturating_mul(8)
-                    .max(1 << 17),
-            );
-            let key = hashed_key(&layout, &moves, &goal, entries, depth);
-            let description = format!("hashed positions within {depth} moves");
-            let mut cached = None;
-            if let Some(cache) = &options.cache {
-                let path = cache.path(puzzle.name(), key);
-                match cache.load_hashed(puzzle.name(), key, entries) {
-                    Ok(Some(t)) => {
-                        events(TableEvent::Loaded {
-                            table: &description,
-                            path: &path,
-                        });
-                        cached = Some(t);
-                    }
-                    Ok(None) => {}
-                    Err(reason) => {
-                        events(TableEvent::Rejected {
-                            path: &path,
-                            reason: &reason,
-                        });
-                        cache.discard(puzzle.name(), key);
-                    }
-                }
-            }
-            if let Some(t) = cached {
-                Some(t)
-            } else {
-                events(TableEvent::Hashing { depth, entries });
-                let fill = HashedFill {
-                    entries,
-                    depth,
-                    threads: options.threads,
-                };
-                let t = HashedTable::build(&layout, &goal, &moves, &fsm, fill, stop)
-                    .ok_or(SearchError::Stopped)?;
-                if let Some(cache) = options.cache.as_ref().filter(|c| c.write) {
-                    match cache.store_hashed(puzzle.name(), key, &t) {
-                        Ok(path) => events(TableEvent::Stored {
-                            table: &description,
-                            path: &path,
-                        }),
-                        Err(reason) => events(TableEvent::StoreFailed { reason: &reason }),
-                    }
-                }
-                Some(t)
-            }
+            let entries = entries.min(sequences.saturating_mul(8).max(1 << 17));
+            let site = CacheSite {
+                cache: options.cache.as_ref(),
+                puzzle: puzzle.name(),
+                key: hashed_key(&layout, &moves, &goal, entries, depth),
+                description: format!("hashed positions within {depth} moves"),
+            };
+            let fill = HashedFill {
+                entries,
+                depth,
+                threads: options.threads,
+            };
+            Some(site.load_or_build(
+                |c, key| c.load_hashed(puzzle.name(), key, entries),
+                |events| {
+                    events(TableEvent::Hashing { depth, entries });
+                    HashedTable::build(&layout, &goal, &moves, &fsm, fill, stop)
+                },
+                |c, key, t| c.store_hashed(puzzle.name(), key, t),
+                events,
+            )?)
         } else {
             None
         };
@@ -543,6 +493,59 @@ fn table_key(
     let mut bytes = search_bytes(layout, moves, goal);
     bytes.extend_from_slice(projection.signature());
     fnv1a(&bytes, 1)
+}
+
+/// Where one table lives in the cache, if there is a cache.
+struct CacheSite<'a> {
+    cache: Option<&'a TableCache>,
+    puzzle: &'a str,
+    key: u64,
+    description: String,
+}
+
+impl CacheSite<'_> {
+    /// Reads the table from the cache (a file that cannot be used is
+    /// reported and removed), else builds it and writes it there; `Err`
+    /// only if the build was stopped.
+    fn load_or_build<T>(
+        &self,
+        load: impl FnOnce(&TableCache, u64) -> Result<Option<T>, CacheError>,
+        build: impl FnOnce(&mut dyn FnMut(TableEvent)) -> Option<T>,
+        store: impl FnOnce(&TableCache, u64, &T) -> Result<std::path::PathBuf, CacheError>,
+        events: &mut dyn FnMut(TableEvent),
+    ) -> Result<T, SearchError> {
+        if let Some(cache) = self.cache {
+            let path = cache.path(self.puzzle, self.key);
+            match load(cache, self.key) {
+                Ok(Some(t)) => {
+                    events(TableEvent::Loaded {
+                        table: &self.description,
+                        path: &path,
+                    });
+                    return Ok(t);
+                }
+                Ok(None) => {}
+                Err(reason) => {
+                    events(TableEvent::Rejected {
+                        path: &path,
+                        reason: &reason,
+                    });
+                    cache.discard(self.puzzle, self.key);
+                }
+            }
+        }
+        let t = build(events).ok_or(SearchError::Stopped)?;
+        if let Some(cache) = self.cache.filter(|c| c.write) {
+            match store(cache, self.key, &t) {
+                Ok(path) => events(TableEvent::Stored {
+                    table: &self.description,
+                    path: &path,
+                }),
+                Err(reason) => events(TableEvent::StoreFailed { reason: &reason }),
+            }
+        }
+        Ok(t)
+    }
 }
 
 /// The cache key of a hashed table: what [`table_key`] covers, with the

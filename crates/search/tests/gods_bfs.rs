@@ -1,30 +1,15 @@
 //! God's algorithm by breadth-first search: published tables, and the bit
 //! arrays against the sorted arrays (two independent engines).
 
+mod support;
+
+use support::{move_set, shared_puzzle};
+
 use twistor_core::Puzzle;
 use twistor_search::gods::{
     gods, Engine, GodsControl, GodsError, GodsOptions, GodsReport, Storage,
 };
 use twistor_search::{Metric, MoveSet};
-
-fn shared_puzzle(dir: &str, name: &str) -> Puzzle {
-    let path = format!(
-        "{}/../../../shared/puzzles/{dir}/{name}.tws",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    twistor_formats::read_puzzle(&text, &path).unwrap()
-}
-
-fn move_set(p: &Puzzle, moves: Option<&str>, metric: Metric) -> MoveSet {
-    match moves {
-        Some(list) => {
-            let names: Vec<String> = list.split(',').map(String::from).collect();
-            MoveSet::named(p, &names, metric).unwrap()
-        }
-        None => MoveSet::all(p, metric).unwrap(),
-    }
-}
 
 fn run(p: &Puzzle, moves: &MoveSet, options: GodsOptions) -> GodsReport {
     gods(p, moves, &options, GodsControl::default()).unwrap()

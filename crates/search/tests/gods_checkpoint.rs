@@ -1,6 +1,10 @@
 //! Stopping a run part-way and resuming it from its checkpoint gives the
 //! same result as a run that was never stopped, for every engine.
 
+mod support;
+
+use support::shared_puzzle;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use twistor_core::Puzzle;
@@ -10,19 +14,10 @@ use twistor_search::gods::{
 };
 use twistor_search::{Metric, MoveSet};
 
-fn shared_puzzle(name: &str) -> Puzzle {
-    let path = format!(
-        "{}/../../../shared/puzzles/tws/{name}.tws",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    twistor_formats::read_puzzle(&text, &path).unwrap()
-}
-
 /// The 2x2x2 with the given moves (`<U,F,R>`: 3,674,160 positions, 11
 /// deep; `<U,R>`: 29,160, 14 deep).
 fn two_by_two(moves: &[&str]) -> (Puzzle, MoveSet) {
-    let p = shared_puzzle("2x2x2");
+    let p = shared_puzzle("tws", "2x2x2");
     let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
     let ms = MoveSet::named(&p, &names, Metric::Htm).unwrap();
     (p, ms)

@@ -1,30 +1,15 @@
 //! Bryan's products method against breadth-first search: the same
 //! distances and the same local maxima from the Ends-with sets.
 
+mod support;
+
+use support::{move_set, shared_puzzle};
+
 use twistor_core::Puzzle;
 use twistor_search::gods::{
     gods, Engine, GodsControl, GodsError, GodsMethod, GodsOptions, GodsReport, Storage,
 };
 use twistor_search::{Metric, MoveSet};
-
-fn shared_puzzle(name: &str) -> Puzzle {
-    let path = format!(
-        "{}/../../../shared/puzzles/tws/{name}.tws",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    twistor_formats::read_puzzle(&text, &path).unwrap()
-}
-
-fn move_set(p: &Puzzle, moves: Option<&str>, metric: Metric) -> MoveSet {
-    match moves {
-        Some(list) => {
-            let names: Vec<String> = list.split(',').map(String::from).collect();
-            MoveSet::named(p, &names, metric).unwrap()
-        }
-        None => MoveSet::all(p, metric).unwrap(),
-    }
-}
 
 fn run(p: &Puzzle, moves: &MoveSet, method: GodsMethod) -> GodsReport {
     let options = GodsOptions {
@@ -47,7 +32,7 @@ fn products(a: usize) -> GodsMethod {
 /// stored depth 9 with depths 1 and 2.
 #[test]
 fn products_match_breadth_first_on_the_two_by_two_face_turns() {
-    let p = shared_puzzle("2x2x2");
+    let p = shared_puzzle("tws", "2x2x2");
     let ms = move_set(&p, Some("U,F,R"), Metric::Htm);
     let bfs = run(&p, &ms, GodsMethod::BreadthFirst);
     let prod = run(&p, &ms, products(9));
@@ -69,7 +54,7 @@ fn products_match_breadth_first_on_the_two_by_two_face_turns() {
 /// The 2x2x2 in the quarter-turn metric: depths 13 and 14 as products.
 #[test]
 fn products_match_breadth_first_on_the_two_by_two_quarter_turns() {
-    let p = shared_puzzle("2x2x2");
+    let p = shared_puzzle("tws", "2x2x2");
     let ms = move_set(&p, Some("U,F,R"), Metric::Qtm);
     let bfs = run(&p, &ms, GodsMethod::BreadthFirst);
     let prod = run(&p, &ms, products(12));
@@ -96,7 +81,7 @@ fn products_match_breadth_first_on_small_puzzles() {
         ("skewb_diamond", None, Metric::Htm, 9),
         ("master_pyramorphix", None, Metric::Htm, 13),
     ] {
-        let p = shared_puzzle(name);
+        let p = shared_puzzle("tws", name);
         let ms = move_set(&p, moves, metric);
         let bfs = run(&p, &ms, GodsMethod::BreadthFirst);
         let prod = run(&p, &ms, products(a));
@@ -106,7 +91,7 @@ fn products_match_breadth_first_on_small_puzzles() {
 
 #[test]
 fn products_refuse_identical_pieces() {
-    let p = shared_puzzle("puzzlernovice");
+    let p = shared_puzzle("tws", "puzzlernovice");
     let ms = MoveSet::all(&p, Metric::Htm).unwrap();
     let options = GodsOptions {
         method: products(2),

@@ -499,12 +499,7 @@ fn save(
 }
 
 fn load(ctx: &mut Context<'_, '_>, size: u64) -> Result<(Progress, Vec<AtomicU64>), GodsError> {
-    let expected = ctx.checkpoint_header(&format!("{ENGINE} index={size}"), 0);
-    let Some(store) = ctx.checkpoint.as_deref_mut() else {
-        return Err(GodsError::NoCheckpoint);
-    };
-    let (header, payload) = store.load()?.ok_or(GodsError::NoCheckpoint)?;
-    header.check_matches(&expected)?;
+    let (header, payload) = ctx.load_checkpoint(&format!("{ENGINE} index={size}"))?;
     let bad = || GodsError::Checkpoint("the saved state is inconsistent".into());
     let mut it = payload.into_iter();
     let mut next = || it.next().ok_or_else(bad);

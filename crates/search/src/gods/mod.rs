@@ -350,6 +350,22 @@ impl Context<'_, '_> {
     pub fn checkpoint_header(&self, engine: &str, depth: usize) -> CheckpointHeader {
         checkpoint::header_for(self, engine, depth)
     }
+
+    /// The saved checkpoint of `engine` for this run: its header (checked
+    /// against this run's) and payload words.
+    pub fn load_checkpoint(
+        &mut self,
+        engine: &str,
+    ) -> Result<(CheckpointHeader, Vec<u64>), GodsError> {
+        let expected = self.checkpoint_header(engine, 0);
+        let store = self
+            .checkpoint
+            .as_deref_mut()
+            .ok_or(GodsError::NoCheckpoint)?;
+        let (header, payload) = store.load()?.ok_or(GodsError::NoCheckpoint)?;
+        header.check_matches(&expected)?;
+        Ok((header, payload))
+    }
 }
 
 /// Output common to all engines.

@@ -160,12 +160,7 @@ fn save<K: Key>(ctx: &mut Context<'_, '_>, engine: &str, l: &Levels<K>) -> Resul
 }
 
 fn load<K: Key>(ctx: &mut Context<'_, '_>, engine: &str) -> Result<Levels<K>, GodsError> {
-    let expected = ctx.checkpoint_header(engine, 0);
-    let Some(store) = ctx.checkpoint.as_deref_mut() else {
-        return Err(GodsError::NoCheckpoint);
-    };
-    let (header, payload) = store.load()?.ok_or(GodsError::NoCheckpoint)?;
-    header.check_matches(&expected)?;
+    let (header, payload) = ctx.load_checkpoint(engine)?;
     let bad = || GodsError::Checkpoint("the saved state is inconsistent".into());
     let mut it = payload.into_iter();
     let mut next = || it.next().ok_or_else(bad);

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use twistor_core::{Pattern, Puzzle};
-use twistor_search::MoveSet;
+use twistor_search::{Metric, MoveSet};
 
 /// The 2x2x2 as a .tws definition (corners URF UFL ULB UBR DFR DLF DBL DRB
 /// would do; this numbering is our own), written from the cube's geometry.
@@ -82,4 +82,25 @@ pub fn pattern(puzzle: &Puzzle, bytes: &[u8]) -> Pattern {
         .layout()
         .pattern_from_bytes(bytes.to_vec())
         .expect("a reachable pattern")
+}
+
+/// A reference puzzle from `../shared/puzzles/DIR/NAME.tws`.
+pub fn shared_puzzle(dir: &str, name: &str) -> Puzzle {
+    let path = format!(
+        "{}/../../../shared/puzzles/{dir}/{name}.tws",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    twistor_formats::read_puzzle(&text, &path).unwrap()
+}
+
+/// The listed moves (`U,F,R`), or every move of the puzzle.
+pub fn move_set(p: &Puzzle, moves: Option<&str>, metric: Metric) -> MoveSet {
+    match moves {
+        Some(list) => {
+            let names: Vec<String> = list.split(',').map(String::from).collect();
+            MoveSet::named(p, &names, metric).unwrap()
+        }
+        None => MoveSet::all(p, metric).unwrap(),
+    }
 }
