@@ -70,13 +70,19 @@ pub(crate) fn fnv1a(bytes: &[u8], seed: u64) -> u64 {
 
 /// A checksum over table words, fast enough for gigabytes.
 fn checksum(words: impl Iterator<Item = u64>) -> u64 {
-    let mut h = 0x9E37_79B9_7F4A_7C15u64;
-    for (i, w) in words.enumerate() {
-        h = (h ^ w.wrapping_add(i as u64))
-            .wrapping_mul(0xBF58_476D_1CE4_E5B9)
-            .rotate_left(29);
-    }
-    h
+    words
+        .enumerate()
+        .fold(CHECKSUM_SEED, |h, (i, w)| checksum_step(h, i, w))
+}
+
+const CHECKSUM_SEED: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// One word of [`checksum`], so a writer can sum as it goes.
+#[inline]
+fn checksum_step(h: u64, i: usize, w: u64) -> u64 {
+    (h ^ w.wrapping_add(i as u64))
+        .wrapping_mul(0xBF58_476D_1CE4_E5B9)
+        .rotate_left(29)
 }
 
 impl TableCache {
@@ -126,7 +132,7 @@ impl TableCache {
             key,
             table.projection().size(),
             table.histogram(),
-            || table.data().words(),
+            table.data().words(),
         )
     }
 
@@ -168,7 +174,7 @@ impl TableCache {
             key,
             table.size(),
             &[table.depth() as u64, table.inserted()],
-            || table.words(),
+            table.words(),
         )
     }
 
@@ -228,13 +234,13 @@ impl TableCache {
     }
 
     /// Writes a file of `size` four-bit entries atomically.
-    fn write_raw<I: Iterator<Item = u64>>(
+    fn write_raw(
         &self,
         puzzle: &str,
         key: u64,
         size: u64,
         extras: &[u64],
-        words: impl Fn() -> I,
+        words: impl Iterator<Item = u64>,
     ) -> Result<PathBuf, CacheError> {
         let io = |e: std::io::Error| CacheError::Io(e.to_string());
         fs::create_dir_all(&self.dir)
@@ -254,10 +260,13 @@ impl TableCache {
             for &h in extras {
                 w.write_all(&h.to_le_bytes()).map_err(io)?;
             }
-            for word in words() {
+            // The checksum is summed while writing: one pass over the table.
+            let mut sum = CHECKSUM_SEED;
+            for (i, word) in words.enumerate() {
+                sum = checksum_step(sum, i, word);
                 w.write_all(&word.to_le_bytes()).map_err(io)?;
             }
-            w.write_all(&checksum(words()).to_le_bytes()).map_err(io)?;
+            w.write_all(&sum.to_le_bytes()).map_err(io)?;
             w.flush().map_err(io)?;
             w.get_ref().sync_all().map_err(io)
         })();
