@@ -242,13 +242,20 @@ impl PermutationPart {
     #[inline]
     fn rank(&self, state: &[u8]) -> u64 {
         let k = self.slots.len();
-        let mut labels = [0u8; 256];
-        for (i, &s) in self.slots.iter().enumerate() {
-            labels[i] = self.label[state[self.offset + s] as usize];
-        }
         match &self.counts {
-            Some(counts) => rank_multiset_with(&labels[..k], counts, self.arrangements),
+            Some(counts) => {
+                let mut labels = [0u8; 256];
+                for (i, &s) in self.slots.iter().enumerate() {
+                    labels[i] = self.label[state[self.offset + s] as usize];
+                }
+                rank_multiset_with(&labels[..k], counts, self.arrangements)
+            }
             None => {
+                // Distinct pieces: at most MAX_BLOCK_PIECES of them.
+                let mut labels = [0u8; MAX_BLOCK_PIECES];
+                for (i, &s) in self.slots.iter().enumerate() {
+                    labels[i] = self.label[state[self.offset + s] as usize];
+                }
                 let r = rank_permutation(&labels[..k]);
                 if self.parity.is_some() {
                     r >> 1
@@ -449,6 +456,44 @@ impl PositionIndexer {
             .zip(&self.strides)
             .map(|(c, &s)| c.rank(state) * s)
             .sum()
+    }
+
+    /// The index of any packed state of the layout's length, or `None` if
+    /// the index cannot stand for it (pieces or orientations it cannot
+    /// place, a parity or twist the moves never make). Unlike
+    /// [`rank`](Self::rank), safe on states from anywhere.
+    pub fn checked_rank(&self, state: &[u8]) -> Option<u64> {
+        if state.len() != self.template.len() {
+            return None;
+        }
+        // Each block must hold the pieces the start has there, so that
+        // ranking sees a permutation of its labels.
+        let mut blocks: Vec<&IndexComponent> = Vec::new();
+        for c in &self.components {
+            match c.parts() {
+                Some((a, b)) => blocks.extend([a, b]),
+                None => blocks.push(c),
+            }
+        }
+        for c in blocks {
+            if let Part::Permutation(p) = &c.part {
+                let mut have: Vec<u8> = p.slots.iter().map(|&s| state[p.offset + s]).collect();
+                let mut want: Vec<u8> = p
+                    .slots
+                    .iter()
+                    .map(|&s| self.template[p.offset + s])
+                    .collect();
+                have.sort_unstable();
+                want.sort_unstable();
+                if have != want {
+                    return None;
+                }
+            }
+        }
+        let r = self.rank(state);
+        let mut back = vec![0u8; state.len()];
+        self.unrank(r, &mut back);
+        (r < self.size && back == state).then_some(r)
     }
 
     /// Writes the position of index `index` (below [`size`](Self::size))

@@ -19,7 +19,7 @@ use crate::table::{Nibbles, PruneTable};
 
 const MAGIC: &[u8; 16] = b"TWISTOR-PRUNETAB";
 /// Bump whenever indexing changes: tables of another version are rebuilt.
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// Where tables are cached, and whether new ones may be written.
 #[derive(Clone, Debug)]
@@ -114,24 +114,35 @@ impl TableCache {
         let Some(raw) = self.read_raw(puzzle, key, size)? else {
             return Ok(None);
         };
-        // The header's extras are the distance histogram.
-        if raw.extras.iter().sum::<u64>() != size {
+        // The header's extras are whether the table is complete, its last
+        // complete layer, then the distance histogram.
+        let [complete, filled, histogram @ ..] = &raw.extras[..] else {
+            return Err(CacheError::Foreign);
+        };
+        if *complete > 1 || *filled >= crate::table::UNREACHED as u64 {
+            return Err(CacheError::Foreign);
+        }
+        if histogram.iter().sum::<u64>() != size {
             return Err(CacheError::Checksum);
         }
         Ok(Some(PruneTable::from_parts(
             projection,
             Nibbles::from_words(raw.words),
-            raw.extras,
+            histogram.to_vec(),
+            *filled as u8,
+            *complete == 1,
         )))
     }
 
     /// Writes a table atomically (temporary file, then rename).
     pub fn store(&self, puzzle: &str, key: u64, table: &PruneTable) -> Result<PathBuf, CacheError> {
+        let mut extras = vec![table.is_complete() as u64, table.filled_depth() as u64];
+        extras.extend_from_slice(table.histogram());
         self.write_raw(
             puzzle,
             key,
             table.projection().size(),
-            table.histogram(),
+            &extras,
             table.data().words(),
         )
     }

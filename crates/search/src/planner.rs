@@ -7,7 +7,7 @@
 //! its pieces as fit (the first and the last ones), whose maximum still
 //! bounds the distance from below. Pieces no move disturbs are left out.
 
-use twistor_core::{Layout, Pattern};
+use twistor_core::{Layout, Pattern, Transformation};
 
 use crate::projection::{OrbitSelection, Projection};
 use crate::MoveSet;
@@ -94,6 +94,19 @@ pub(crate) fn plan_tables(
     };
     let whole: Vec<OrbitSelection> = orbit_ids.iter().map(|(k, _, all)| full(*k, all)).collect();
     if let Some(p) = Projection::new(layout, goal, &whole, &invariant) {
+        // The perfect index of the whole puzzle is often far smaller (it
+        // knows the parities and twist sums the moves keep); worth its
+        // construction only when the plain one is within reach of u64.
+        let generators: Vec<&Transformation> =
+            moves.moves().iter().map(|m| &m.transformation).collect();
+        if let Some(e) = Projection::exact(layout, goal, &generators) {
+            let tabled = e
+                .fill_move_bytes(moves.moves().len())
+                .is_some_and(|b| b <= memory_bytes / 4);
+            if e.size() <= full_budget && e.size() <= p.size() && tabled {
+                return (vec![TablePlan { projection: e }], 0);
+            }
+        }
         if p.size() <= full_budget {
             return (vec![TablePlan { projection: p }], 0);
         }

@@ -15,7 +15,10 @@
 //! orientations of a few tracked pieces. Small coordinates get move tables,
 //! so filling a table costs a few lookups per move.
 
-use twistor_core::{Layout, Pattern};
+use std::sync::Arc;
+
+use twistor_core::index::PositionIndexer;
+use twistor_core::{Layout, Pattern, Transformation};
 
 /// Class label of untracked pieces.
 const REST: u8 = u8::MAX;
@@ -39,7 +42,7 @@ pub struct OrbitSelection {
 }
 
 /// How a coordinate reads a position.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 enum Kind {
     /// Which class stands in each slot (multiset rank; Lehmer code when all
     /// classes are single pieces).
@@ -56,6 +59,8 @@ enum Kind {
     /// Classes per slot and orientations of the tracked slots, for
     /// identical tracked pieces with orientation.
     LabeledTwist,
+    /// Component `i` of the projection's [`PositionIndexer`].
+    Component(usize),
 }
 
 /// One coordinate of a projection.
@@ -112,6 +117,18 @@ pub struct Projection {
     signature: Vec<u8>,
     /// Per move: per orbit, slot → (destination slot, twist added there).
     moves: Vec<Vec<Vec<(u8, u8)>>>,
+    /// For a projection of the whole puzzle through core's perfect index:
+    /// the index, a position to unrank components into, and the moves.
+    indexer: Option<Arc<ExactIndex>>,
+    /// The moves, packed, for components moved without a table.
+    raw_moves: Vec<Vec<u8>>,
+}
+
+/// The perfect index of a whole puzzle, as an [`Projection::exact`] uses it.
+#[derive(Debug)]
+struct ExactIndex {
+    indexer: PositionIndexer,
+    template: Vec<u8>,
 }
 
 /// `n! / (prod counts! * rest!)`, or `None` beyond `u64`.
@@ -287,7 +304,87 @@ impl Projection {
             description: description.join(" "),
             signature,
             moves: Vec::new(),
+            indexer: None,
+            raw_moves: Vec::new(),
         })
+    }
+
+    /// The whole puzzle through core's perfect index ([`PositionIndexer`]):
+    /// every position reachable from `goal` with `moves` gets its own
+    /// entry, and the index drops the constraints the moves keep (parities,
+    /// twist sums, ties between orbits), so it is often many times smaller
+    /// than [`Projection::new`] over every orbit (the skewb: 37,791,360
+    /// entries instead of 2,720,977,920). `None` if the puzzle cannot be
+    /// indexed or nothing moves.
+    pub fn exact(layout: &Layout, goal: &Pattern, moves: &[&Transformation]) -> Option<Projection> {
+        let indexer = PositionIndexer::new(layout, goal, moves).ok()?;
+        let comps = indexer.components();
+        if comps.is_empty() {
+            return None;
+        }
+        let mut template = vec![0u8; layout.state_len()];
+        indexer.unrank(0, &mut template);
+        let mut signature = b"exact-index-1".to_vec();
+        // Most significant first, as `join` reads them.
+        let coords: Vec<Coord> = (0..comps.len())
+            .rev()
+            .map(|i| {
+                let c = &comps[i];
+                signature.push(c.kind() as u8);
+                signature.extend_from_slice(&(c.orbit() as u32).to_le_bytes());
+                signature.extend_from_slice(&c.radix().to_le_bytes());
+                Coord {
+                    kind: Kind::Component(i),
+                    orbit: c.orbit(),
+                    n: 0,
+                    class_of_id: [REST; 256],
+                    counts: Vec::new(),
+                    radix: Vec::new(),
+                    value_of_code: [0; 256],
+                    size: c.radix(),
+                    ori_size: 1,
+                    binomials: Vec::new(),
+                    max_count: 0,
+                    table: None,
+                    pieces: None,
+                }
+            })
+            .collect();
+        let mut orbits: Vec<&str> = Vec::new();
+        for c in comps {
+            let name = layout.orbits()[c.orbit()].name();
+            if !orbits.contains(&name) {
+                orbits.push(name);
+            }
+        }
+        Some(Projection {
+            coords,
+            size: indexer.size(),
+            description: format!("exact {}", orbits.join("+")),
+            signature,
+            moves: Vec::new(),
+            indexer: Some(Arc::new(ExactIndex { indexer, template })),
+            raw_moves: Vec::new(),
+        })
+    }
+
+    /// Puts the coordinate a fill works through block by block last: the
+    /// last one with a full move table for `num_moves` moves and at least
+    /// 16 values. Done before filling or loading, so that a table read
+    /// from disk indexes as the one that was filled.
+    pub(crate) fn arrange_for(&mut self, num_moves: usize) {
+        if self.indexer.is_some() {
+            return;
+        }
+        let m = num_moves as u64;
+        if let Some(pos) = self
+            .coords
+            .iter()
+            .rposition(|c| c.size >= 16 && c.size.saturating_mul(m) <= MOVE_TABLE_LIMIT)
+        {
+            let c = self.coords.remove(pos);
+            self.coords.push(c);
+        }
     }
 
     /// Readies the projection to follow `moves` (packed transformations):
@@ -317,8 +414,18 @@ impl Projection {
             })
             .collect();
         let proj = self;
-        // Move tables for small coordinates; the last coordinate is the one
-        // filled block by block, so prefer a tabled one there.
+        if let Some(ex) = proj.indexer.clone() {
+            proj.raw_moves = moves.iter().map(|m| m.to_vec()).collect();
+            for c in proj.coords.iter_mut() {
+                let Kind::Component(i) = c.kind else { continue };
+                if c.size.saturating_mul(moves.len() as u64) <= table_limit {
+                    c.table = Some(component_table(&ex, i, moves));
+                }
+            }
+            return;
+        }
+        // Move tables for small coordinates (see `arrange_for` for which
+        // one comes last).
         for ci in 0..proj.coords.len() {
             let c = &proj.coords[ci];
             if c.size.saturating_mul(moves.len() as u64) <= table_limit {
@@ -375,14 +482,6 @@ impl Projection {
                 }
             }
         }
-        if let Some(pos) = proj
-            .coords
-            .iter()
-            .rposition(|c| c.table.is_some() && c.size >= 16)
-        {
-            let c = proj.coords.remove(pos);
-            proj.coords.push(c);
-        }
     }
 
     /// Bytes of the move tables a fill with `num_moves` moves builds, or
@@ -394,6 +493,8 @@ impl Projection {
         for c in &self.coords {
             if c.size.saturating_mul(m) <= MOVE_TABLE_LIMIT {
                 bytes += c.size * m * 4;
+            } else if matches!(c.kind, Kind::Component(_)) {
+                return None;
             } else if matches!(c.kind, Kind::Pieces)
                 && (c.size / c.ori_size).saturating_mul(m) <= PIECES_TABLE_LIMIT
             {
@@ -423,11 +524,24 @@ impl Projection {
     /// The index of a position (a pattern's packed bytes).
     #[inline]
     pub fn index(&self, layout: &Layout, state: &[u8]) -> u64 {
+        if let Some(ex) = &self.indexer {
+            return ex.indexer.rank(state);
+        }
         let mut idx = 0u64;
         for c in &self.coords {
             idx = idx * c.size + c.read(layout, state);
         }
         idx
+    }
+
+    /// The index of any position of the layout, or `None` if the
+    /// projection cannot stand for it (an exact projection of a position
+    /// the moves cannot reach from the goal).
+    pub fn checked_index(&self, layout: &Layout, state: &[u8]) -> Option<u64> {
+        match &self.indexer {
+            Some(ex) => ex.indexer.checked_rank(state),
+            None => Some(self.index(layout, state)),
+        }
     }
 
     /// Size of the innermost coordinate (the block a fill works on).
@@ -454,6 +568,7 @@ impl Projection {
     /// Drops the move tables (once a table is filled, lookups need none).
     pub(crate) fn forget_moves(&mut self) {
         self.moves = Vec::new();
+        self.raw_moves = Vec::new();
         for c in &mut self.coords {
             c.table = None;
             c.pieces = None;
@@ -492,6 +607,17 @@ impl Projection {
                 None => add_digits(&c.radix[..c.counts.len()], o, w),
             };
             return pt.slots[at] as u64 * pt.ori_size + o2;
+        }
+        if let (Kind::Component(i), Some(ex)) = (c.kind, &self.indexer) {
+            let comp = &ex.indexer.components()[i];
+            let layout = ex.indexer.layout();
+            scratch.0.clear();
+            scratch.0.extend_from_slice(&ex.template);
+            scratch.1.clear();
+            scratch.1.extend_from_slice(&ex.template);
+            comp.unrank(v, &mut scratch.0);
+            layout.compose_into(&scratch.0, &self.raw_moves[m], &mut scratch.1);
+            return comp.rank(&scratch.1);
         }
         c.decode(v, &mut scratch.0);
         self.move_decoded(ci, m, &scratch.0, &mut scratch.1);
@@ -538,8 +664,29 @@ impl Projection {
                     };
                 }
             }
+            // Moved through the index (see `move_coord`), never decoded.
+            Kind::Component(_) => {}
         }
     }
+}
+
+/// Per value of component `i` and move: the value after the move
+/// (`t[m * radix + v]`, as every coordinate's table).
+fn component_table(ex: &ExactIndex, i: usize, moves: &[&[u8]]) -> Vec<u32> {
+    let comp = &ex.indexer.components()[i];
+    let layout = ex.indexer.layout();
+    let radix = comp.radix() as usize;
+    let mut table = vec![0u32; radix * moves.len()];
+    let mut state = ex.template.clone();
+    let mut out = ex.template.clone();
+    for v in 0..radix {
+        comp.unrank(v as u64, &mut state);
+        for (m, mv) in moves.iter().enumerate() {
+            layout.compose_into(&state, mv, &mut out);
+            table[m * radix + v] = comp.rank(&out) as u32;
+        }
+    }
+    table
 }
 
 /// `C(a, b)` for `a <= n`, `b <= k`, saturating (values that large are never
@@ -634,6 +781,8 @@ impl Coord {
                 }
                 self.labeled_rank(&labels[..n], &vals[..n])
             }
+            // Read through the index (see `Projection::index`).
+            Kind::Component(_) => 0,
         }
     }
 
@@ -767,6 +916,7 @@ impl Coord {
                     }
                 }
             }
+            Kind::Component(_) => {}
         }
     }
 
@@ -795,6 +945,7 @@ impl Coord {
                 self.pieces_rank(&slots, &vals)
             }
             Kind::LabeledTwist => self.labeled_rank(&d[..self.n], &d[self.n..]),
+            Kind::Component(_) => 0,
         }
     }
 
@@ -996,6 +1147,43 @@ mod tests {
                     std::mem::swap(&mut s, &mut buf);
                     assert_eq!(p.join(&moved), p.index(&l, &s), "{sels:?} step {step}");
                 }
+            }
+        }
+    }
+
+    /// A table read from the cache is looked up through an unprepared
+    /// projection: preparing one (which a fill does) must not change how
+    /// it indexes. It once moved a tabled coordinate last while filling.
+    #[test]
+    fn preparing_does_not_change_the_index() {
+        let l = layout();
+        let g = goal(&l);
+        let ms = moves(&l);
+        let raw: Vec<&[u8]> = ms.iter().map(|t| t.as_bytes()).collect();
+        let sels = vec![
+            OrbitSelection {
+                orbit: 1,
+                ids: vec![0, 1],
+                orientation: true,
+            },
+            OrbitSelection {
+                orbit: 0,
+                ids: (0..6).collect(),
+                orientation: true,
+            },
+        ];
+        let mut stored = Projection::new(&l, &g, &sels, &[false, true]).unwrap();
+        stored.arrange_for(ms.len());
+        for limit in [MOVE_TABLE_LIMIT, 0] {
+            let mut filled = stored.clone();
+            filled.prepare_with(&l, &raw, limit);
+            let mut s = g.as_bytes().to_vec();
+            let mut buf = s.clone();
+            for step in 0..40 {
+                let m = (step * 5 + step / 2) % ms.len();
+                l.compose_into(&s, raw[m], &mut buf);
+                std::mem::swap(&mut s, &mut buf);
+                assert_eq!(stored.index(&l, &s), filled.index(&l, &s), "step {step}");
             }
         }
     }

@@ -6,6 +6,15 @@
 //! moves, so "the first N solutions" is the same set whatever the thread
 //! count: a prefix's solutions count only once every earlier prefix is done,
 //! and later prefixes are abandoned as soon as enough are found.
+//!
+//! Pattern databases start with their near layers only (a fraction of a
+//! second of filling) and grow while the searches show they are worth it:
+//! before each depth, if the searching done so far, and expected next,
+//! outweighs the filling done so far plus a table's next layer, that layer
+//! is filled (the classic rent-or-buy balance, which keeps the total
+//! within a small factor of the better of the two). Easy positions then
+//! cost little set-up, and hard ones still end with complete tables;
+//! tables grown during a search are written back to the cache.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -16,7 +25,14 @@ use crate::cache::{fnv1a, CacheError, TableCache};
 use crate::canonical::{CanonicalFsm, FORBIDDEN};
 use crate::hashed::{HashedFill, HashedTable};
 use crate::planner::{plan_tables, TablePlan};
-use crate::table::{FillProgress, PruneTable};
+use crate::table::{FillLimit, FillProgress, PruneTable};
+
+/// Work (in [`PruneTable::next_layer_work`] units) each table may take
+/// before the first search; more layers come when searching shows the need.
+const INITIAL_FILL_WORK: u64 = 1 << 25;
+/// A search node's cost per move in fill-work units: making a child and
+/// looking it up in every table costs a few times a fill's neighbour.
+const NODE_WORK_PER_MOVE: u64 = 4;
 use crate::{MoveSet, SearchError};
 
 /// How a solver is set up.
@@ -142,6 +158,18 @@ pub struct Solver {
     fsm: CanonicalFsm,
     goal: Pattern,
     tables: Vec<PruneTable>,
+    /// Each table's cache key, and the fill work it grew by since it was
+    /// stored.
+    table_keys: Vec<(u64, u64)>,
+    /// Where grown tables are written back, and under which puzzle name.
+    cache: Option<TableCache>,
+    puzzle_name: String,
+    threads: usize,
+    /// Table filling done by this solver, and search work, in fill units.
+    fill_work: u64,
+    search_work: u64,
+    /// How many times more nodes each depth of search visits than the last.
+    branching: u64,
     /// Exact distances of whole positions near the goal, if there is room.
     hashed: Option<HashedTable>,
     /// Whether h(position⁻¹) is also a lower bound (goal is the identity
@@ -165,8 +193,11 @@ impl Solver {
         let layout = puzzle.layout().clone();
         let fsm = CanonicalFsm::new(&moves)?;
         let (plan, hashed_bytes) = plan_tables(&layout, &goal, &moves, options.memory_bytes);
+        let nmoves = moves.moves().len();
         let mut tables = Vec::new();
-        for TablePlan { projection } in plan {
+        let mut fill_work = 0u64;
+        for TablePlan { mut projection } in plan {
+            projection.arrange_for(nmoves);
             let site = CacheSite {
                 cache: options.cache.as_ref(),
                 puzzle: puzzle.name(),
@@ -174,30 +205,29 @@ impl Solver {
                 description: projection.description().to_string(),
             };
             let for_load = projection.clone();
+            let key = site.key;
             let t = site.load_or_build(
                 |c, key| c.load(puzzle.name(), key, for_load),
                 |events| {
-                    PruneTable::build(
+                    let t = PruneTable::build(
                         &layout,
                         projection,
                         &goal,
                         &moves,
                         options.threads,
+                        FillLimit::Work(INITIAL_FILL_WORK),
                         stop,
                         &mut |p| events(TableEvent::Filling(p)),
-                    )
+                    )?;
+                    fill_work += t.histogram().iter().rev().skip(1).sum::<u64>() * nmoves as u64;
+                    Some(t)
                 },
                 |c, key, t| c.store(puzzle.name(), key, t),
                 events,
             )?;
-            tables.push(t);
+            tables.push((t, (key, 0)));
         }
-        // Most informative first, so most prunes cost one lookup.
-        tables.sort_by(|a, b| {
-            b.mean()
-                .partial_cmp(&a.mean())
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
+        let (tables, table_keys) = tables.into_iter().unzip();
         let identity = layout.identity_bytes();
         let inverse_ok = goal.as_bytes() == &identity[..];
         let illegal = puzzle
@@ -242,16 +272,103 @@ impl Solver {
         } else {
             None
         };
-        Ok(Solver {
+        let counts = fsm.counts(12);
+        let branching = (counts[12] / counts[11].max(1)).clamp(1, 1 << 20) as u64;
+        let mut solver = Solver {
             layout,
             moves,
             fsm,
             goal,
             tables,
+            table_keys,
+            cache: options.cache.clone(),
+            puzzle_name: puzzle.name().to_string(),
+            threads: options.threads,
+            fill_work,
+            search_work: 0,
+            branching,
             hashed,
             inverse_ok,
             illegal,
-        })
+        };
+        solver.order_tables();
+        Ok(solver)
+    }
+
+    /// Most informative table first, so most prunes cost one lookup.
+    fn order_tables(&mut self) {
+        let mut both: Vec<(PruneTable, (u64, u64))> = std::mem::take(&mut self.tables)
+            .into_iter()
+            .zip(std::mem::take(&mut self.table_keys))
+            .collect();
+        both.sort_by(|a, b| {
+            b.0.mean()
+                .partial_cmp(&a.0.mean())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        (self.tables, self.table_keys) = both.into_iter().unzip();
+    }
+
+    /// Fills the next layers of tables while the search work, done and
+    /// `expected`, outweighs the filling done plus the layer's.
+    fn grow_tables(&mut self, expected_nodes: u64, stop: &AtomicBool) {
+        let nm = self.moves.moves().len() as u64;
+        let mut grown = false;
+        while let Some((i, cost)) = self
+            .tables
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !t.is_complete() && !t.is_interrupted())
+            .map(|(i, t)| (i, t.next_layer_work(nm as usize)))
+            .min_by_key(|&(_, c)| c)
+        {
+            let searching = self
+                .search_work
+                .saturating_add(expected_nodes.saturating_mul(nm * NODE_WORK_PER_MOVE));
+            if searching < self.fill_work.saturating_add(cost) {
+                break;
+            }
+            let done = self.tables[i].extend(
+                &self.layout,
+                &self.moves,
+                self.threads,
+                FillLimit::Work(0),
+                stop,
+                &mut |_| {},
+            );
+            match done {
+                Some(w) => {
+                    self.fill_work = self.fill_work.saturating_add(w.max(1));
+                    self.table_keys[i].1 = self.table_keys[i].1.saturating_add(w.max(1));
+                    grown = true;
+                }
+                None => break,
+            }
+        }
+        if grown {
+            self.order_tables();
+        }
+    }
+
+    /// Writes the tables that grew back to the cache (quietly: a failure
+    /// only means the next run grows them again): all of them, or with
+    /// `Writes::WhenWorthIt` those whose growth cost more than writing them.
+    fn store_grown(&mut self, which: Writes) {
+        let Some(cache) = self.cache.as_ref().filter(|c| c.write) else {
+            return;
+        };
+        for (t, (key, grown)) in self.tables.iter().zip(self.table_keys.iter_mut()) {
+            let worth = match which {
+                Writes::All => *grown > 0,
+                // A unit of fill work is a few nanoseconds; writing a byte
+                // about one.
+                Writes::WhenWorthIt => *grown > t.bytes() / 2,
+            };
+            if worth && !t.is_interrupted() {
+                let _ = cache.store(&self.puzzle_name, *key, t);
+                *grown = 0;
+            }
+        }
     }
 
     /// The move set.
@@ -308,7 +425,7 @@ impl Solver {
     /// Searches for solutions from `start` (a pattern with the goal's
     /// pieces), by increasing length.
     pub fn solve(
-        &self,
+        &mut self,
         start: &Pattern,
         options: &SolveOptions,
         stop: &AtomicBool,
@@ -322,15 +439,39 @@ impl Solver {
         if wanted == 0 {
             return report;
         }
-        let first = self.lower_bound(start.as_bytes()).max(options.min_depth);
-        for depth in first..=options.max_depth {
+        // A position an exact table cannot index is not reachable from the
+        // goal at all (and must not be looked up).
+        let mut inverse = vec![0u8; start.as_bytes().len()];
+        self.layout.invert_into(start.as_bytes(), &mut inverse);
+        let indexable = self.tables.iter().all(|t| {
+            let p = t.projection();
+            p.checked_index(&self.layout, start.as_bytes()).is_some()
+                && (!self.inverse_ok || p.checked_index(&self.layout, &inverse).is_some())
+        });
+        if !indexable {
+            return report;
+        }
+        let mut last_nodes = 0u64;
+        let mut depth = options.min_depth;
+        while depth <= options.max_depth {
             if stop.load(Ordering::Relaxed) {
                 report.stopped = true;
+                break;
+            }
+            self.grow_tables(last_nodes.saturating_mul(self.branching), stop);
+            // The bound may have risen with the tables.
+            depth = depth.max(self.lower_bound(start.as_bytes()));
+            if depth > options.max_depth {
                 break;
             }
             let need = wanted - report.solutions.len().min(wanted);
             let (found, nodes, stopped) =
                 self.search_depth(start.as_bytes(), depth, need, options.threads.max(1), stop);
+            last_nodes = nodes;
+            let nm = self.moves.moves().len() as u64;
+            self.search_work = self
+                .search_work
+                .saturating_add(nodes.saturating_mul(nm * NODE_WORK_PER_MOVE));
             report.nodes += nodes;
             report.solutions.extend(found);
             progress(&SearchProgress {
@@ -349,7 +490,13 @@ impl Solver {
             if done {
                 break;
             }
+            depth += 1;
         }
+        self.store_grown(if report.stopped {
+            Writes::All
+        } else {
+            Writes::WhenWorthIt
+        });
         report
     }
 
@@ -479,6 +626,20 @@ impl Solver {
         }
         found.truncate(need);
         (found, nodes.load(Ordering::Relaxed), stopped)
+    }
+}
+
+/// Which grown tables [`Solver::store_grown`] writes.
+#[derive(Clone, Copy)]
+enum Writes {
+    All,
+    WhenWorthIt,
+}
+
+impl Drop for Solver {
+    /// Tables grown since they were last written go back to the cache.
+    fn drop(&mut self) {
+        self.store_grown(Writes::All);
     }
 }
 

@@ -5,6 +5,12 @@
 //! backward from the unvisited entries once that is cheaper), on as many
 //! threads as asked. Distances above 14 are stored as 15, meaning "at least
 //! 15", which is still a lower bound.
+//!
+//! A table may be filled only part of the way: once the layers up to `d`
+//! are complete, an entry not reached is at least `d + 1` away, which is a
+//! lower bound too. So a search can start with the cheap near layers and
+//! [extend](PruneTable::extend) the table layer by layer while searching
+//! shows the deeper ones are worth their cost.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -115,46 +121,165 @@ pub struct FillProgress {
 pub struct PruneTable {
     projection: Projection,
     data: Nibbles,
-    /// Entries at each distance (the last counts those not reached by 14).
+    /// Entries at each distance up to `filled`, then, if any are left,
+    /// the count of those not reached.
     histogram: Vec<u64>,
+    /// The last distance whose layer is complete.
+    filled: u8,
+    /// Whether every layer is (no entry will ever be reached).
+    complete: bool,
+    /// What an entry not reached bounds: `filled + 1`, or [`UNREACHED`]
+    /// once complete.
+    cap: u8,
+    /// Whether the projection's move tables are built.
+    prepared: bool,
+    /// Whether a fill was stopped inside a layer (the table still bounds,
+    /// but its counts are off: it is neither extended nor stored).
+    interrupted: bool,
+}
+
+/// How far [`PruneTable::build`] and [`PruneTable::extend`] fill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FillLimit {
+    /// Every layer.
+    Complete,
+    /// Layers while the next one's expected work (neighbours computed and
+    /// entries scanned, see [`PruneTable::next_layer_work`]) fits in what
+    /// is left of this much; always at least one layer.
+    Work(u64),
 }
 
 impl PruneTable {
     /// Fills the table for `projection` from `goal` with `moves`, on
-    /// `threads` threads; `None` if `stop` is raised first.
+    /// `threads` threads, as far as `limit` says; `None` if `stop` is
+    /// raised first.
+    #[allow(clippy::too_many_arguments)]
     pub fn build(
         layout: &Layout,
-        mut projection: Projection,
+        projection: Projection,
         goal: &Pattern,
         moves: &MoveSet,
         threads: usize,
+        limit: FillLimit,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&FillProgress),
     ) -> Option<PruneTable> {
-        let raw: Vec<&[u8]> = moves
-            .moves()
-            .iter()
-            .map(|m| m.transformation.as_bytes())
-            .collect();
-        projection.prepare(layout, &raw);
         let size = projection.size();
         let data = Nibbles::unreached(size);
         data.set_if_unreached(projection.index(layout, goal.as_bytes()), 0);
+        let mut table = PruneTable {
+            projection,
+            data,
+            histogram: vec![1, size - 1],
+            filled: 0,
+            complete: size == 1,
+            cap: if size == 1 { UNREACHED } else { 1 },
+            prepared: false,
+            interrupted: false,
+        };
+        if size == 1 {
+            table.histogram.pop();
+        }
+        table.extend(layout, moves, threads, limit, stop, progress)?;
+        Some(table)
+    }
+
+    /// Whether every layer is filled.
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    /// Whether a fill was stopped inside a layer.
+    pub fn is_interrupted(&self) -> bool {
+        self.interrupted
+    }
+
+    /// The last distance whose layer is complete.
+    pub fn filled_depth(&self) -> u8 {
+        self.filled
+    }
+
+    /// The work filling the next layer is expected to take: each frontier
+    /// entry's neighbours (or each unreached entry's, when the fill goes
+    /// backward), plus one unit per 16 entries scanned. Zero once complete.
+    pub fn next_layer_work(&self, num_moves: usize) -> u64 {
+        if self.complete {
+            return 0;
+        }
+        let frontier = self.histogram[self.filled as usize];
+        let unreached = self
+            .histogram
+            .get(self.filled as usize + 1)
+            .copied()
+            .unwrap_or(0);
+        frontier
+            .min(unreached)
+            .saturating_mul(num_moves as u64)
+            .saturating_add(self.projection.size() / 16)
+    }
+
+    /// Fills more layers, as far as `limit` says, on `threads` threads.
+    /// Returns the work done (as [`next_layer_work`](Self::next_layer_work)
+    /// counts it), or `None` if `stop` was raised or an earlier fill was:
+    /// the table then still gives lower bounds, but it is
+    /// [interrupted](Self::is_interrupted).
+    pub fn extend(
+        &mut self,
+        layout: &Layout,
+        moves: &MoveSet,
+        threads: usize,
+        limit: FillLimit,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&FillProgress),
+    ) -> Option<u64> {
+        if self.interrupted {
+            return None;
+        }
+        if self.complete {
+            return Some(0);
+        }
         let nmoves = moves.moves().len();
+        if !self.prepared {
+            let raw: Vec<&[u8]> = moves
+                .moves()
+                .iter()
+                .map(|m| m.transformation.as_bytes())
+                .collect();
+            self.projection.prepare(layout, &raw);
+            self.prepared = true;
+        }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
             .build()
             .ok()?;
-        let mut histogram = vec![1u64];
-        let mut reached = 1u64;
+        let projection = &self.projection;
+        let data = &self.data;
+        let histogram = &mut self.histogram;
+        let size = projection.size();
+        // The count of entries not reached is kept last.
+        let mut reached = size - histogram.pop().unwrap_or(0);
         let inner = projection.inner_size();
         let last = projection.num_coords() - 1;
         let inner_table = projection.move_table(last);
-        for depth in 0..UNREACHED - 1 {
+        let mut work = 0u64;
+        let mut complete = false;
+        let mut stopped = false;
+        for depth in self.filled..UNREACHED - 1 {
             if stop.load(Ordering::Relaxed) {
-                return None;
+                stopped = true;
+                break;
             }
             let frontier = histogram[depth as usize];
+            let layer_work = frontier
+                .min(size - reached)
+                .saturating_mul(nmoves as u64)
+                .saturating_add(size / 16);
+            if let FillLimit::Work(budget) = limit {
+                if work > 0 && work.saturating_add(layer_work) > budget {
+                    break;
+                }
+            }
+            work = work.saturating_add(layer_work);
             let backward = size - reached < frontier.saturating_mul(nmoves as u64);
             let chunks = size.div_ceil(CHUNK);
             let proj = &projection;
@@ -253,13 +378,18 @@ impl PruneTable {
                     .sum()
             });
             if stop.load(Ordering::Relaxed) {
-                return None;
+                // A layer cut short: its entries are right, but the
+                // count is not; the table stays at its last whole layer.
+                stopped = true;
+                break;
             }
             if count == 0 {
+                complete = true;
                 break;
             }
             reached += count;
             histogram.push(count);
+            self.filled = depth + 1;
             progress(&FillProgress {
                 table: projection.description().to_string(),
                 depth: depth + 1,
@@ -267,42 +397,64 @@ impl PruneTable {
                 reached,
                 size,
             });
+            if reached == size {
+                complete = true;
+                break;
+            }
+        }
+        if self.filled == UNREACHED - 1 {
+            complete = true;
         }
         if reached < size {
             histogram.push(size - reached);
         }
         drop(pool);
-        projection.forget_moves();
-        Some(PruneTable {
-            projection,
-            data,
-            histogram,
-        })
+        self.cap = self.filled + 1;
+        if stopped {
+            self.interrupted = true;
+            return None;
+        }
+        if complete {
+            self.complete = true;
+            self.cap = UNREACHED;
+            self.projection.forget_moves();
+            self.prepared = false;
+        }
+        Some(work)
     }
 
-    /// A table from stored data.
+    /// A table from stored data: the histogram as
+    /// [`histogram`](Self::histogram) gives it, the last complete layer
+    /// (below [`UNREACHED`]) and whether every layer is.
     pub(crate) fn from_parts(
         projection: Projection,
         data: Nibbles,
         histogram: Vec<u64>,
+        filled: u8,
+        complete: bool,
     ) -> PruneTable {
         PruneTable {
             projection,
             data,
             histogram,
+            filled,
+            complete,
+            cap: if complete { UNREACHED } else { filled + 1 },
+            prepared: false,
+            interrupted: false,
         }
     }
 
     /// The lower bound for a position.
     #[inline]
     pub fn lookup(&self, layout: &Layout, state: &[u8]) -> u8 {
-        self.data.get(self.projection.index(layout, state))
+        self.entry(self.projection.index(layout, state))
     }
 
     /// The entry at an index of its projection.
     #[inline]
     pub fn entry(&self, index: u64) -> u8 {
-        self.data.get(index)
+        self.data.get(index).min(self.cap)
     }
 
     /// Its projection.
@@ -310,7 +462,8 @@ impl PruneTable {
         &self.projection
     }
 
-    /// Entries at each distance.
+    /// Entries at each distance up to the last complete layer, then those
+    /// not reached, if any (which count as one more than that layer).
     pub fn histogram(&self) -> &[u64] {
         &self.histogram
     }

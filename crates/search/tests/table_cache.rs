@@ -72,7 +72,7 @@ fn set_up_naming(
 }
 
 /// Every optimal solution of a fixed scrambled position.
-fn solutions(puzzle: &Puzzle, solver: &Solver) -> Vec<Vec<usize>> {
+fn solutions(puzzle: &Puzzle, solver: &mut Solver) -> Vec<Vec<usize>> {
     let layout = puzzle.layout();
     let mut state = puzzle.start().as_bytes().to_vec();
     let mut buf = state.clone();
@@ -116,7 +116,7 @@ fn cached_tables_are_reused_and_bad_files_rebuilt() {
     let ufr = ["U", "F", "R"];
 
     let mut names = Vec::new();
-    let (solver, seen) = set_up_naming(&puzzle, &ufr, &dir, &mut names);
+    let (mut solver, seen) = set_up_naming(&puzzle, &ufr, &dir, &mut names);
     let files = stored(&seen);
     assert!(names.iter().any(|n| n.contains("hashed")), "{names:?}");
     assert!(seen.contains(&Seen::Hashing), "{seen:?}");
@@ -125,11 +125,11 @@ fn cached_tables_are_reused_and_bad_files_rebuilt() {
         "projections and the hashed table: {seen:?}"
     );
     assert!(!seen.iter().any(|s| matches!(s, Seen::Loaded(_))));
-    let reference = solutions(&puzzle, &solver);
+    let reference = solutions(&puzzle, &mut solver);
     assert!(!reference.is_empty());
     // The same as a solver that builds its own tables in memory.
     let moves = MoveSet::named(&puzzle, &ufr.map(String::from), Metric::Htm).unwrap();
-    let uncached = Solver::new(
+    let mut uncached = Solver::new(
         &puzzle,
         moves,
         puzzle.start().clone(),
@@ -141,13 +141,13 @@ fn cached_tables_are_reused_and_bad_files_rebuilt() {
         &mut |_| {},
     )
     .unwrap();
-    assert_eq!(solutions(&puzzle, &uncached), reference);
+    assert_eq!(solutions(&puzzle, &mut uncached), reference);
 
     // A second set-up reads every table and builds none.
-    let (solver, seen) = set_up(&puzzle, &ufr, &dir);
+    let (mut solver, seen) = set_up(&puzzle, &ufr, &dir);
     let loaded: Vec<Seen> = files.iter().map(|p| Seen::Loaded(p.clone())).collect();
     assert_eq!(seen, loaded);
-    assert_eq!(solutions(&puzzle, &solver), reference);
+    assert_eq!(solutions(&puzzle, &mut solver), reference);
 
     // Damage each file in a different way; each is reported and rebuilt.
     let damage: [(&str, CacheError); 3] = [
@@ -167,7 +167,7 @@ fn cached_tables_are_reused_and_bad_files_rebuilt() {
         }
         fs::write(path, &bytes).unwrap();
     }
-    let (solver, seen) = set_up(&puzzle, &ufr, &dir);
+    let (mut solver, seen) = set_up(&puzzle, &ufr, &dir);
     for (path, (_, reason)) in files.iter().zip(damage.iter().cycle()) {
         assert!(
             seen.contains(&Seen::Rejected(path.clone(), reason.clone())),
@@ -175,18 +175,18 @@ fn cached_tables_are_reused_and_bad_files_rebuilt() {
         );
     }
     assert_eq!(stored(&seen), files);
-    assert_eq!(solutions(&puzzle, &solver), reference);
+    assert_eq!(solutions(&puzzle, &mut solver), reference);
 
     // A sound file for another move set, put where this one's lives, is
     // told apart by its key.
     let (_, other) = set_up(&puzzle, &["U", "F", "R", "D"], &dir);
     let other_files = stored(&other);
     fs::copy(&other_files[0], &files[0]).unwrap();
-    let (solver, seen) = set_up(&puzzle, &ufr, &dir);
+    let (mut solver, seen) = set_up(&puzzle, &ufr, &dir);
     assert!(
         seen.contains(&Seen::Rejected(files[0].clone(), CacheError::Mismatch)),
         "{seen:?}"
     );
-    assert_eq!(solutions(&puzzle, &solver), reference);
+    assert_eq!(solutions(&puzzle, &mut solver), reference);
     let _ = fs::remove_dir_all(&dir);
 }

@@ -26,7 +26,7 @@ fn solutions_are_the_same_whatever_the_thread_count() {
     // in which threads find them would show if it leaked into the output.
     let moves = MoveSet::all(&puzzle, Metric::Htm).unwrap();
     let stop = AtomicBool::new(false);
-    let solver = Solver::new(
+    let mut solver = Solver::new(
         &puzzle,
         moves,
         puzzle.start().clone(),
@@ -57,7 +57,7 @@ fn solutions_are_the_same_whatever_the_thread_count() {
             SolutionCount::First(40),
             SolutionCount::AllOptimal,
         ] {
-            let run = |threads| {
+            let mut run = |threads| {
                 let options = SolveOptions {
                     count,
                     threads,

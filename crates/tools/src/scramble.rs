@@ -280,7 +280,7 @@ impl Scrambler {
     /// The next scramble.
     pub fn next_scramble(&mut self) -> Scramble {
         let rng = &mut self.rng;
-        match &self.engine {
+        match &mut self.engine {
             Engine::TwoPhase(tables) => cube333(tables, rng),
             Engine::Optimal(e) => e.scramble(rng),
             Engine::Cube(c) => Scramble {
@@ -407,7 +407,7 @@ impl OptimalEngine {
         })
     }
 
-    fn scramble(&self, rng: &mut SeededRng) -> Scramble {
+    fn scramble(&mut self, rng: &mut SeededRng) -> Scramble {
         let layout = self.puzzle.layout();
         let stop = AtomicBool::new(false);
         let options = SolveOptions {

@@ -114,7 +114,7 @@ impl Shortener {
     /// Shortens `moves` (moves of the puzzle in any notation) to a fixed
     /// point; see the module documentation.
     pub fn shorten(
-        &self,
+        &mut self,
         table: &mut MoveTable,
         moves: &[Move],
         options: &ShortenOptions,
@@ -156,7 +156,7 @@ impl Shortener {
 
     /// Shortens a sequence of search moves to a fixed point.
     pub fn shorten_indices(
-        &self,
+        &mut self,
         input: &[usize],
         options: &ShortenOptions,
         memo: &mut HashMap<Vec<usize>, Option<Vec<usize>>>,
@@ -190,7 +190,7 @@ impl Shortener {
     /// A sequence shorter than `window` doing the same, if the search finds
     /// one within the budget.
     fn shorter(
-        &self,
+        &mut self,
         window: &[usize],
         options: &ShortenOptions,
         report: &mut ShortenReport,

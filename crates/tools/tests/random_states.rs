@@ -136,7 +136,7 @@ fn random_states_are_solved_by_the_optimal_solver() {
     assert_eq!(states.chain().order(), 3_674_160u64.into());
     let moves = MoveSet::all(&p, Metric::Htm).unwrap();
     let stop = AtomicBool::new(false);
-    let solver = Solver::new(
+    let mut solver = Solver::new(
         &p,
         moves,
         p.start().clone(),

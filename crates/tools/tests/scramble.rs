@@ -84,7 +84,7 @@ impl Measure {
     }
 
     /// Optimal distance of the position `alg` reaches.
-    fn distance(&self, alg: &str) -> usize {
+    fn distance(&mut self, alg: &str) -> usize {
         let p = &self.puzzle;
         let t = alg_transformation(p, &alg.parse::<Alg>().unwrap()).unwrap();
         let position = self
@@ -113,7 +113,7 @@ fn random_state_scrambles_reach_states_far_enough_from_solved() {
         ),
     ] {
         let mut s = scrambler(event, 11);
-        let measure = Measure::new(name, moves, tips);
+        let mut measure = Measure::new(name, moves, tips);
         let named = geometry(name);
         for _ in 0..8 {
             let sc = s.next_scramble();

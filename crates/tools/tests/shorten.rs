@@ -14,7 +14,7 @@ fn the_t_perm_shortens_to_eleven_moves() {
         .unwrap()
         .into_puzzle();
     let stop = AtomicBool::new(false);
-    let shortener = Shortener::new(
+    let mut shortener = Shortener::new(
         &p,
         MoveSet::all(&p, Metric::Htm).unwrap(),
         &SolverOptions {

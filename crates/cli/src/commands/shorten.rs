@@ -65,7 +65,7 @@ pub fn run(args: ShortenArgs) -> CliResult {
         threads,
         cache: args.cache.cache()?,
     };
-    let shortener = Shortener::new(
+    let mut shortener = Shortener::new(
         &puzzle,
         moves,
         &solver_options,

@@ -126,7 +126,7 @@ pub fn run(args: SolveArgs) -> CliResult {
         threads,
         cache: args.cache.cache()?,
     };
-    let solver = Solver::new(
+    let mut solver = Solver::new(
         &puzzle,
         moves,
         goal.pattern.clone(),
