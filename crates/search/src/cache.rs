@@ -50,8 +50,17 @@ pub enum CacheError {
     Io(String),
 }
 
+/// How many entries a table file must have.
+#[derive(Clone, Copy)]
+enum Size {
+    Exactly(u64),
+    AtMost(u64),
+}
+
 /// A table file's contents once checked.
 struct RawTable {
+    /// Its entries.
+    size: u64,
     /// What the header carries beside the size (a histogram, a depth).
     extras: Vec<u64>,
     /// The packed entries.
@@ -111,7 +120,7 @@ impl TableCache {
         projection: Projection,
     ) -> Result<Option<PruneTable>, CacheError> {
         let size = projection.size();
-        let Some(raw) = self.read_raw(puzzle, key, size)? else {
+        let Some(raw) = self.read_raw(puzzle, key, Size::Exactly(size))? else {
             return Ok(None);
         };
         // The header's extras are whether the table is complete, its last
@@ -147,17 +156,19 @@ impl TableCache {
         )
     }
 
-    /// Loads the hashed table with `key` and `entries` entries, if the
-    /// file is there and sound. `Ok(None)` when there is no file.
+    /// Loads the hashed table with `key` and at most `max_entries` entries
+    /// (it may have grown deeper and larger since it was first built), if
+    /// the file is there and sound. `Ok(None)` when there is no file.
     pub fn load_hashed(
         &self,
         puzzle: &str,
         key: u64,
-        entries: u64,
+        max_entries: u64,
     ) -> Result<Option<HashedTable>, CacheError> {
-        let Some(raw) = self.read_raw(puzzle, key, entries)? else {
+        let Some(raw) = self.read_raw(puzzle, key, Size::AtMost(max_entries))? else {
             return Ok(None);
         };
+        let entries = raw.size;
         // The header's extras are the fill depth and the insertion count.
         let &[depth, inserted] = &raw.extras[..] else {
             return Err(CacheError::Foreign);
@@ -189,8 +200,8 @@ impl TableCache {
         )
     }
 
-    /// Reads and checks a file of `size` four-bit entries.
-    fn read_raw(&self, puzzle: &str, key: u64, size: u64) -> Result<Option<RawTable>, CacheError> {
+    /// Reads and checks a file of four-bit entries, as many as `size` says.
+    fn read_raw(&self, puzzle: &str, key: u64, size: Size) -> Result<Option<RawTable>, CacheError> {
         let path = self.path(puzzle, key);
         let file = match File::open(&path) {
             Ok(f) => f,
@@ -210,9 +221,14 @@ impl TableCache {
         }
         let file_key = read_u64(&mut r)?;
         let file_size = read_u64(&mut r)?;
-        if file_key != key || file_size != size {
+        let fits = match size {
+            Size::Exactly(n) => file_size == n,
+            Size::AtMost(n) => file_size <= n && file_size > 0,
+        };
+        if file_key != key || !fits {
             return Err(CacheError::Mismatch);
         }
+        let size = file_size;
         let extras_len = read_u64(&mut r)?;
         if extras_len > 64 {
             return Err(CacheError::Foreign);
@@ -241,7 +257,11 @@ impl TableCache {
         if stored != checksum(words.iter().copied()) {
             return Err(CacheError::Checksum);
         }
-        Ok(Some(RawTable { extras, words }))
+        Ok(Some(RawTable {
+            size,
+            extras,
+            words,
+        }))
     }
 
     /// Writes a file of `size` four-bit entries atomically.

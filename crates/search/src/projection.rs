@@ -506,6 +506,26 @@ impl Projection {
         Some(bytes)
     }
 
+    /// The work [`prepare`](Self::prepare) takes for `num_moves` moves, in
+    /// a table fill's units (a few nanoseconds each): each table entry
+    /// decodes, moves and encodes a coordinate, about 32 units.
+    pub(crate) fn preparation_work(&self, num_moves: usize) -> u64 {
+        let m = num_moves as u64;
+        self.coords
+            .iter()
+            .map(|c| {
+                if c.size.saturating_mul(m) <= MOVE_TABLE_LIMIT {
+                    c.size * m
+                } else if matches!(c.kind, Kind::Pieces) {
+                    (c.size / c.ori_size).saturating_mul(m)
+                } else {
+                    0
+                }
+            })
+            .fold(0u64, |a, b| a.saturating_add(b))
+            .saturating_mul(32)
+    }
+
     /// Number of abstract positions.
     pub fn size(&self) -> u64 {
         self.size

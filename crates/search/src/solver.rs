@@ -30,6 +30,19 @@ use crate::table::{FillLimit, FillProgress, PruneTable};
 /// Work (in [`PruneTable::next_layer_work`] units) each table may take
 /// before the first search; more layers come when searching shows the need.
 const INITIAL_FILL_WORK: u64 = 1 << 25;
+/// Sequences the hashed table's first fill may walk.
+const INITIAL_HASHED_SEQUENCES: u64 = 1 << 22;
+/// A hashed fill's cost per sequence in fill-work units (a move, a hash
+/// and a random write).
+const HASHED_SEQUENCE_WORK: u64 = 8;
+
+/// Entries for a hashed table of `sequences` positions: eight per
+/// position keeps collisions rare (more would only cost memory and disk),
+/// within `cap`.
+fn hashed_entries(cap: u64, sequences: u64) -> u64 {
+    cap.min(sequences.saturating_mul(8).max(1 << 17))
+}
+
 /// A search node's cost per move in fill-work units: making a child and
 /// looking it up in every table costs a few times a fill's neighbour.
 const NODE_WORK_PER_MOVE: u64 = 4;
@@ -161,6 +174,11 @@ pub struct Solver {
     /// Each table's cache key, and the fill work it grew by since it was
     /// stored.
     table_keys: Vec<(u64, u64)>,
+    /// The hashed table's most entries, its cache key, and whether it grew
+    /// since it was stored.
+    hashed_cap: u64,
+    hashed_key: u64,
+    hashed_grown: bool,
     /// Where grown tables are written back, and under which puzzle name.
     cache: Option<TableCache>,
     puzzle_name: String,
@@ -241,19 +259,18 @@ impl Solver {
                 (layout.offset(il.orbit) + il.slot, mask)
             })
             .collect();
+        let hashed_cap = hashed_bytes * 2;
+        let hashed_key = hashed_key(&layout, &moves, &goal, hashed_cap);
         let hashed = if hashed_bytes >= 1 << 16 {
-            let entries = hashed_bytes * 2;
-            // Fill as deep as the table has room for, within a node budget
-            // that keeps set-up to seconds.
-            let (depth, sequences) = HashedTable::depth_for(&fsm, entries, 1 << 28);
-            // Eight entries per position inserted keeps collisions rare;
-            // more would only cost memory and disk.
-            let entries = entries.min(sequences.saturating_mul(8).max(1 << 17));
+            // Start shallow (a fraction of a second); searching grows it.
+            let (depth, sequences) =
+                HashedTable::depth_for(&fsm, hashed_cap, INITIAL_HASHED_SEQUENCES);
+            let entries = hashed_entries(hashed_cap, sequences);
             let site = CacheSite {
                 cache: options.cache.as_ref(),
                 puzzle: puzzle.name(),
-                key: hashed_key(&layout, &moves, &goal, entries, depth),
-                description: format!("hashed positions within {depth} moves"),
+                key: hashed_key,
+                description: "hashed positions near the goal".to_string(),
             };
             let fill = HashedFill {
                 entries,
@@ -261,7 +278,7 @@ impl Solver {
                 threads: options.threads,
             };
             Some(site.load_or_build(
-                |c, key| c.load_hashed(puzzle.name(), key, entries),
+                |c, key| c.load_hashed(puzzle.name(), key, hashed_cap),
                 |events| {
                     events(TableEvent::Hashing { depth, entries });
                     HashedTable::build(&layout, &goal, &moves, &fsm, fill, stop)
@@ -281,6 +298,9 @@ impl Solver {
             goal,
             tables,
             table_keys,
+            hashed_cap,
+            hashed_key,
+            hashed_grown: false,
             cache: options.cache.clone(),
             puzzle_name: puzzle.name().to_string(),
             threads: options.threads,
@@ -314,35 +334,83 @@ impl Solver {
     fn grow_tables(&mut self, expected_nodes: u64, stop: &AtomicBool) {
         let nm = self.moves.moves().len() as u64;
         let mut grown = false;
-        while let Some((i, cost)) = self
-            .tables
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| !t.is_complete() && !t.is_interrupted())
-            .map(|(i, t)| (i, t.next_layer_work(nm as usize)))
-            .min_by_key(|&(_, c)| c)
-        {
+        // The hashed table's next depth, if there is room for it: its
+        // sequences (bounding the positions it holds) and its cost.
+        let hashed_next = |s: &Solver| -> Option<(u8, u64, u64)> {
+            let h = s.hashed.as_ref()?;
+            let d = h.depth() + 1;
+            let (deepest, _) = HashedTable::depth_for(&s.fsm, s.hashed_cap, u64::MAX);
+            (deepest >= d).then(|| {
+                let counts = s.fsm.counts(d as usize);
+                let seqs = counts.iter().sum::<u128>().min(u64::MAX as u128) as u64;
+                (d, seqs, seqs.saturating_mul(HASHED_SEQUENCE_WORK))
+            })
+        };
+        loop {
+            let layer = self
+                .tables
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| !t.is_complete() && !t.is_interrupted())
+                .map(|(i, t)| (i, t.next_layer_work(nm as usize)))
+                .min_by_key(|&(_, c)| c);
+            let deeper = hashed_next(self);
+            let cost = match (layer, deeper) {
+                (None, None) => break,
+                (Some((_, c)), None) => c,
+                (None, Some((_, _, c))) => c,
+                (Some((_, a)), Some((_, _, b))) => a.min(b),
+            };
             let searching = self
                 .search_work
                 .saturating_add(expected_nodes.saturating_mul(nm * NODE_WORK_PER_MOVE));
             if searching < self.fill_work.saturating_add(cost) {
                 break;
             }
+            let use_hashed = match (layer, deeper) {
+                (_, None) => false,
+                (None, Some(_)) => true,
+                (Some((_, a)), Some((_, _, b))) => b < a,
+            };
+            if let (true, Some((depth, seqs, cost))) = (use_hashed, deeper) {
+                let fill = HashedFill {
+                    entries: hashed_entries(self.hashed_cap, seqs),
+                    depth,
+                    threads: self.threads,
+                };
+                match HashedTable::build(
+                    &self.layout,
+                    &self.goal,
+                    &self.moves,
+                    &self.fsm,
+                    fill,
+                    stop,
+                ) {
+                    Some(h) => {
+                        self.hashed = Some(h);
+                        self.hashed_grown = true;
+                        self.fill_work = self.fill_work.saturating_add(cost);
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            let Some((i, cost)) = layer else { break };
             let done = self.tables[i].extend(
                 &self.layout,
                 &self.moves,
                 self.threads,
-                FillLimit::Work(0),
+                FillLimit::Work(cost),
                 stop,
                 &mut |_| {},
             );
             match done {
+                Some(0) | None => break,
                 Some(w) => {
                     self.fill_work = self.fill_work.saturating_add(w.max(1));
                     self.table_keys[i].1 = self.table_keys[i].1.saturating_add(w.max(1));
                     grown = true;
                 }
-                None => break,
             }
         }
         if grown {
@@ -357,6 +425,10 @@ impl Solver {
         let Some(cache) = self.cache.as_ref().filter(|c| c.write) else {
             return;
         };
+        if let (true, Some(h)) = (self.hashed_grown, &self.hashed) {
+            let _ = cache.store_hashed(&self.puzzle_name, self.hashed_key, h);
+            self.hashed_grown = false;
+        }
         for (t, (key, grown)) in self.tables.iter().zip(self.table_keys.iter_mut()) {
             let worth = match which {
                 Writes::All => *grown > 0,
@@ -710,13 +782,14 @@ impl CacheSite<'_> {
 }
 
 /// The cache key of a hashed table: what [`table_key`] covers, with the
-/// table's size, fill depth and the version of the position hash.
-fn hashed_key(layout: &Layout, moves: &MoveSet, goal: &Pattern, entries: u64, depth: u8) -> u64 {
+/// most entries it may have and the version of the position hash (not its
+/// depth: a table grown deeper replaces the shallower one).
+fn hashed_key(layout: &Layout, moves: &MoveSet, goal: &Pattern, max_entries: u64) -> u64 {
     /// Bump when [`crate::hashed`]'s hash of positions changes.
     const HASH_VERSION: u64 = 1;
     let mut bytes = search_bytes(layout, moves, goal);
     bytes.extend_from_slice(b"hashed");
-    for v in [HASH_VERSION, entries, depth as u64] {
+    for v in [HASH_VERSION, max_entries] {
         bytes.extend_from_slice(&v.to_le_bytes());
     }
     fnv1a(&bytes, 2)

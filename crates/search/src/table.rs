@@ -145,7 +145,8 @@ pub enum FillLimit {
     Complete,
     /// Layers while the next one's expected work (neighbours computed and
     /// entries scanned, see [`PruneTable::next_layer_work`]) fits in what
-    /// is left of this much; always at least one layer.
+    /// is left of this much, counting the move tables a fill needs first
+    /// (possibly none).
     Work(u64),
 }
 
@@ -201,11 +202,27 @@ impl PruneTable {
 
     /// The work filling the next layer is expected to take: each frontier
     /// entry's neighbours (or each unreached entry's, when the fill goes
-    /// backward), plus one unit per 16 entries scanned. Zero once complete.
+    /// backward), plus one unit per 16 entries scanned, plus building the
+    /// projection's move tables if they are not there. Zero once complete.
     pub fn next_layer_work(&self, num_moves: usize) -> u64 {
         if self.complete {
             return 0;
         }
+        self.layer_work(num_moves)
+            .saturating_add(self.preparation_work(num_moves))
+    }
+
+    /// Building the move tables, if they are not built.
+    fn preparation_work(&self, num_moves: usize) -> u64 {
+        if self.prepared {
+            0
+        } else {
+            self.projection.preparation_work(num_moves)
+        }
+    }
+
+    /// The next layer's work once the move tables are there.
+    fn layer_work(&self, num_moves: usize) -> u64 {
         let frontier = self.histogram[self.filled as usize];
         let unreached = self
             .histogram
@@ -239,6 +256,12 @@ impl PruneTable {
             return Some(0);
         }
         let nmoves = moves.moves().len();
+        let mut work = self.preparation_work(nmoves);
+        if let FillLimit::Work(budget) = limit {
+            if work.saturating_add(self.layer_work(nmoves)) > budget {
+                return Some(0);
+            }
+        }
         if !self.prepared {
             let raw: Vec<&[u8]> = moves
                 .moves()
@@ -261,7 +284,6 @@ impl PruneTable {
         let inner = projection.inner_size();
         let last = projection.num_coords() - 1;
         let inner_table = projection.move_table(last);
-        let mut work = 0u64;
         let mut complete = false;
         let mut stopped = false;
         for depth in self.filled..UNREACHED - 1 {
@@ -275,7 +297,7 @@ impl PruneTable {
                 .saturating_mul(nmoves as u64)
                 .saturating_add(size / 16);
             if let FillLimit::Work(budget) = limit {
-                if work > 0 && work.saturating_add(layer_work) > budget {
+                if work.saturating_add(layer_work) > budget {
                     break;
                 }
             }

@@ -167,20 +167,22 @@ fn partial_tables_grow_into_the_complete_one() {
         .unwrap()
     };
     let complete = build(FillLimit::Complete);
-    // The first layer always; a tiny budget gives no more.
-    let mut partial = build(FillLimit::Work(1));
-    assert_eq!(partial.filled_depth(), 1);
+    // No budget: just the goal.
+    let mut partial = build(FillLimit::Work(0));
+    assert_eq!(partial.filled_depth(), 0);
     assert!(!partial.is_complete());
-    let mut layers = 1;
+    let mut layers = 0;
     while !partial.is_complete() {
         let d = partial.filled_depth();
         for i in (0..projection.size()).step_by(997) {
             let full = complete.entry(i);
             assert_eq!(partial.entry(i), full.min(d + 1), "entry {i} at depth {d}");
         }
+        let next = partial.next_layer_work(moves.moves().len());
         partial
-            .extend(layout, &moves, 2, FillLimit::Work(0), &stop, &mut |_| {})
+            .extend(layout, &moves, 2, FillLimit::Work(next), &stop, &mut |_| {})
             .unwrap();
+        assert_eq!(partial.filled_depth(), d + 1);
         layers += 1;
     }
     // Distances 1 to 11, one call each; the one reaching the last
