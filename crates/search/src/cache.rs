@@ -128,7 +128,11 @@ impl TableCache {
         let [complete, filled, histogram @ ..] = &raw.extras[..] else {
             return Err(CacheError::Foreign);
         };
-        if *complete > 1 || *filled >= crate::table::UNREACHED as u64 {
+        // A table is only written once its first layer is filled.
+        if *complete > 1
+            || *filled >= crate::table::UNREACHED as u64
+            || (*filled == 0 && *complete == 0)
+        {
             return Err(CacheError::Foreign);
         }
         if histogram.iter().sum::<u64>() != size {

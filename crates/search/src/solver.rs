@@ -31,7 +31,7 @@ use crate::table::{FillLimit, FillProgress, PruneTable};
 /// before the first search; more layers come when searching shows the need.
 const INITIAL_FILL_WORK: u64 = 1 << 25;
 /// Sequences the hashed table's first fill may walk.
-const INITIAL_HASHED_SEQUENCES: u64 = 1 << 22;
+const INITIAL_HASHED_SEQUENCES: u64 = 1 << 20;
 /// A hashed fill's cost per sequence in fill-work units (a move, a hash
 /// and a random write).
 const HASHED_SEQUENCE_WORK: u64 = 8;
@@ -240,7 +240,14 @@ impl Solver {
                     fill_work += t.histogram().iter().rev().skip(1).sum::<u64>() * nmoves as u64;
                     Some(t)
                 },
-                |c, key, t| c.store(puzzle.name(), key, t),
+                // A table still waiting for its first layer holds nothing
+                // worth writing.
+                |c, key, t| {
+                    if t.filled_depth() == 0 && !t.is_complete() {
+                        return Ok(None);
+                    }
+                    c.store(puzzle.name(), key, t).map(Some)
+                },
                 events,
             )?;
             tables.push((t, (key, 0)));
@@ -283,7 +290,7 @@ impl Solver {
                     events(TableEvent::Hashing { depth, entries });
                     HashedTable::build(&layout, &goal, &moves, &fsm, fill, stop)
                 },
-                |c, key, t| c.store_hashed(puzzle.name(), key, t),
+                |c, key, t| c.store_hashed(puzzle.name(), key, t).map(Some),
                 events,
             )?)
         } else {
@@ -738,13 +745,14 @@ struct CacheSite<'a> {
 
 impl CacheSite<'_> {
     /// Reads the table from the cache (a file that cannot be used is
-    /// reported and removed), else builds it and writes it there; `Err`
-    /// only if the build was stopped.
+    /// reported and removed), else builds it and writes it there (unless
+    /// `store` finds nothing worth writing: `Ok(None)`); `Err` only if the
+    /// build was stopped.
     fn load_or_build<T>(
         &self,
         load: impl FnOnce(&TableCache, u64) -> Result<Option<T>, CacheError>,
         build: impl FnOnce(&mut dyn FnMut(TableEvent)) -> Option<T>,
-        store: impl FnOnce(&TableCache, u64, &T) -> Result<std::path::PathBuf, CacheError>,
+        store: impl FnOnce(&TableCache, u64, &T) -> Result<Option<std::path::PathBuf>, CacheError>,
         events: &mut dyn FnMut(TableEvent),
     ) -> Result<T, SearchError> {
         if let Some(cache) = self.cache {
@@ -770,10 +778,11 @@ impl CacheSite<'_> {
         let t = build(events).ok_or(SearchError::Stopped)?;
         if let Some(cache) = self.cache.filter(|c| c.write) {
             match store(cache, self.key, &t) {
-                Ok(path) => events(TableEvent::Stored {
+                Ok(Some(path)) => events(TableEvent::Stored {
                     table: &self.description,
                     path: &path,
                 }),
+                Ok(None) => {}
                 Err(reason) => events(TableEvent::StoreFailed { reason: &reason }),
             }
         }

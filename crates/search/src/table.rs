@@ -41,6 +41,13 @@ pub(crate) struct Nibbles {
 }
 
 impl Nibbles {
+    /// No entries (a table not allocated yet).
+    pub fn none() -> Nibbles {
+        Nibbles {
+            words: Box::new([]),
+        }
+    }
+
     /// `len` entries, all [`UNREACHED`].
     pub fn unreached(len: u64) -> Nibbles {
         let words = len.div_ceil(16) as usize;
@@ -120,7 +127,10 @@ pub struct FillProgress {
 /// A pattern database over one projection.
 pub struct PruneTable {
     projection: Projection,
+    /// The entries; allocated when the first layer is filled.
     data: Nibbles,
+    /// The goal's entry, the only one at distance 0.
+    goal_index: u64,
     /// Entries at each distance up to `filled`, then, if any are left,
     /// the count of those not reached.
     histogram: Vec<u64>,
@@ -166,11 +176,11 @@ impl PruneTable {
         progress: &mut dyn FnMut(&FillProgress),
     ) -> Option<PruneTable> {
         let size = projection.size();
-        let data = Nibbles::unreached(size);
-        data.set_if_unreached(projection.index(layout, goal.as_bytes()), 0);
+        let goal_index = projection.index(layout, goal.as_bytes());
         let mut table = PruneTable {
             projection,
-            data,
+            data: Nibbles::none(),
+            goal_index,
             histogram: vec![1, size - 1],
             filled: 0,
             complete: size == 1,
@@ -261,6 +271,10 @@ impl PruneTable {
             if work.saturating_add(self.layer_work(nmoves)) > budget {
                 return Some(0);
             }
+        }
+        if self.data.bytes() == 0 {
+            self.data = Nibbles::unreached(self.projection.size());
+            self.data.set_if_unreached(self.goal_index, 0);
         }
         if !self.prepared {
             let raw: Vec<&[u8]> = moves
@@ -456,6 +470,9 @@ impl PruneTable {
         complete: bool,
     ) -> PruneTable {
         PruneTable {
+            // Only read while the first layer is not filled, which a stored
+            // table always is.
+            goal_index: 0,
             projection,
             data,
             histogram,
@@ -476,6 +493,10 @@ impl PruneTable {
     /// The entry at an index of its projection.
     #[inline]
     pub fn entry(&self, index: u64) -> u8 {
+        if self.filled == 0 {
+            // Nothing filled (perhaps not even allocated): the goal and the rest.
+            return (index != self.goal_index) as u8;
+        }
         self.data.get(index).min(self.cap)
     }
 
