@@ -32,9 +32,9 @@ use crate::table::{FillLimit, FillProgress, PruneTable};
 const INITIAL_FILL_WORK: u64 = 1 << 25;
 /// Sequences the hashed table's first fill may walk.
 const INITIAL_HASHED_SEQUENCES: u64 = 1 << 20;
-/// A hashed fill's cost per sequence in fill-work units (a move, a hash
-/// and a random write).
-const HASHED_SEQUENCE_WORK: u64 = 8;
+/// Seconds a hashed fill is taken to spend per sequence until one is
+/// timed (a move, a hash and a random write).
+const SEQUENCE_SECS: f64 = 1e-7;
 
 /// Entries for a hashed table of `sequences` positions: eight per
 /// position keeps collisions rare (more would only cost memory and disk),
@@ -43,9 +43,8 @@ fn hashed_entries(cap: u64, sequences: u64) -> u64 {
     cap.min(sequences.saturating_mul(8).max(1 << 17))
 }
 
-/// A search node's cost per move in fill-work units: making a child and
-/// looking it up in every table costs a few times a fill's neighbour.
-const NODE_WORK_PER_MOVE: u64 = 4;
+/// Seconds a unit of fill work is taken to cost until a fill is timed.
+const UNIT_SECS: f64 = 4e-9;
 use crate::{MoveSet, SearchError};
 
 /// How a solver is set up.
@@ -186,6 +185,12 @@ pub struct Solver {
     /// Table filling done by this solver, and search work, in fill units.
     fill_work: u64,
     search_work: u64,
+    /// Seconds per unit of fill work, as last measured; searching is
+    /// counted in the same units through it (a search node's cost varies
+    /// too much between puzzles to be a constant).
+    unit_secs: f64,
+    /// Seconds per sequence a hashed fill takes, as last measured.
+    sequence_secs: f64,
     /// How many times more nodes each depth of search visits than the last.
     branching: u64,
     /// Exact distances of whole positions near the goal, if there is room.
@@ -267,6 +272,7 @@ impl Solver {
             })
             .collect();
         let hashed_cap = hashed_bytes * 2;
+        let mut sequence_secs = SEQUENCE_SECS;
         let hashed_key = hashed_key(&layout, &moves, &goal, hashed_cap);
         let hashed = if hashed_bytes >= 1 << 16 {
             // Start shallow (a fraction of a second); searching grows it.
@@ -288,7 +294,11 @@ impl Solver {
                 |c, key| c.load_hashed(puzzle.name(), key, hashed_cap),
                 |events| {
                     events(TableEvent::Hashing { depth, entries });
-                    HashedTable::build(&layout, &goal, &moves, &fsm, fill, stop)
+                    let t0 = std::time::Instant::now();
+                    let h = HashedTable::build(&layout, &goal, &moves, &fsm, fill, stop);
+                    sequence_secs =
+                        (t0.elapsed().as_secs_f64() / sequences.max(1) as f64).clamp(1e-9, 1e-5);
+                    h
                 },
                 |c, key, t| c.store_hashed(puzzle.name(), key, t).map(Some),
                 events,
@@ -313,6 +323,8 @@ impl Solver {
             threads: options.threads,
             fill_work,
             search_work: 0,
+            unit_secs: UNIT_SECS,
+            sequence_secs,
             branching,
             hashed,
             inverse_ok,
@@ -338,7 +350,7 @@ impl Solver {
 
     /// Fills the next layers of tables while the search work, done and
     /// `expected`, outweighs the filling done plus the layer's.
-    fn grow_tables(&mut self, expected_nodes: u64, stop: &AtomicBool) {
+    fn grow_tables(&mut self, expected_secs: f64, stop: &AtomicBool) {
         let nm = self.moves.moves().len() as u64;
         let mut grown = false;
         // The hashed table's next depth, if there is room for it: its
@@ -350,7 +362,11 @@ impl Solver {
             (deepest >= d).then(|| {
                 let counts = s.fsm.counts(d as usize);
                 let seqs = counts.iter().sum::<u128>().min(u64::MAX as u128) as u64;
-                (d, seqs, seqs.saturating_mul(HASHED_SEQUENCE_WORK))
+                (
+                    d,
+                    seqs,
+                    (seqs as f64 * s.sequence_secs / s.unit_secs) as u64,
+                )
             })
         };
         loop {
@@ -370,7 +386,7 @@ impl Solver {
             };
             let searching = self
                 .search_work
-                .saturating_add(expected_nodes.saturating_mul(nm * NODE_WORK_PER_MOVE));
+                .saturating_add((expected_secs / self.unit_secs) as u64);
             if searching < self.fill_work.saturating_add(cost) {
                 break;
             }
@@ -379,6 +395,7 @@ impl Solver {
                 (None, Some(_)) => true,
                 (Some((_, a)), Some((_, _, b))) => b < a,
             };
+            let t0 = std::time::Instant::now();
             if let (true, Some((depth, seqs, cost))) = (use_hashed, deeper) {
                 let fill = HashedFill {
                     entries: hashed_entries(self.hashed_cap, seqs),
@@ -394,6 +411,8 @@ impl Solver {
                     stop,
                 ) {
                     Some(h) => {
+                        self.sequence_secs =
+                            (t0.elapsed().as_secs_f64() / seqs.max(1) as f64).clamp(1e-9, 1e-5);
                         self.hashed = Some(h);
                         self.hashed_grown = true;
                         self.fill_work = self.fill_work.saturating_add(cost);
@@ -414,6 +433,7 @@ impl Solver {
             match done {
                 Some(0) | None => break,
                 Some(w) => {
+                    self.unit_secs = (t0.elapsed().as_secs_f64() / w as f64).clamp(1e-10, 1e-6);
                     self.fill_work = self.fill_work.saturating_add(w.max(1));
                     self.table_keys[i].1 = self.table_keys[i].1.saturating_add(w.max(1));
                     grown = true;
@@ -530,27 +550,27 @@ impl Solver {
         if !indexable {
             return report;
         }
-        let mut last_nodes = 0u64;
+        let mut last_secs = 0f64;
         let mut depth = options.min_depth;
         while depth <= options.max_depth {
             if stop.load(Ordering::Relaxed) {
                 report.stopped = true;
                 break;
             }
-            self.grow_tables(last_nodes.saturating_mul(self.branching), stop);
+            self.grow_tables(last_secs * self.branching as f64, stop);
             // The bound may have risen with the tables.
             depth = depth.max(self.lower_bound(start.as_bytes()));
             if depth > options.max_depth {
                 break;
             }
             let need = wanted - report.solutions.len().min(wanted);
+            let t0 = std::time::Instant::now();
             let (found, nodes, stopped) =
                 self.search_depth(start.as_bytes(), depth, need, options.threads.max(1), stop);
-            last_nodes = nodes;
-            let nm = self.moves.moves().len() as u64;
+            last_secs = t0.elapsed().as_secs_f64();
             self.search_work = self
                 .search_work
-                .saturating_add(nodes.saturating_mul(nm * NODE_WORK_PER_MOVE));
+                .saturating_add((last_secs / self.unit_secs) as u64);
             report.nodes += nodes;
             report.solutions.extend(found);
             progress(&SearchProgress {
