@@ -540,8 +540,11 @@ impl Solver {
         }
         // A position an exact table cannot index is not reachable from the
         // goal at all (and must not be looked up).
+        // (Only a transformation has an inverse: when the goal is solved.)
         let mut inverse = vec![0u8; start.as_bytes().len()];
-        self.layout.invert_into(start.as_bytes(), &mut inverse);
+        if self.inverse_ok {
+            self.layout.invert_into(start.as_bytes(), &mut inverse);
+        }
         let indexable = self.tables.iter().all(|t| {
             let p = t.projection();
             p.checked_index(&self.layout, start.as_bytes()).is_some()
