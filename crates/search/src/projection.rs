@@ -17,6 +17,8 @@
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use twistor_core::index::PositionIndexer;
 use twistor_core::{Layout, Pattern, Transformation};
 
@@ -419,7 +421,17 @@ impl Projection {
             for c in proj.coords.iter_mut() {
                 let Kind::Component(i) = c.kind else { continue };
                 if c.size.saturating_mul(moves.len() as u64) <= table_limit {
-                    c.table = Some(component_table(&ex, i, moves));
+                    // Move by move, as every coordinate's table.
+                    let rows = component_table(&ex.indexer, i, moves, &ex.template);
+                    let nm = moves.len();
+                    let radix = c.size as usize;
+                    let mut table = vec![0u32; rows.len()];
+                    for (v, row) in rows.chunks_exact(nm).enumerate() {
+                        for (m, &to) in row.iter().enumerate() {
+                            table[m * radix + v] = to;
+                        }
+                    }
+                    c.table = Some(table);
                 }
             }
             return;
@@ -488,41 +500,20 @@ impl Projection {
     /// `None` if some coordinate would have none (and the fill would decode
     /// every entry: too slow for a large table).
     pub(crate) fn fill_move_bytes(&self, num_moves: usize) -> Option<u64> {
-        let m = num_moves as u64;
-        let mut bytes = 0u64;
-        for c in &self.coords {
-            if c.size.saturating_mul(m) <= MOVE_TABLE_LIMIT {
-                bytes += c.size * m * 4;
-            } else if matches!(c.kind, Kind::Component(_)) {
-                return None;
-            } else if matches!(c.kind, Kind::Pieces)
-                && (c.size / c.ori_size).saturating_mul(m) <= PIECES_TABLE_LIMIT
-            {
-                bytes += (c.size / c.ori_size) * m * 8;
-            } else {
-                return None;
-            }
-        }
-        Some(bytes)
+        self.coords
+            .iter()
+            .map(|c| c.fill_tables(num_moves as u64).map(|(n, width)| n * width))
+            .sum()
     }
 
     /// The work [`prepare`](Self::prepare) takes for `num_moves` moves, in
     /// a table fill's units (a few nanoseconds each): each table entry
     /// decodes, moves and encodes a coordinate, about 32 units.
     pub(crate) fn preparation_work(&self, num_moves: usize) -> u64 {
-        let m = num_moves as u64;
         self.coords
             .iter()
-            .map(|c| {
-                if c.size.saturating_mul(m) <= MOVE_TABLE_LIMIT {
-                    c.size * m
-                } else if matches!(c.kind, Kind::Pieces) {
-                    (c.size / c.ori_size).saturating_mul(m)
-                } else {
-                    0
-                }
-            })
-            .fold(0u64, |a, b| a.saturating_add(b))
+            .filter_map(|c| c.fill_tables(num_moves as u64))
+            .fold(0u64, |a, (n, _)| a.saturating_add(n))
             .saturating_mul(32)
     }
 
@@ -690,22 +681,34 @@ impl Projection {
     }
 }
 
-/// Per value of component `i` and move: the value after the move
-/// (`t[m * radix + v]`, as every coordinate's table).
-fn component_table(ex: &ExactIndex, i: usize, moves: &[&[u8]]) -> Vec<u32> {
-    let comp = &ex.indexer.components()[i];
-    let layout = ex.indexer.layout();
-    let radix = comp.radix() as usize;
-    let mut table = vec![0u32; radix * moves.len()];
-    let mut state = ex.template.clone();
-    let mut out = ex.template.clone();
-    for v in 0..radix {
-        comp.unrank(v as u64, &mut state);
-        for (m, mv) in moves.iter().enumerate() {
-            layout.compose_into(&state, mv, &mut out);
-            table[m * radix + v] = comp.rank(&out) as u32;
-        }
-    }
+/// Per value of component `c` of `ix` and move: the value after the move,
+/// row by row (`t[v * moves + m]`); `template` is any position the index
+/// stands for (the component's bytes are written over it).
+pub(crate) fn component_table(
+    ix: &PositionIndexer,
+    c: usize,
+    moves: &[&[u8]],
+    template: &[u8],
+) -> Vec<u32> {
+    let comp = &ix.components()[c];
+    let nm = moves.len();
+    let layout = ix.layout();
+    let mut table = vec![0u32; comp.radix() as usize * nm];
+    const ROWS: usize = 1024;
+    table
+        .par_chunks_mut(nm * ROWS)
+        .enumerate()
+        .for_each(|(ci, chunk)| {
+            let mut state = template.to_vec();
+            let mut out = template.to_vec();
+            for (j, row) in chunk.chunks_mut(nm).enumerate() {
+                comp.unrank((ci * ROWS + j) as u64, &mut state);
+                for (m, mv) in moves.iter().enumerate() {
+                    layout.compose_into(&state, mv, &mut out);
+                    row[m] = comp.rank(&out) as u32;
+                }
+            }
+        });
     table
 }
 
@@ -751,6 +754,21 @@ fn ori_space(counts: &[u8], radix: &[u8]) -> Option<u64> {
 }
 
 impl Coord {
+    /// The move tables a fill builds for this coordinate with `m` moves:
+    /// their entries and bytes per entry, or `None` if it gets none (and a
+    /// fill would decode every entry).
+    fn fill_tables(&self, m: u64) -> Option<(u64, u64)> {
+        if self.size.saturating_mul(m) <= MOVE_TABLE_LIMIT {
+            Some((self.size * m, 4))
+        } else if matches!(self.kind, Kind::Pieces)
+            && (self.size / self.ori_size).saturating_mul(m) <= PIECES_TABLE_LIMIT
+        {
+            Some(((self.size / self.ori_size) * m, 8))
+        } else {
+            None
+        }
+    }
+
     /// The value of this coordinate for a position.
     #[inline]
     fn read(&self, layout: &Layout, state: &[u8]) -> u64 {

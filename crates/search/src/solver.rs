@@ -351,91 +351,57 @@ impl Solver {
     /// Fills the next layers of tables while the search work, done and
     /// `expected`, outweighs the filling done plus the layer's.
     fn grow_tables(&mut self, expected_secs: f64, stop: &AtomicBool) {
-        let nm = self.moves.moves().len() as u64;
+        let searching = self
+            .search_work
+            .saturating_add((expected_secs / self.unit_secs) as u64);
         let mut grown = false;
-        // The hashed table's next depth, if there is room for it: its
-        // sequences (bounding the positions it holds) and its cost.
-        let hashed_next = |s: &Solver| -> Option<(u8, u64, u64)> {
-            let h = s.hashed.as_ref()?;
-            let d = h.depth() + 1;
-            let (deepest, _) = HashedTable::depth_for(&s.fsm, s.hashed_cap, u64::MAX);
-            (deepest >= d).then(|| {
-                let counts = s.fsm.counts(d as usize);
-                let seqs = counts.iter().sum::<u128>().min(u64::MAX as u128) as u64;
-                (
-                    d,
-                    seqs,
-                    (seqs as f64 * s.sequence_secs / s.unit_secs) as u64,
-                )
-            })
-        };
-        loop {
-            let layer = self
-                .tables
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| !t.is_complete() && !t.is_interrupted())
-                .map(|(i, t)| (i, t.next_layer_work(nm as usize)))
-                .min_by_key(|&(_, c)| c);
-            let deeper = hashed_next(self);
-            let cost = match (layer, deeper) {
-                (None, None) => break,
-                (Some((_, c)), None) => c,
-                (None, Some((_, _, c))) => c,
-                (Some((_, a)), Some((_, _, b))) => a.min(b),
-            };
-            let searching = self
-                .search_work
-                .saturating_add((expected_secs / self.unit_secs) as u64);
-            if searching < self.fill_work.saturating_add(cost) {
+        while let Some(growth) = self.cheapest_growth() {
+            if searching < self.fill_work.saturating_add(growth.cost()) {
                 break;
             }
-            let use_hashed = match (layer, deeper) {
-                (_, None) => false,
-                (None, Some(_)) => true,
-                (Some((_, a)), Some((_, _, b))) => b < a,
-            };
             let t0 = std::time::Instant::now();
-            if let (true, Some((depth, seqs, cost))) = (use_hashed, deeper) {
-                let fill = HashedFill {
-                    entries: hashed_entries(self.hashed_cap, seqs),
+            match growth {
+                Growth::Deeper {
                     depth,
-                    threads: self.threads,
-                };
-                match HashedTable::build(
-                    &self.layout,
-                    &self.goal,
-                    &self.moves,
-                    &self.fsm,
-                    fill,
-                    stop,
-                ) {
-                    Some(h) => {
-                        self.sequence_secs =
-                            (t0.elapsed().as_secs_f64() / seqs.max(1) as f64).clamp(1e-9, 1e-5);
-                        self.hashed = Some(h);
-                        self.hashed_grown = true;
-                        self.fill_work = self.fill_work.saturating_add(cost);
-                        continue;
-                    }
-                    None => break,
+                    sequences,
+                    cost,
+                } => {
+                    let fill = HashedFill {
+                        entries: hashed_entries(self.hashed_cap, sequences),
+                        depth,
+                        threads: self.threads,
+                    };
+                    let Some(h) = HashedTable::build(
+                        &self.layout,
+                        &self.goal,
+                        &self.moves,
+                        &self.fsm,
+                        fill,
+                        stop,
+                    ) else {
+                        break;
+                    };
+                    self.sequence_secs =
+                        (t0.elapsed().as_secs_f64() / sequences.max(1) as f64).clamp(1e-9, 1e-5);
+                    self.hashed = Some(h);
+                    self.hashed_grown = true;
+                    self.fill_work = self.fill_work.saturating_add(cost);
                 }
-            }
-            let Some((i, cost)) = layer else { break };
-            let done = self.tables[i].extend(
-                &self.layout,
-                &self.moves,
-                self.threads,
-                FillLimit::Work(cost),
-                stop,
-                &mut |_| {},
-            );
-            match done {
-                Some(0) | None => break,
-                Some(w) => {
+                Growth::Layer { table, cost } => {
+                    let done = self.tables[table].extend(
+                        &self.layout,
+                        &self.moves,
+                        self.threads,
+                        FillLimit::Work(cost),
+                        stop,
+                        &mut |_| {},
+                    );
+                    let Some(w) = done.filter(|&w| w > 0) else {
+                        break;
+                    };
                     self.unit_secs = (t0.elapsed().as_secs_f64() / w as f64).clamp(1e-10, 1e-6);
-                    self.fill_work = self.fill_work.saturating_add(w.max(1));
-                    self.table_keys[i].1 = self.table_keys[i].1.saturating_add(w.max(1));
+                    self.fill_work = self.fill_work.saturating_add(w);
+                    self.table_keys[table].1 = self.table_keys[table].1.saturating_add(w);
                     grown = true;
                 }
             }
@@ -443,6 +409,37 @@ impl Solver {
         if grown {
             self.order_tables();
         }
+    }
+
+    /// The cheapest way the tables can grow: a pattern database's next
+    /// layer, or the hashed table one move deeper if there is room for it
+    /// (a layer first when they cost the same).
+    fn cheapest_growth(&self) -> Option<Growth> {
+        let nm = self.moves.moves().len();
+        let layers = self
+            .tables
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !t.is_complete() && !t.is_interrupted())
+            .map(|(table, t)| Growth::Layer {
+                table,
+                cost: t.next_layer_work(nm),
+            });
+        let deeper = self.hashed.as_ref().and_then(|h| {
+            let depth = h.depth() + 1;
+            let (deepest, _) = HashedTable::depth_for(&self.fsm, self.hashed_cap, u64::MAX);
+            (deepest >= depth).then(|| {
+                // The sequences bound the positions it will hold.
+                let counts = self.fsm.counts(depth as usize);
+                let sequences = counts.iter().sum::<u128>().min(u64::MAX as u128) as u64;
+                Growth::Deeper {
+                    depth,
+                    sequences,
+                    cost: (sequences as f64 * self.sequence_secs / self.unit_secs) as u64,
+                }
+            })
+        });
+        layers.chain(deeper).min_by_key(Growth::cost)
     }
 
     /// Writes the tables that grew back to the cache (quietly: a failure
@@ -728,6 +725,26 @@ impl Solver {
         }
         found.truncate(need);
         (found, nodes.load(Ordering::Relaxed), stopped)
+    }
+}
+
+/// A step [`Solver::grow_tables`] can take, with its cost in fill-work units.
+enum Growth {
+    /// Fill pattern database `table`'s next layer.
+    Layer { table: usize, cost: u64 },
+    /// Refill the hashed table with positions within `depth` moves.
+    Deeper {
+        depth: u8,
+        sequences: u64,
+        cost: u64,
+    },
+}
+
+impl Growth {
+    fn cost(&self) -> u64 {
+        match *self {
+            Growth::Layer { cost, .. } | Growth::Deeper { cost, .. } => cost,
+        }
     }
 }
 

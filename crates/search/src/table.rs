@@ -32,6 +32,16 @@ fn nibbles_equal(word: u64, v: u8) -> u64 {
     !t & 0x1111_1111_1111_1111
 }
 
+/// The work of filling one layer of a table of `size` entries: the
+/// neighbours of the frontier (forward) or of the unreached entries
+/// (backward), whichever are fewer, plus one unit per 16 entries scanned.
+fn layer_work(frontier: u64, unreached: u64, num_moves: usize, size: u64) -> u64 {
+    frontier
+        .min(unreached)
+        .saturating_mul(num_moves as u64)
+        .saturating_add(size / 16)
+}
+
 /// Entries processed per parallel work item.
 const CHUNK: u64 = 1 << 16;
 
@@ -233,16 +243,17 @@ impl PruneTable {
 
     /// The next layer's work once the move tables are there.
     fn layer_work(&self, num_moves: usize) -> u64 {
-        let frontier = self.histogram[self.filled as usize];
         let unreached = self
             .histogram
             .get(self.filled as usize + 1)
             .copied()
             .unwrap_or(0);
-        frontier
-            .min(unreached)
-            .saturating_mul(num_moves as u64)
-            .saturating_add(self.projection.size() / 16)
+        layer_work(
+            self.histogram[self.filled as usize],
+            unreached,
+            num_moves,
+            self.projection.size(),
+        )
     }
 
     /// Fills more layers, as far as `limit` says, on `threads` threads.
@@ -306,10 +317,7 @@ impl PruneTable {
                 break;
             }
             let frontier = histogram[depth as usize];
-            let layer_work = frontier
-                .min(size - reached)
-                .saturating_mul(nmoves as u64)
-                .saturating_add(size / 16);
+            let layer_work = layer_work(frontier, size - reached, nmoves, size);
             if let FillLimit::Work(budget) = limit {
                 if work.saturating_add(layer_work) > budget {
                     break;

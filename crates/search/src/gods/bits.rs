@@ -26,6 +26,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 use twistor_core::index::PositionIndexer;
 
+use crate::projection::component_table;
+
 use super::{
     Context, DistanceTable, Engine, EngineOutput, GodsError, GodsEvent, GodsPlan, Signals,
 };
@@ -117,30 +119,6 @@ struct MoveTables {
     low_table: Vec<u32>,
     high: Vec<HighPart>,
     template: Vec<u8>,
-}
-
-/// Per value of component `c` and move: the value after the move.
-fn component_table(ix: &PositionIndexer, c: usize, moves: &[&[u8]], template: &[u8]) -> Vec<u32> {
-    let comp = &ix.components()[c];
-    let nm = moves.len();
-    let layout = ix.layout();
-    let mut table = vec![0u32; comp.radix() as usize * nm];
-    const ROWS: usize = 1024;
-    table
-        .par_chunks_mut(nm * ROWS)
-        .enumerate()
-        .for_each(|(ci, chunk)| {
-            let mut state = template.to_vec();
-            let mut out = template.to_vec();
-            for (j, row) in chunk.chunks_mut(nm).enumerate() {
-                comp.unrank((ci * ROWS + j) as u64, &mut state);
-                for (m, mv) in moves.iter().enumerate() {
-                    layout.compose_into(&state, mv, &mut out);
-                    row[m] = comp.rank(&out) as u32;
-                }
-            }
-        });
-    table
 }
 
 impl MoveTables {
