@@ -573,11 +573,17 @@ fn join_components(
     if gens == 0 {
         return;
     }
+    // A component's table is built only if some pair it is in is small
+    // enough to enumerate, and kept while the component is.
+    let mut tables: Vec<Option<Vec<u32>>> = Vec::new();
     loop {
-        let tables: Vec<Option<Vec<u32>>> = components
-            .iter()
-            .map(|c| (c.radix <= MAX_JOINT).then(|| generator_table(layout, c, start, generators)))
-            .collect();
+        for i in tables.len()..components.len() {
+            let pairable = (0..components.len()).any(|j| {
+                j != i && components[i].radix.saturating_mul(components[j].radix) <= MAX_JOINT
+            });
+            tables
+                .push(pairable.then(|| generator_table(layout, &components[i], start, generators)));
+        }
         // The pair to join: (first, second, its reachable pairs).
         type Candidate = (usize, usize, Vec<(u32, u32)>);
         let mut best: Option<Candidate> = None;
@@ -609,6 +615,8 @@ fn join_components(
         };
         let second = components.remove(j);
         let first = components.remove(i);
+        tables.remove(j);
+        tables.remove(i);
         let mut number = vec![u32::MAX; (first.radix * second.radix) as usize];
         for (n, &(a, b)) in pairs.iter().enumerate() {
             number[(a as u64 * second.radix + b as u64) as usize] = n as u32;

@@ -22,7 +22,7 @@ pub use moves::{Grip, Metric, MoveSet, SearchMove};
 pub use solver::{
     SearchProgress, SolutionCount, SolveOptions, SolveReport, Solver, SolverOptions, TableEvent,
 };
-pub use table::{FillLimit, FillProgress, PruneTable};
+pub use table::{FillLimit, FillProgress, LayerCost, PruneTable};
 
 /// What can go wrong setting up a search.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -25,7 +25,7 @@ use crate::cache::{fnv1a, CacheError, TableCache};
 use crate::canonical::{CanonicalFsm, FORBIDDEN};
 use crate::hashed::{HashedFill, HashedTable};
 use crate::planner::{plan_tables, TablePlan};
-use crate::table::{FillLimit, FillProgress, PruneTable};
+use crate::table::{FillLimit, FillProgress, LayerCost, PruneTable};
 
 /// Work (in [`PruneTable::next_layer_work`] units) each table may take
 /// before the first search; more layers come when searching shows the need.
@@ -43,8 +43,70 @@ fn hashed_entries(cap: u64, sequences: u64) -> u64 {
     cap.min(sequences.saturating_mul(8).max(1 << 17))
 }
 
-/// Seconds a unit of fill work is taken to cost until a fill is timed.
-const UNIT_SECS: f64 = 4e-9;
+/// Nodes below which a depth is searched on one thread.
+const SMALL_SEARCH_NODES: u64 = 1 << 16;
+
+/// Seconds per unit of each kind of fill work until fills are timed:
+/// building move tables, computing a neighbour (mostly a cache miss in a
+/// large table), scanning a word of entries.
+const FILL_RATES: FillRates = FillRates {
+    preparation: 1e-9,
+    neighbours: 5e-9,
+    scanned: 1e-9,
+};
+
+/// Seconds per unit of each part of a [`LayerCost`], as measured.
+#[derive(Clone, Copy, Debug)]
+struct FillRates {
+    preparation: f64,
+    neighbours: f64,
+    scanned: f64,
+}
+
+impl FillRates {
+    /// Seconds `cost` is expected to take.
+    fn secs(&self, cost: &LayerCost) -> f64 {
+        self.parts(cost).iter().sum()
+    }
+
+    fn parts(&self, cost: &LayerCost) -> [f64; 3] {
+        [
+            cost.preparation as f64 * self.preparation,
+            cost.neighbours as f64 * self.neighbours,
+            cost.scanned as f64 * self.scanned,
+        ]
+    }
+
+    /// Learns from a fill of `cost` that took `secs`: the part expected to
+    /// dominate takes the time the others are not expected to.
+    fn learn(&mut self, cost: &LayerCost, secs: f64) {
+        let parts = self.parts(cost);
+        let (k, _) = parts
+            .iter()
+            .enumerate()
+            .fold((0, f64::MIN), |b, (i, &p)| if p > b.1 { (i, p) } else { b });
+        let others: f64 = parts
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != k)
+            .map(|(_, p)| p)
+            .sum();
+        let units = [cost.preparation, cost.neighbours, cost.scanned][k];
+        // Below a millisecond, timings are mostly noise.
+        if units == 0 || secs < 1e-3 {
+            return;
+        }
+        let slot = match k {
+            0 => &mut self.preparation,
+            1 => &mut self.neighbours,
+            _ => &mut self.scanned,
+        };
+        // One odd fill (a page fault storm, a busy machine) moves a rate
+        // by at most a factor of four.
+        let rate = (secs - others).max(secs / 4.0) / units as f64;
+        *slot = rate.clamp(*slot / 4.0, *slot * 4.0).clamp(1e-11, 1e-5);
+    }
+}
 use crate::{MoveSet, SearchError};
 
 /// How a solver is set up.
@@ -182,13 +244,13 @@ pub struct Solver {
     cache: Option<TableCache>,
     puzzle_name: String,
     threads: usize,
-    /// Table filling done by this solver, and search work, in fill units.
-    fill_work: u64,
-    search_work: u64,
-    /// Seconds per unit of fill work, as last measured; searching is
-    /// counted in the same units through it (a search node's cost varies
-    /// too much between puzzles to be a constant).
-    unit_secs: f64,
+    /// Seconds this solver spent filling tables, and searching (both
+    /// measured: a search node's cost varies too much between puzzles for
+    /// a constant).
+    fill_secs: f64,
+    search_secs: f64,
+    /// What fill work costs, as last measured.
+    rates: FillRates,
     /// Seconds per sequence a hashed fill takes, as last measured.
     sequence_secs: f64,
     /// How many times more nodes each depth of search visits than the last.
@@ -218,7 +280,7 @@ impl Solver {
         let (plan, hashed_bytes) = plan_tables(&layout, &goal, &moves, options.memory_bytes);
         let nmoves = moves.moves().len();
         let mut tables = Vec::new();
-        let mut fill_work = 0u64;
+        let mut fill_secs = 0f64;
         for TablePlan { mut projection } in plan {
             projection.arrange_for(nmoves);
             let site = CacheSite {
@@ -232,6 +294,7 @@ impl Solver {
             let t = site.load_or_build(
                 |c, key| c.load(puzzle.name(), key, for_load),
                 |events| {
+                    let t0 = std::time::Instant::now();
                     let t = PruneTable::build(
                         &layout,
                         projection,
@@ -242,7 +305,7 @@ impl Solver {
                         stop,
                         &mut |p| events(TableEvent::Filling(p)),
                     )?;
-                    fill_work += t.histogram().iter().rev().skip(1).sum::<u64>() * nmoves as u64;
+                    fill_secs += t0.elapsed().as_secs_f64();
                     Some(t)
                 },
                 // A table still waiting for its first layer holds nothing
@@ -296,8 +359,9 @@ impl Solver {
                     events(TableEvent::Hashing { depth, entries });
                     let t0 = std::time::Instant::now();
                     let h = HashedTable::build(&layout, &goal, &moves, &fsm, fill, stop);
-                    sequence_secs =
-                        (t0.elapsed().as_secs_f64() / sequences.max(1) as f64).clamp(1e-9, 1e-5);
+                    let secs = t0.elapsed().as_secs_f64();
+                    fill_secs += secs;
+                    sequence_secs = (secs / sequences.max(1) as f64).clamp(1e-9, 1e-5);
                     h
                 },
                 |c, key, t| c.store_hashed(puzzle.name(), key, t).map(Some),
@@ -321,9 +385,9 @@ impl Solver {
             cache: options.cache.clone(),
             puzzle_name: puzzle.name().to_string(),
             threads: options.threads,
-            fill_work,
-            search_work: 0,
-            unit_secs: UNIT_SECS,
+            fill_secs,
+            search_secs: 0.0,
+            rates: FILL_RATES,
             sequence_secs,
             branching,
             hashed,
@@ -351,20 +415,16 @@ impl Solver {
     /// Fills the next layers of tables while the search work, done and
     /// `expected`, outweighs the filling done plus the layer's.
     fn grow_tables(&mut self, expected_secs: f64, stop: &AtomicBool) {
-        let searching = self
-            .search_work
-            .saturating_add((expected_secs / self.unit_secs) as u64);
+        let searching = self.search_secs + expected_secs;
         let mut grown = false;
         while let Some(growth) = self.cheapest_growth() {
-            if searching < self.fill_work.saturating_add(growth.cost()) {
+            if searching < self.fill_secs + growth.secs() {
                 break;
             }
             let t0 = std::time::Instant::now();
             match growth {
                 Growth::Deeper {
-                    depth,
-                    sequences,
-                    cost,
+                    depth, sequences, ..
                 } => {
                     let fill = HashedFill {
                         entries: hashed_entries(self.hashed_cap, sequences),
@@ -381,26 +441,27 @@ impl Solver {
                     ) else {
                         break;
                     };
-                    self.sequence_secs =
-                        (t0.elapsed().as_secs_f64() / sequences.max(1) as f64).clamp(1e-9, 1e-5);
+                    let secs = t0.elapsed().as_secs_f64();
+                    self.sequence_secs = (secs / sequences.max(1) as f64).clamp(1e-9, 1e-5);
                     self.hashed = Some(h);
                     self.hashed_grown = true;
-                    self.fill_work = self.fill_work.saturating_add(cost);
+                    self.fill_secs += secs;
                 }
-                Growth::Layer { table, cost } => {
+                Growth::Layer { table, cost, .. } => {
                     let done = self.tables[table].extend(
                         &self.layout,
                         &self.moves,
                         self.threads,
-                        FillLimit::Work(cost),
+                        FillLimit::Work(cost.total()),
                         stop,
                         &mut |_| {},
                     );
                     let Some(w) = done.filter(|&w| w > 0) else {
                         break;
                     };
-                    self.unit_secs = (t0.elapsed().as_secs_f64() / w as f64).clamp(1e-10, 1e-6);
-                    self.fill_work = self.fill_work.saturating_add(w);
+                    let secs = t0.elapsed().as_secs_f64();
+                    self.rates.learn(&cost, secs);
+                    self.fill_secs += secs;
                     self.table_keys[table].1 = self.table_keys[table].1.saturating_add(w);
                     grown = true;
                 }
@@ -421,9 +482,13 @@ impl Solver {
             .iter()
             .enumerate()
             .filter(|(_, t)| !t.is_complete() && !t.is_interrupted())
-            .map(|(table, t)| Growth::Layer {
-                table,
-                cost: t.next_layer_work(nm),
+            .map(|(table, t)| {
+                let cost = t.next_layer_cost(nm);
+                Growth::Layer {
+                    table,
+                    cost,
+                    secs: self.rates.secs(&cost),
+                }
             });
         let deeper = self.hashed.as_ref().and_then(|h| {
             let depth = h.depth() + 1;
@@ -435,11 +500,13 @@ impl Solver {
                 Growth::Deeper {
                     depth,
                     sequences,
-                    cost: (sequences as f64 * self.sequence_secs / self.unit_secs) as u64,
+                    secs: sequences as f64 * self.sequence_secs,
                 }
             })
         });
-        layers.chain(deeper).min_by_key(Growth::cost)
+        layers
+            .chain(deeper)
+            .min_by(|a, b| a.secs().total_cmp(&b.secs()))
     }
 
     /// Writes the tables that grew back to the cache (quietly: a failure
@@ -551,6 +618,7 @@ impl Solver {
             return report;
         }
         let mut last_secs = 0f64;
+        let mut last_nodes = 0u64;
         let mut depth = options.min_depth;
         while depth <= options.max_depth {
             if stop.load(Ordering::Relaxed) {
@@ -559,18 +627,30 @@ impl Solver {
             }
             self.grow_tables(last_secs * self.branching as f64, stop);
             // The bound may have risen with the tables.
-            depth = depth.max(self.lower_bound(start.as_bytes()));
+            let bound = self.lower_bound(start.as_bytes());
+            depth = depth.max(bound);
             if depth > options.max_depth {
                 break;
             }
             let need = wanted - report.solutions.len().min(wanted);
+            // Starting threads costs more than a small depth's search.
+            let expected_nodes = match last_nodes {
+                // Searching a little beyond the bound is quick.
+                0 if depth < bound + 3 => 0,
+                0 => u64::MAX,
+                n => n.saturating_mul(self.branching),
+            };
+            let threads = if expected_nodes < SMALL_SEARCH_NODES {
+                1
+            } else {
+                options.threads.max(1)
+            };
             let t0 = std::time::Instant::now();
             let (found, nodes, stopped) =
-                self.search_depth(start.as_bytes(), depth, need, options.threads.max(1), stop);
+                self.search_depth(start.as_bytes(), depth, need, threads, stop);
+            last_nodes = nodes;
             last_secs = t0.elapsed().as_secs_f64();
-            self.search_work = self
-                .search_work
-                .saturating_add((last_secs / self.unit_secs) as u64);
+            self.search_secs += last_secs;
             report.nodes += nodes;
             report.solutions.extend(found);
             progress(&SearchProgress {
@@ -728,22 +808,27 @@ impl Solver {
     }
 }
 
-/// A step [`Solver::grow_tables`] can take, with its cost in fill-work units.
+/// A step [`Solver::grow_tables`] can take, with the seconds it is
+/// expected to take.
 enum Growth {
     /// Fill pattern database `table`'s next layer.
-    Layer { table: usize, cost: u64 },
+    Layer {
+        table: usize,
+        cost: LayerCost,
+        secs: f64,
+    },
     /// Refill the hashed table with positions within `depth` moves.
     Deeper {
         depth: u8,
         sequences: u64,
-        cost: u64,
+        secs: f64,
     },
 }
 
 impl Growth {
-    fn cost(&self) -> u64 {
+    fn secs(&self) -> f64 {
         match *self {
-            Growth::Layer { cost, .. } | Growth::Deeper { cost, .. } => cost,
+            Growth::Layer { secs, .. } | Growth::Deeper { secs, .. } => secs,
         }
     }
 }

@@ -32,22 +32,80 @@ fn nibbles_equal(word: u64, v: u8) -> u64 {
     !t & 0x1111_1111_1111_1111
 }
 
-/// The work of filling one layer of a table of `size` entries: the
-/// neighbours of the frontier (forward) or of the unreached entries
-/// (backward), whichever are fewer, plus one unit per 16 entries scanned.
-fn layer_work(frontier: u64, unreached: u64, num_moves: usize, size: u64) -> u64 {
-    frontier
-        .min(unreached)
-        .saturating_mul(num_moves as u64)
-        .saturating_add(size / 16)
+/// What filling a table's next layer takes, in units of about a
+/// nanosecond.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LayerCost {
+    /// Building the projection's move tables first (each entry decodes,
+    /// moves and encodes a coordinate: 32 units).
+    pub preparation: u64,
+    /// Neighbours computed: of the frontier going forward, of the entries
+    /// not reached going backward, whichever are fewer (each
+    /// [`NEIGHBOUR_UNITS`] units).
+    pub neighbours: u64,
+    /// Words of 16 entries scanned for the frontier (none when the
+    /// frontier is a list).
+    pub scanned: u64,
+}
+
+/// Units a neighbour counts for: computing one and marking it in a large
+/// table (a cache miss) takes several times a scanned word.
+const NEIGHBOUR_UNITS: u64 = 4;
+
+impl LayerCost {
+    /// All of it, in units.
+    pub fn total(&self) -> u64 {
+        self.preparation
+            .saturating_add(self.neighbours.saturating_mul(NEIGHBOUR_UNITS))
+            .saturating_add(self.scanned)
+    }
+}
+
+/// The cost of one layer of a table of `size` entries once its move
+/// tables are built, with the frontier listed or not.
+fn layer_cost(
+    frontier: u64,
+    unreached: u64,
+    num_moves: usize,
+    size: u64,
+    listed: bool,
+) -> LayerCost {
+    let backward = unreached < frontier.saturating_mul(num_moves as u64);
+    LayerCost {
+        preparation: 0,
+        neighbours: frontier.min(unreached).saturating_mul(num_moves as u64),
+        scanned: if listed && !backward {
+            0
+        } else {
+            size.div_ceil(16)
+        },
+    }
+}
+
+/// The most entries a layer's list may hold for a table of `size` entries:
+/// one in 256 (the list then takes at most a sixteenth of the table's
+/// memory). Small layers are expanded from their list instead of
+/// scanning the whole table for them.
+fn list_limit(size: u64) -> u64 {
+    size / 256
 }
 
 /// Entries processed per parallel work item.
 const CHUNK: u64 = 1 << 16;
 
-/// A packed array of 4-bit values, atomically writable while it is filled.
+/// A packed array of 4-bit distances, atomically writable while it is
+/// filled. A nibble holds `15 - distance`, so that an entry not reached
+/// is 0: a fresh table is zeroed memory, which the system hands out
+/// without touching it, and a table filled only near its goal never
+/// touches most of its pages.
 pub(crate) struct Nibbles {
     words: Box<[AtomicU64]>,
+}
+
+/// The nibble stored for distance `d`.
+#[inline]
+fn code(d: u8) -> u64 {
+    (UNREACHED - d) as u64
 }
 
 impl Nibbles {
@@ -58,64 +116,171 @@ impl Nibbles {
         }
     }
 
-    /// `len` entries, all [`UNREACHED`].
+    /// `len` entries, all [`UNREACHED`], their memory brought in on the
+    /// threads of the current pool (a fill soon touches every page, in
+    /// random order; faulting them in now costs the same, predictably).
     pub fn unreached(len: u64) -> Nibbles {
         let words = len.div_ceil(16) as usize;
-        let v: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(u64::MAX)).collect();
-        Nibbles {
-            words: v.into_boxed_slice(),
-        }
+        let words = zeroed_words(words);
+        advise_huge_pages(&words);
+        const PAGE_WORDS: usize = 4096 / 8;
+        words.par_chunks(1 << 16).for_each(|chunk| {
+            for w in chunk.iter().step_by(PAGE_WORDS) {
+                w.store(0, Ordering::Relaxed);
+            }
+        });
+        Nibbles { words }
     }
 
-    /// From raw words (as stored on disk).
+    /// From words as stored on disk (distances, 15 for not reached).
     pub fn from_words(words: Vec<u64>) -> Nibbles {
         Nibbles {
-            words: words.into_iter().map(AtomicU64::new).collect(),
+            words: words.into_iter().map(|w| AtomicU64::new(!w)).collect(),
         }
     }
 
-    /// The raw words.
+    /// The words as stored on disk (distances, 15 for not reached).
     pub fn words(&self) -> impl Iterator<Item = u64> + '_ {
-        self.words.iter().map(|w| w.load(Ordering::Relaxed))
+        self.words.iter().map(|w| !w.load(Ordering::Relaxed))
     }
 
-    /// The 16 entries of word `w`.
+    /// Bit 0 of each nibble of word `w` whose entry is at distance `d`.
     #[inline]
-    pub fn word(&self, w: u64) -> u64 {
-        self.words[w as usize].load(Ordering::Relaxed)
+    fn lanes_at(&self, w: u64, d: u8) -> u64 {
+        nibbles_equal(
+            self.words[w as usize].load(Ordering::Relaxed),
+            code(d) as u8,
+        )
     }
 
     #[inline]
     pub fn get(&self, i: u64) -> u8 {
-        ((self.words[(i >> 4) as usize].load(Ordering::Relaxed) >> ((i & 15) * 4)) & 15) as u8
+        UNREACHED
+            - ((self.words[(i >> 4) as usize].load(Ordering::Relaxed) >> ((i & 15) * 4)) & 15) as u8
     }
 
-    /// Sets entry `i` to `v` if it is [`UNREACHED`]; whether it did.
+    /// Whether entry `i` is not reached.
+    #[inline]
+    fn is_unreached(&self, i: u64) -> bool {
+        (self.words[(i >> 4) as usize].load(Ordering::Relaxed) >> ((i & 15) * 4)) & 15 == 0
+    }
+
+    /// Sets entry `i` to `v` if it is [`UNREACHED`]; whether it did. Every
+    /// call that may race with this one on the same entry must set the
+    /// same `v` (a fill sets one layer's distance at a time), so a set
+    /// bit never meets a different one.
     #[inline]
     pub fn set_if_unreached(&self, i: u64, v: u8) -> bool {
         let shift = (i & 15) * 4;
-        let clear = (!(v as u64) & 15) << shift;
         let word = &self.words[(i >> 4) as usize];
-        let mut cur = word.load(Ordering::Relaxed);
-        loop {
-            if (cur >> shift) & 15 != UNREACHED as u64 {
-                return false;
-            }
-            match word.compare_exchange_weak(
-                cur,
-                cur & !clear,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => return true,
-                Err(now) => cur = now,
-            }
+        if (word.load(Ordering::Relaxed) >> shift) & 15 != 0 {
+            return false;
         }
+        let before = word.fetch_or(code(v) << shift, Ordering::Relaxed);
+        (before >> shift) & 15 == 0
     }
 
     /// Bytes of memory.
     pub fn bytes(&self) -> u64 {
         self.words.len() as u64 * 8
+    }
+}
+
+/// `n` words of zeroed memory, which the system hands out without
+/// touching it. (Writing a fresh table instead makes starting a fill
+/// much slower: see the `tables` benchmark.)
+fn zeroed_words(n: usize) -> Box<[AtomicU64]> {
+    let layout = match std::alloc::Layout::array::<AtomicU64>(n) {
+        Ok(layout) if layout.size() > 0 => layout,
+        // Nothing to allocate, or too much (which `collect` reports).
+        _ => return (0..n).map(|_| AtomicU64::new(0)).collect(),
+    };
+    // SAFETY: `layout` has a non-zero size, as `alloc_zeroed` requires. A
+    // non-null result is memory for `n` `AtomicU64`s from the global
+    // allocator with the very layout a `Box<[AtomicU64]>` of length `n`
+    // frees with, and all-zero bytes are a valid `AtomicU64` (it has the
+    // size and bit validity of `u64`), so the slice is initialised.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout) as *mut AtomicU64;
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n))
+    }
+}
+
+/// Asks the system to back a large table with huge pages: a fill touches
+/// its pages in random order, and faulting them in 4 KiB at a time costs
+/// a cold 2x2x2 run a third of its time (see the `tables` benchmark).
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(words: &[AtomicU64]) {
+    const PAGE: usize = 4096;
+    let start = words.as_ptr() as usize;
+    let end = start + std::mem::size_of_val(words);
+    let first = start.next_multiple_of(PAGE);
+    let len = end.saturating_sub(first) / PAGE * PAGE;
+    if len >= 1 << 21 {
+        // SAFETY: the range lies inside `words`, whose memory we own for
+        // the call; the advice changes how pages are backed, never their
+        // contents, and failing leaves everything as it was.
+        unsafe {
+            libc::madvise(first as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_words: &[AtomicU64]) {}
+
+/// Neighbours looked up together: their loads run in one tight loop, so
+/// the cache misses of a large table overlap.
+const BATCH: usize = 256;
+
+/// A forward fill's neighbours waiting to be marked.
+struct Marker {
+    targets: Vec<u64>,
+    unreached: Vec<u64>,
+    /// The entries this worker reached, when the layer is listed.
+    found: Option<Vec<u64>>,
+    count: u64,
+}
+
+impl Marker {
+    fn new(listing: bool) -> Marker {
+        Marker {
+            targets: Vec::with_capacity(2 * BATCH),
+            unreached: Vec::with_capacity(2 * BATCH),
+            found: listing.then(Vec::new),
+            count: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, data: &Nibbles, j: u64, d: u8) {
+        self.targets.push(j);
+        if self.targets.len() >= BATCH {
+            self.flush(data, d);
+        }
+    }
+
+    /// Marks the waiting neighbours not yet reached at distance `d`.
+    fn flush(&mut self, data: &Nibbles, d: u8) {
+        self.unreached.clear();
+        self.unreached.extend(
+            self.targets
+                .iter()
+                .copied()
+                .filter(|&j| data.is_unreached(j)),
+        );
+        self.targets.clear();
+        for &j in &self.unreached {
+            if data.set_if_unreached(j, d) {
+                self.count += 1;
+                if let Some(f) = &mut self.found {
+                    f.push(j);
+                }
+            }
+        }
     }
 }
 
@@ -156,6 +321,8 @@ pub struct PruneTable {
     /// Whether a fill was stopped inside a layer (the table still bounds,
     /// but its counts are off: it is neither extended nor stored).
     interrupted: bool,
+    /// The entries of the last filled layer, while there are few.
+    frontier: Option<Vec<u64>>,
 }
 
 /// How far [`PruneTable::build`] and [`PruneTable::extend`] fill.
@@ -197,6 +364,7 @@ impl PruneTable {
             cap: if size == 1 { UNREACHED } else { 1 },
             prepared: false,
             interrupted: false,
+            frontier: Some(vec![goal_index]),
         };
         if size == 1 {
             table.histogram.pop();
@@ -225,34 +393,49 @@ impl PruneTable {
     /// backward), plus one unit per 16 entries scanned, plus building the
     /// projection's move tables if they are not there. Zero once complete.
     pub fn next_layer_work(&self, num_moves: usize) -> u64 {
-        if self.complete {
-            return 0;
-        }
-        self.layer_work(num_moves)
-            .saturating_add(self.preparation_work(num_moves))
+        self.next_layer_cost(num_moves).total()
     }
 
-    /// Building the move tables, if they are not built.
+    /// [`next_layer_work`](Self::next_layer_work) by what it is spent on.
+    pub fn next_layer_cost(&self, num_moves: usize) -> LayerCost {
+        if self.complete {
+            return LayerCost::default();
+        }
+        LayerCost {
+            preparation: self.preparation_work(num_moves),
+            ..self.layer_cost(num_moves)
+        }
+    }
+
+    /// Building the move tables, if they are not built, and bringing in
+    /// the table's memory, if it is not there (a unit a word).
     fn preparation_work(&self, num_moves: usize) -> u64 {
-        if self.prepared {
+        let tables = if self.prepared {
             0
         } else {
             self.projection.preparation_work(num_moves)
-        }
+        };
+        let memory = if self.data.bytes() == 0 {
+            self.projection.size().div_ceil(16)
+        } else {
+            0
+        };
+        tables + memory
     }
 
-    /// The next layer's work once the move tables are there.
-    fn layer_work(&self, num_moves: usize) -> u64 {
+    /// The next layer's cost once the move tables are there.
+    fn layer_cost(&self, num_moves: usize) -> LayerCost {
         let unreached = self
             .histogram
             .get(self.filled as usize + 1)
             .copied()
             .unwrap_or(0);
-        layer_work(
+        layer_cost(
             self.histogram[self.filled as usize],
             unreached,
             num_moves,
             self.projection.size(),
+            self.frontier.is_some(),
         )
     }
 
@@ -279,12 +462,16 @@ impl PruneTable {
         let nmoves = moves.moves().len();
         let mut work = self.preparation_work(nmoves);
         if let FillLimit::Work(budget) = limit {
-            if work.saturating_add(self.layer_work(nmoves)) > budget {
+            if work.saturating_add(self.layer_cost(nmoves).total()) > budget {
                 return Some(0);
             }
         }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build()
+            .ok()?;
         if self.data.bytes() == 0 {
-            self.data = Nibbles::unreached(self.projection.size());
+            self.data = pool.install(|| Nibbles::unreached(self.projection.size()));
             self.data.set_if_unreached(self.goal_index, 0);
         }
         if !self.prepared {
@@ -296,13 +483,10 @@ impl PruneTable {
             self.projection.prepare(layout, &raw);
             self.prepared = true;
         }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .build()
-            .ok()?;
         let projection = &self.projection;
         let data = &self.data;
         let histogram = &mut self.histogram;
+        let mut listed = self.frontier.take();
         let size = projection.size();
         // The count of entries not reached is kept last.
         let mut reached = size - histogram.pop().unwrap_or(0);
@@ -317,7 +501,8 @@ impl PruneTable {
                 break;
             }
             let frontier = histogram[depth as usize];
-            let layer_work = layer_work(frontier, size - reached, nmoves, size);
+            let layer_work =
+                layer_cost(frontier, size - reached, nmoves, size, listed.is_some()).total();
             if let FillLimit::Work(budget) = limit {
                 if work.saturating_add(layer_work) > budget {
                     break;
@@ -325,9 +510,69 @@ impl PruneTable {
             }
             work = work.saturating_add(layer_work);
             let backward = size - reached < frontier.saturating_mul(nmoves as u64);
-            let chunks = size.div_ceil(CHUNK);
             let proj = &projection;
             let data = &data;
+            // A small layer is expanded from its list, and lists the next
+            // layer if that one is sure to be small too.
+            let list_next = frontier.saturating_mul(nmoves as u64) <= list_limit(size);
+            if let (Some(list), false) = (listed.take(), backward) {
+                let next: Vec<Marker> = pool.install(|| {
+                    list.par_chunks(CHUNK as usize / 16)
+                        .map(|part| {
+                            let mut values = vec![0u64; proj.num_coords()];
+                            let mut moved = vec![0u64; proj.num_coords()];
+                            let mut scratch = (Vec::new(), Vec::new());
+                            let mut marker = Marker::new(list_next);
+                            if stop.load(Ordering::Relaxed) {
+                                return marker;
+                            }
+                            for &i in part {
+                                proj.split(i, &mut values);
+                                for m in 0..nmoves {
+                                    for (ci, v) in values.iter().enumerate() {
+                                        moved[ci] = proj.move_coord(ci, m, *v, &mut scratch);
+                                    }
+                                    marker.push(data, proj.join(&moved), depth + 1);
+                                }
+                            }
+                            marker.flush(data, depth + 1);
+                            marker
+                        })
+                        .collect::<Vec<Marker>>()
+                });
+                if stop.load(Ordering::Relaxed) {
+                    stopped = true;
+                    break;
+                }
+                let count: u64 = next.iter().map(|m| m.count).sum();
+                if list_next {
+                    listed = Some(
+                        next.into_iter()
+                            .flat_map(|m| m.found.unwrap_or_default())
+                            .collect(),
+                    );
+                }
+                if count == 0 {
+                    complete = true;
+                    break;
+                }
+                reached += count;
+                histogram.push(count);
+                self.filled = depth + 1;
+                progress(&FillProgress {
+                    table: projection.description().to_string(),
+                    depth: depth + 1,
+                    count,
+                    reached,
+                    size,
+                });
+                if reached == size {
+                    complete = true;
+                    break;
+                }
+                continue;
+            }
+            let chunks = size.div_ceil(CHUNK);
             let count: u64 = pool.install(|| {
                 (0..chunks)
                     .into_par_iter()
@@ -342,6 +587,7 @@ impl PruneTable {
                         let mut bases = vec![0u64; nmoves];
                         let mut block = u64::MAX;
                         let mut n = 0u64;
+                        let mut marker = Marker::new(false);
                         let wanted = if backward { UNREACHED } else { depth };
                         let end = ((c + 1) * CHUNK).min(size);
                         // Word by word: most words hold no entry of interest.
@@ -349,7 +595,7 @@ impl PruneTable {
                         let mut w = c * CHUNK / 16;
                         loop {
                             while lanes == 0 && w * 16 < end {
-                                lanes = nibbles_equal(data.word(w), wanted);
+                                lanes = data.lanes_at(w, wanted);
                                 w += 1;
                             }
                             if lanes == 0 {
@@ -388,12 +634,11 @@ impl PruneTable {
                                     }
                                 } else {
                                     for (m, &base) in bases.iter().enumerate() {
-                                        if data.set_if_unreached(
+                                        marker.push(
+                                            data,
                                             base + t[m * inner as usize + x as usize] as u64,
                                             depth + 1,
-                                        ) {
-                                            n += 1;
-                                        }
+                                        );
                                     }
                                 }
                                 continue;
@@ -411,13 +656,12 @@ impl PruneTable {
                             } else {
                                 for (m, &base) in bases.iter().enumerate() {
                                     let j = base + proj.move_coord(last, m, x, &mut scratch);
-                                    if data.set_if_unreached(j, depth + 1) {
-                                        n += 1;
-                                    }
+                                    marker.push(data, j, depth + 1);
                                 }
                             }
                         }
-                        n
+                        marker.flush(data, depth + 1);
+                        n + marker.count
                     })
                     .sum()
             });
@@ -453,6 +697,9 @@ impl PruneTable {
             histogram.push(size - reached);
         }
         drop(pool);
+        if !complete {
+            self.frontier = listed;
+        }
         self.cap = self.filled + 1;
         if stopped {
             self.interrupted = true;
@@ -489,6 +736,7 @@ impl PruneTable {
             cap: if complete { UNREACHED } else { filled + 1 },
             prepared: false,
             interrupted: false,
+            frontier: None,
         }
     }
 
