@@ -574,8 +574,14 @@ fn join_components(
         return;
     }
     // A component's table is built only if some pair it is in is small
-    // enough to enumerate, and kept while the component is.
+    // enough to enumerate, and kept while the component is; so is each
+    // pair's count of reachable values (`ids` name components across
+    // joins).
     let mut tables: Vec<Option<Vec<u32>>> = Vec::new();
+    let mut ids: Vec<usize> = (0..components.len()).collect();
+    let mut next_id = components.len();
+    let mut counts: std::collections::HashMap<(usize, usize), u64> =
+        std::collections::HashMap::new();
     loop {
         for i in tables.len()..components.len() {
             let pairable = (0..components.len()).any(|j| {
@@ -584,39 +590,50 @@ fn join_components(
             tables
                 .push(pairable.then(|| generator_table(layout, &components[i], start, generators)));
         }
-        // The pair to join: (first, second, its reachable pairs).
-        type Candidate = (usize, usize, Vec<(u32, u32)>);
-        let mut best: Option<Candidate> = None;
+        let pair_args = |i: usize, j: usize| {
+            let (ri, rj) = (components[i].radix, components[j].radix);
+            let (Some(ti), Some(tj)) = (&tables[i], &tables[j]) else {
+                return None;
+            };
+            if ri.saturating_mul(rj) > MAX_JOINT {
+                return None;
+            }
+            let si = components[i].rank(start) as u32;
+            let sj = components[j].rank(start) as u32;
+            Some(((ti.as_slice(), ri, si), (tj.as_slice(), rj, sj)))
+        };
+        // The pair to join, the one reducing most: (first, second, factor).
+        let mut best: Option<(usize, usize, f64)> = None;
         for i in 0..components.len() {
             for j in i + 1..components.len() {
-                let (ri, rj) = (components[i].radix, components[j].radix);
-                let (Some(ti), Some(tj)) = (&tables[i], &tables[j]) else {
+                let Some((a, b)) = pair_args(i, j) else {
                     continue;
                 };
-                if ri.saturating_mul(rj) > MAX_JOINT {
-                    continue;
-                }
-                let si = components[i].rank(start) as u32;
-                let sj = components[j].rank(start) as u32;
-                let pairs = reachable_pairs((ti, ri, si), (tj, rj, sj), gens);
-                let factor = (ri * rj) as f64 / pairs.len() as f64;
-                let better = best.as_ref().is_none_or(|(bi, bj, bp)| {
-                    let bf =
-                        (components[*bi].radix * components[*bj].radix) as f64 / bp.len() as f64;
-                    factor > bf
-                });
-                if (pairs.len() as u64) < ri * rj && better {
-                    best = Some((i, j, pairs));
+                let product = a.1 * b.1;
+                let reachable = *counts
+                    .entry((ids[i], ids[j]))
+                    .or_insert_with(|| reachable_pairs(a, b, gens).len() as u64);
+                let factor = product as f64 / reachable as f64;
+                if reachable < product && best.is_none_or(|(_, _, bf)| factor > bf) {
+                    best = Some((i, j, factor));
                 }
             }
         }
-        let Some((i, j, pairs)) = best else {
+        let Some((i, j, _)) = best else {
             return;
+        };
+        let pairs = match pair_args(i, j) {
+            Some((a, b)) => reachable_pairs(a, b, gens),
+            None => return,
         };
         let second = components.remove(j);
         let first = components.remove(i);
         tables.remove(j);
         tables.remove(i);
+        ids.remove(j);
+        ids.remove(i);
+        ids.push(next_id);
+        next_id += 1;
         let mut number = vec![u32::MAX; (first.radix * second.radix) as usize];
         for (n, &(a, b)) in pairs.iter().enumerate() {
             number[(a as u64 * second.radix + b as u64) as usize] = n as u32;

@@ -257,8 +257,18 @@ impl OptimalSolver {
     /// [`OptimalSolver::load`] still checks it), so loading it costs
     /// seconds rather than a build of minutes.
     pub fn huge_table_cached(opts: &CacheOptions) -> bool {
+        Self::table_cached(OptimalTableKind::Huge, opts)
+    }
+
+    /// Whether the table of `kind` is in the cache already (a file is
+    /// there; [`OptimalSolver::load`] still checks it).
+    pub fn table_cached(kind: OptimalTableKind, opts: &CacheOptions) -> bool {
+        let id = match kind {
+            OptimalTableKind::Huge => huge_table_id(),
+            OptimalTableKind::Small => crate::prune::phase1_table_id(),
+        };
         opts.resolved_dir()
-            .is_some_and(|d| d.join(huge_table_id().file_name()).is_file())
+            .is_some_and(|d| d.join(id.file_name()).is_file())
     }
 
     /// Finds a shortest solution.

@@ -307,10 +307,7 @@ impl NibbleTable {
 pub fn phase1_table(opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> NibbleTable {
     let t = CoordTables::get();
     let len = N_FLIPSLICE_CLASS * N_TWIST;
-    let id = TableId {
-        name: "phase1-flipslice-twist".into(),
-        params: [N_FLIPSLICE_CLASS as u64, N_TWIST as u64, 4, 0],
-    };
+    let id = phase1_table_id();
     let all: [u8; 18] = std::array::from_fn(|i| i as u8);
     let bytes = load_or_build(
         opts,
@@ -320,6 +317,14 @@ pub fn phase1_table(opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> 
         report,
     );
     NibbleTable { bytes, len }
+}
+
+/// The phase-1 table's cache identity.
+pub(crate) fn phase1_table_id() -> TableId {
+    TableId {
+        name: "phase1-flipslice-twist".into(),
+        params: [N_FLIPSLICE_CLASS as u64, N_TWIST as u64, 4, 0],
+    }
 }
 
 /// The phase-2 table: distances to solved within `<U, D, R2, L2, F2, B2>`

@@ -441,14 +441,29 @@ impl Projection {
         for ci in 0..proj.coords.len() {
             let c = &proj.coords[ci];
             if c.size.saturating_mul(moves.len() as u64) <= table_limit {
-                let mut table = vec![0u32; (c.size * moves.len() as u64) as usize];
-                let mut buf = Vec::new();
-                let mut out = Vec::new();
-                for v in 0..c.size {
-                    c.decode(v, &mut buf);
-                    for m in 0..moves.len() {
-                        proj.move_decoded(ci, m, &buf, &mut out);
-                        table[(m as u64 * c.size + v) as usize] = c.encode(&out) as u32;
+                // Row by row on all threads, then move by move.
+                let nm = moves.len();
+                let mut rows = vec![0u32; c.size as usize * nm];
+                const ROWS: usize = 1024;
+                let this = &*proj;
+                rows.par_chunks_mut(nm * ROWS)
+                    .enumerate()
+                    .for_each(|(chunk, part)| {
+                        let mut buf = Vec::new();
+                        let mut out = Vec::new();
+                        for (j, row) in part.chunks_mut(nm).enumerate() {
+                            c.decode((chunk * ROWS + j) as u64, &mut buf);
+                            for (m, to) in row.iter_mut().enumerate() {
+                                this.move_decoded(ci, m, &buf, &mut out);
+                                *to = c.encode(&out) as u32;
+                            }
+                        }
+                    });
+                let size = c.size as usize;
+                let mut table = vec![0u32; rows.len()];
+                for (v, row) in rows.chunks_exact(nm).enumerate() {
+                    for (m, &to) in row.iter().enumerate() {
+                        table[m * size + v] = to;
                     }
                 }
                 proj.coords[ci].table = Some(table);
@@ -853,6 +868,32 @@ impl Coord {
     /// the slots it holds among those earlier classes left free, in the
     /// combinatorial number system (binomial lookups, no divisions).
     fn multiset_rank(&self, class: impl Fn(usize) -> u8) -> u64 {
+        const FEW: usize = 8;
+        let k = self.counts.len();
+        if (1..=FEW).contains(&k) {
+            // One pass over the slots, every class at once: a slot is free
+            // for the classes from its own on (all of them for REST).
+            let mut idx = [0usize; FEW];
+            let mut found = [0usize; FEW];
+            let mut r = [0u64; FEW];
+            for s in 0..self.n {
+                let c = class(s) as usize;
+                if c < k {
+                    found[c] += 1;
+                    r[c] += self.binomial(idx[c], found[c]);
+                }
+                for i in idx.iter_mut().take(c.min(k - 1) + 1) {
+                    *i += 1;
+                }
+            }
+            let mut free = self.n;
+            let mut rank = 0u64;
+            for (ci, &count) in self.counts.iter().enumerate() {
+                rank = rank * self.binomial(free, count as usize) + r[ci];
+                free -= count as usize;
+            }
+            return rank;
+        }
         let n = self.n;
         let mut taken = [false; 256];
         let mut free = n;

@@ -413,12 +413,17 @@ impl Solver {
     }
 
     /// Fills the next layers of tables while the search work, done and
-    /// `expected`, outweighs the filling done plus the layer's.
+    /// expected for the next depth, outweighs the filling done plus the
+    /// layer's.
     fn grow_tables(&mut self, expected_secs: f64, stop: &AtomicBool) {
-        let searching = self.search_secs + expected_secs;
+        // The next depth is expected to cost `expected` with the tables as
+        // they are. A layer that raises a table's mean bound by `x` makes
+        // an iterative-deepening search about `branching^x` times smaller
+        // (Korf's estimate), so the expectation shrinks as layers come.
+        let mut expected = expected_secs;
         let mut grown = false;
         while let Some(growth) = self.cheapest_growth() {
-            if searching < self.fill_secs + growth.secs() {
+            if self.search_secs + expected < self.fill_secs + growth.secs() {
                 break;
             }
             let t0 = std::time::Instant::now();
@@ -448,6 +453,7 @@ impl Solver {
                     self.fill_secs += secs;
                 }
                 Growth::Layer { table, cost, .. } => {
+                    let before = self.tables[table].mean();
                     let done = self.tables[table].extend(
                         &self.layout,
                         &self.moves,
@@ -461,6 +467,8 @@ impl Solver {
                     };
                     let secs = t0.elapsed().as_secs_f64();
                     self.rates.learn(&cost, secs);
+                    let raised = (self.tables[table].mean() - before).max(0.0);
+                    expected *= (self.branching as f64).powf(-raised);
                     self.fill_secs += secs;
                     self.table_keys[table].1 = self.table_keys[table].1.saturating_add(w);
                     grown = true;
@@ -500,7 +508,11 @@ impl Solver {
                 Growth::Deeper {
                     depth,
                     sequences,
-                    secs: sequences as f64 * self.sequence_secs,
+                    // A rate measured on a smaller table, mostly in cache,
+                    // is optimistic for a larger one; and a deeper table
+                    // is a whole new fill whose gain is less certain than
+                    // a layer's, so it counts twice.
+                    secs: 2.0 * sequences as f64 * self.sequence_secs.max(SEQUENCE_SECS),
                 }
             })
         });

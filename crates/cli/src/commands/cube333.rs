@@ -429,6 +429,18 @@ fn run_tables(a: TablesArgs) -> CliResult {
 /// Solves positions of a definition recognised as the 3x3x3 with the
 /// optimal 3x3x3 solver, printing as `twistor solve` does. The huge table
 /// (882 MB) is used when `memory_mb` allows it, the phase-1 table otherwise.
+/// Whether the dedicated optimal solver's tables for `memory_mb` are
+/// cached, so that it starts at once.
+pub fn recognised_tables_cached(cache: &crate::cache::CacheArgs, memory_mb: u64) -> bool {
+    let opts = CacheOptions {
+        dir: cache.cache_dir.clone(),
+        no_write: cache.no_write,
+        ..Default::default()
+    };
+    OptimalSolver::table_cached(OptimalTableKind::Small, &opts)
+        || (memory_mb >= 1024 && OptimalSolver::huge_table_cached(&opts))
+}
+
 pub fn solve_recognised(
     puzzle: &twistor_core::Puzzle,
     correspondence: &twistor_cube333::recognize::CubeCorrespondence,

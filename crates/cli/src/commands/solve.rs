@@ -1,8 +1,9 @@
 //! `twistor solve`: optimal solutions of positions.
 
 use std::io::IsTerminal;
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::{Duration, Instant};
 
 use serde_json::json;
 use twistor_core::{Pattern, Puzzle};
@@ -79,6 +80,11 @@ pub struct SolveArgs {
     json: bool,
 }
 
+/// Seconds the generic search gets, over all positions, on a definition
+/// recognised as the 3x3x3 before the dedicated solver builds its tables
+/// (which takes about 5 s on two cores).
+const GENERIC_FIRST_SECS: f64 = 3.0;
+
 /// Runs `twistor solve`.
 pub fn run(args: SolveArgs) -> CliResult {
     let puzzle = args.source.load()?;
@@ -104,19 +110,32 @@ pub fn run(args: SolveArgs) -> CliResult {
         args.count == 1 && !args.all_optimal && args.min_depth == 0 && args.target.is_none();
     let grips: Vec<usize> = moves.grips().iter().map(|g| g.puzzle_move).collect();
     let whole_turns = metric == Metric::Htm && moves.grips().iter().all(|g| g.step == 1);
+    let mut recognised = None;
     if one_solution && whole_turns && !args.generic {
         if let Some(corr) = CubeCorrespondence::find(&puzzle, &grips) {
-            return crate::commands::cube333::solve_recognised(
-                &puzzle,
-                &corr,
-                &positions,
-                &args.cache,
-                args.memory,
-                args.json,
-                args.max_depth,
+            if crate::commands::cube333::recognised_tables_cached(&args.cache, args.memory) {
+                return crate::commands::cube333::solve_recognised(
+                    &puzzle,
+                    &corr,
+                    &positions,
+                    &args.cache,
+                    args.memory,
+                    args.json,
+                    args.max_depth,
+                );
+            }
+            // Building the dedicated solver's tables takes seconds; the
+            // generic search, growing its tables as it goes, solves short
+            // positions sooner. It gets that long, then the rest go to
+            // the dedicated solver (at most twice the better of the two).
+            eprintln!(
+                "3x3x3 recognised; the dedicated solver's tables are not cached: \
+                 trying the generic search for up to {GENERIC_FIRST_SECS} s first"
             );
+            recognised = Some(corr);
         }
     }
+    let mut generic_budget = recognised.as_ref().map(|_| GENERIC_FIRST_SECS);
 
     let stop = AtomicBool::new(false);
     let mut bar = Progress::new(std::io::stderr().is_terminal());
@@ -159,21 +178,57 @@ pub fn run(args: SolveArgs) -> CliResult {
         max_depth: args.max_depth,
         threads,
     };
-    for (name, start) in positions {
+    for (i, (name, start)) in positions.iter().enumerate() {
         let t1 = Instant::now();
-        let report = solver.solve(&start, &solve_options, &stop, &mut |p: &SearchProgress| {
-            bar.message(&format!("depth {} searched, {} nodes", p.depth, p.nodes));
-            if args.verbose {
-                eprintln!(
-                    "  depth {:2} done: {:>14} nodes, {:8.2} s",
-                    p.depth,
-                    p.nodes,
-                    t1.elapsed().as_secs_f64()
-                );
+        let stop = AtomicBool::new(false);
+        let report = std::thread::scope(|scope| {
+            // Within the generic search's budget, if it has one.
+            let (done, wait) = std::sync::mpsc::channel::<()>();
+            if let Some(secs) = generic_budget {
+                let stop = &stop;
+                scope.spawn(move || {
+                    let limit = Duration::from_secs_f64(secs.max(0.0));
+                    if let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                });
             }
+            let report = solver.solve(start, &solve_options, &stop, &mut |p: &SearchProgress| {
+                bar.message(&format!("depth {} searched, {} nodes", p.depth, p.nodes));
+                if args.verbose {
+                    eprintln!(
+                        "  depth {:2} done: {:>14} nodes, {:8.2} s",
+                        p.depth,
+                        p.nodes,
+                        t1.elapsed().as_secs_f64()
+                    );
+                }
+            });
+            drop(done);
+            report
         });
         bar.finish();
         let secs = t1.elapsed().as_secs_f64();
+        if let (Some(budget), Some(corr)) = (&mut generic_budget, &recognised) {
+            *budget -= secs;
+            if report.stopped {
+                eprintln!(
+                    "{}: not solved by the generic search in its time; \
+                     the dedicated solver takes this and the rest",
+                    name.as_deref().unwrap_or("position")
+                );
+                drop(solver);
+                return crate::commands::cube333::solve_recognised(
+                    &puzzle,
+                    corr,
+                    &positions[i..],
+                    &args.cache,
+                    args.memory,
+                    args.json,
+                    args.max_depth,
+                );
+            }
+        }
         let sols: Vec<String> = report
             .solutions
             .iter()
@@ -193,7 +248,7 @@ pub fn run(args: SolveArgs) -> CliResult {
         );
         if args.json {
             let mut v = json!({ "solutions": sols, "length": length });
-            if let Some(n) = &name {
+            if let Some(n) = name {
                 v["name"] = json!(n);
             }
             println!("{v}");
