@@ -253,3 +253,40 @@ fn every_help_has_an_example() {
         assert!(out.contains("Example"), "{cmd}");
     }
 }
+
+/// A definition recognised as the 3x3x3 whose dedicated tables are not
+/// cached goes to the generic search first (it used to build the
+/// dedicated solver's tables, seconds, for every short position); the
+/// T-perm is 11 moves optimally, and the solution undoes it.
+#[test]
+fn recognised_cube_without_cached_tables_tries_the_generic_search_first() {
+    let dir = std::env::temp_dir().join(format!("twistor-generic-first-{}", std::process::id()));
+    let dir_s = dir.to_string_lossy().into_owned();
+    let tperm = "R U R' U' R' F R2 U' R' U' R U R' F'";
+    let (code, out, err) = twistor(&[
+        "solve",
+        "3x3x3",
+        "--alg",
+        tperm,
+        "--cache-dir",
+        &dir_s,
+        "--no-write",
+        "-t",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("trying the generic search"), "{err}");
+    let solution = out.trim();
+    assert_eq!(solution.split_whitespace().count(), 11, "{out}");
+    let undone = ok(&[
+        "solve",
+        "3x3x3",
+        "--alg",
+        &format!("{tperm} {solution}"),
+        "--cache-dir",
+        &dir_s,
+        "--no-write",
+    ]);
+    assert_eq!(undone.trim(), "", "{undone}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
