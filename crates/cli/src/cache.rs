@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use twistor_cube333::cache::CacheOptions;
 use twistor_search::{default_cache_dir, TableCache, TableEvent};
 
 use crate::error::CliError;
@@ -38,6 +39,15 @@ impl CacheArgs {
             dir,
             write: !self.no_write,
         }))
+    }
+
+    /// The same choice for the dedicated 3x3x3 solver's tables.
+    pub fn cube333_options(&self) -> CacheOptions {
+        CacheOptions {
+            dir: self.cache_dir.clone(),
+            no_write: self.no_write,
+            ..Default::default()
+        }
     }
 }
 

@@ -421,17 +421,8 @@ impl Projection {
             for c in proj.coords.iter_mut() {
                 let Kind::Component(i) = c.kind else { continue };
                 if c.size.saturating_mul(moves.len() as u64) <= table_limit {
-                    // Move by move, as every coordinate's table.
                     let rows = component_table(&ex.indexer, i, moves, &ex.template);
-                    let nm = moves.len();
-                    let radix = c.size as usize;
-                    let mut table = vec![0u32; rows.len()];
-                    for (v, row) in rows.chunks_exact(nm).enumerate() {
-                        for (m, &to) in row.iter().enumerate() {
-                            table[m * radix + v] = to;
-                        }
-                    }
-                    c.table = Some(table);
+                    c.table = Some(move_major(&rows, moves.len()));
                 }
             }
             return;
@@ -459,14 +450,7 @@ impl Projection {
                             }
                         }
                     });
-                let size = c.size as usize;
-                let mut table = vec![0u32; rows.len()];
-                for (v, row) in rows.chunks_exact(nm).enumerate() {
-                    for (m, &to) in row.iter().enumerate() {
-                        table[m * size + v] = to;
-                    }
-                }
-                proj.coords[ci].table = Some(table);
+                proj.coords[ci].table = Some(move_major(&rows, nm));
             } else if let Kind::Pieces = c.kind {
                 let ori_size = c.ori_size;
                 let slots_size = c.size / ori_size;
@@ -694,6 +678,20 @@ impl Projection {
             Kind::Component(_) => {}
         }
     }
+}
+
+/// A move table laid out move by move (`t[m * values + v]`, as
+/// [`Projection::move_coord`] reads it) from one laid out value by value
+/// (`rows[v * moves + m]`, as it is built in parallel).
+fn move_major(rows: &[u32], moves: usize) -> Vec<u32> {
+    let values = rows.len() / moves.max(1);
+    let mut table = vec![0u32; rows.len()];
+    for (v, row) in rows.chunks_exact(moves.max(1)).enumerate() {
+        for (m, &to) in row.iter().enumerate() {
+            table[m * values + v] = to;
+        }
+    }
+    table
 }
 
 /// Per value of component `c` of `ix` and move: the value after the move,

@@ -70,7 +70,7 @@ fn layer_cost(
     size: u64,
     listed: bool,
 ) -> LayerCost {
-    let backward = unreached < frontier.saturating_mul(num_moves as u64);
+    let backward = goes_backward(frontier, unreached, num_moves);
     LayerCost {
         preparation: 0,
         neighbours: frontier.min(unreached).saturating_mul(num_moves as u64),
@@ -80,6 +80,13 @@ fn layer_cost(
             size.div_ceil(16)
         },
     }
+}
+
+/// Whether a layer is filled from the entries not reached (checking their
+/// neighbours for the frontier) rather than from the frontier: when they
+/// are fewer than the frontier's neighbours.
+fn goes_backward(frontier: u64, unreached: u64, num_moves: usize) -> bool {
+    unreached < frontier.saturating_mul(num_moves as u64)
 }
 
 /// The most entries a layer's list may hold for a table of `size` entries:
@@ -282,6 +289,50 @@ impl Marker {
             }
         }
     }
+}
+
+/// Marks the neighbours of a listed layer (at distance `depth`) not yet
+/// reached, on the current pool's threads; returns how many it marked,
+/// and their list if `list_next`.
+fn expand_list(
+    proj: &Projection,
+    data: &Nibbles,
+    list: &[u64],
+    depth: u8,
+    nmoves: usize,
+    list_next: bool,
+    stop: &AtomicBool,
+) -> (u64, Option<Vec<u64>>) {
+    let next: Vec<Marker> = list
+        .par_chunks(CHUNK as usize / 16)
+        .map(|part| {
+            let mut values = vec![0u64; proj.num_coords()];
+            let mut moved = vec![0u64; proj.num_coords()];
+            let mut scratch = (Vec::new(), Vec::new());
+            let mut marker = Marker::new(list_next);
+            if stop.load(Ordering::Relaxed) {
+                return marker;
+            }
+            for &i in part {
+                proj.split(i, &mut values);
+                for m in 0..nmoves {
+                    for (ci, v) in values.iter().enumerate() {
+                        moved[ci] = proj.move_coord(ci, m, *v, &mut scratch);
+                    }
+                    marker.push(data, proj.join(&moved), depth + 1);
+                }
+            }
+            marker.flush(data, depth + 1);
+            marker
+        })
+        .collect();
+    let count = next.iter().map(|m| m.count).sum();
+    let found = list_next.then(|| {
+        next.into_iter()
+            .flat_map(|m| m.found.unwrap_or_default())
+            .collect()
+    });
+    (count, found)
 }
 
 /// Progress of a table being filled.
@@ -509,123 +560,93 @@ impl PruneTable {
                 }
             }
             work = work.saturating_add(layer_work);
-            let backward = size - reached < frontier.saturating_mul(nmoves as u64);
+            let backward = goes_backward(frontier, size - reached, nmoves);
             let proj = &projection;
             let data = &data;
             // A small layer is expanded from its list, and lists the next
             // layer if that one is sure to be small too.
             let list_next = frontier.saturating_mul(nmoves as u64) <= list_limit(size);
-            if let (Some(list), false) = (listed.take(), backward) {
-                let next: Vec<Marker> = pool.install(|| {
-                    list.par_chunks(CHUNK as usize / 16)
-                        .map(|part| {
+            let count: u64 = if let (Some(list), false) = (listed.take(), backward) {
+                let (count, next) =
+                    pool.install(|| expand_list(proj, data, &list, depth, nmoves, list_next, stop));
+                listed = next;
+                count
+            } else {
+                let chunks = size.div_ceil(CHUNK);
+                pool.install(|| {
+                    (0..chunks)
+                        .into_par_iter()
+                        .map(|c| {
+                            if stop.load(Ordering::Relaxed) {
+                                return 0;
+                            }
                             let mut values = vec![0u64; proj.num_coords()];
                             let mut moved = vec![0u64; proj.num_coords()];
                             let mut scratch = (Vec::new(), Vec::new());
-                            let mut marker = Marker::new(list_next);
-                            if stop.load(Ordering::Relaxed) {
-                                return marker;
-                            }
-                            for &i in part {
-                                proj.split(i, &mut values);
-                                for m in 0..nmoves {
-                                    for (ci, v) in values.iter().enumerate() {
-                                        moved[ci] = proj.move_coord(ci, m, *v, &mut scratch);
-                                    }
-                                    marker.push(data, proj.join(&moved), depth + 1);
+                            // Per move: index of the moved block's first entry.
+                            let mut bases = vec![0u64; nmoves];
+                            let mut block = u64::MAX;
+                            let mut n = 0u64;
+                            let mut marker = Marker::new(false);
+                            let wanted = if backward { UNREACHED } else { depth };
+                            let end = ((c + 1) * CHUNK).min(size);
+                            // Word by word: most words hold no entry of interest.
+                            let mut lanes = 0u64;
+                            let mut w = c * CHUNK / 16;
+                            loop {
+                                while lanes == 0 && w * 16 < end {
+                                    lanes = data.lanes_at(w, wanted);
+                                    w += 1;
                                 }
-                            }
-                            marker.flush(data, depth + 1);
-                            marker
-                        })
-                        .collect::<Vec<Marker>>()
-                });
-                if stop.load(Ordering::Relaxed) {
-                    stopped = true;
-                    break;
-                }
-                let count: u64 = next.iter().map(|m| m.count).sum();
-                if list_next {
-                    listed = Some(
-                        next.into_iter()
-                            .flat_map(|m| m.found.unwrap_or_default())
-                            .collect(),
-                    );
-                }
-                if count == 0 {
-                    complete = true;
-                    break;
-                }
-                reached += count;
-                histogram.push(count);
-                self.filled = depth + 1;
-                progress(&FillProgress {
-                    table: projection.description().to_string(),
-                    depth: depth + 1,
-                    count,
-                    reached,
-                    size,
-                });
-                if reached == size {
-                    complete = true;
-                    break;
-                }
-                continue;
-            }
-            let chunks = size.div_ceil(CHUNK);
-            let count: u64 = pool.install(|| {
-                (0..chunks)
-                    .into_par_iter()
-                    .map(|c| {
-                        if stop.load(Ordering::Relaxed) {
-                            return 0;
-                        }
-                        let mut values = vec![0u64; proj.num_coords()];
-                        let mut moved = vec![0u64; proj.num_coords()];
-                        let mut scratch = (Vec::new(), Vec::new());
-                        // Per move: index of the moved block's first entry.
-                        let mut bases = vec![0u64; nmoves];
-                        let mut block = u64::MAX;
-                        let mut n = 0u64;
-                        let mut marker = Marker::new(false);
-                        let wanted = if backward { UNREACHED } else { depth };
-                        let end = ((c + 1) * CHUNK).min(size);
-                        // Word by word: most words hold no entry of interest.
-                        let mut lanes = 0u64;
-                        let mut w = c * CHUNK / 16;
-                        loop {
-                            while lanes == 0 && w * 16 < end {
-                                lanes = data.lanes_at(w, wanted);
-                                w += 1;
-                            }
-                            if lanes == 0 {
-                                break;
-                            }
-                            let i = (w - 1) * 16 + lanes.trailing_zeros() as u64 / 4;
-                            lanes &= lanes - 1;
-                            if i >= end {
-                                break;
-                            }
-                            if i / inner != block {
-                                block = i / inner;
-                                proj.split(i, &mut values);
-                                for (m, base) in bases.iter_mut().enumerate() {
-                                    for ci in 0..last {
-                                        moved[ci] =
-                                            proj.move_coord(ci, m, values[ci], &mut scratch);
-                                    }
-                                    moved[last] = 0;
-                                    *base = proj.join(&moved);
+                                if lanes == 0 {
+                                    break;
                                 }
-                            }
-                            let x = i % inner;
-                            if let Some(t) = inner_table {
+                                let i = (w - 1) * 16 + lanes.trailing_zeros() as u64 / 4;
+                                lanes &= lanes - 1;
+                                if i >= end {
+                                    break;
+                                }
+                                if i / inner != block {
+                                    block = i / inner;
+                                    proj.split(i, &mut values);
+                                    for (m, base) in bases.iter_mut().enumerate() {
+                                        for ci in 0..last {
+                                            moved[ci] =
+                                                proj.move_coord(ci, m, values[ci], &mut scratch);
+                                        }
+                                        moved[last] = 0;
+                                        *base = proj.join(&moved);
+                                    }
+                                }
+                                let x = i % inner;
+                                if let Some(t) = inner_table {
+                                    if backward {
+                                        for (m, &base) in bases.iter().enumerate() {
+                                            if data.get(
+                                                base + t[m * inner as usize + x as usize] as u64,
+                                            ) == depth
+                                            {
+                                                if data.set_if_unreached(i, depth + 1) {
+                                                    n += 1;
+                                                }
+                                                break;
+                                            }
+                                        }
+                                    } else {
+                                        for (m, &base) in bases.iter().enumerate() {
+                                            marker.push(
+                                                data,
+                                                base + t[m * inner as usize + x as usize] as u64,
+                                                depth + 1,
+                                            );
+                                        }
+                                    }
+                                    continue;
+                                }
                                 if backward {
                                     for (m, &base) in bases.iter().enumerate() {
-                                        if data
-                                            .get(base + t[m * inner as usize + x as usize] as u64)
-                                            == depth
-                                        {
+                                        let j = base + proj.move_coord(last, m, x, &mut scratch);
+                                        if data.get(j) == depth {
                                             if data.set_if_unreached(i, depth + 1) {
                                                 n += 1;
                                             }
@@ -634,37 +655,17 @@ impl PruneTable {
                                     }
                                 } else {
                                     for (m, &base) in bases.iter().enumerate() {
-                                        marker.push(
-                                            data,
-                                            base + t[m * inner as usize + x as usize] as u64,
-                                            depth + 1,
-                                        );
+                                        let j = base + proj.move_coord(last, m, x, &mut scratch);
+                                        marker.push(data, j, depth + 1);
                                     }
                                 }
-                                continue;
                             }
-                            if backward {
-                                for (m, &base) in bases.iter().enumerate() {
-                                    let j = base + proj.move_coord(last, m, x, &mut scratch);
-                                    if data.get(j) == depth {
-                                        if data.set_if_unreached(i, depth + 1) {
-                                            n += 1;
-                                        }
-                                        break;
-                                    }
-                                }
-                            } else {
-                                for (m, &base) in bases.iter().enumerate() {
-                                    let j = base + proj.move_coord(last, m, x, &mut scratch);
-                                    marker.push(data, j, depth + 1);
-                                }
-                            }
-                        }
-                        marker.flush(data, depth + 1);
-                        n + marker.count
-                    })
-                    .sum()
-            });
+                            marker.flush(data, depth + 1);
+                            n + marker.count
+                        })
+                        .sum()
+                })
+            };
             if stop.load(Ordering::Relaxed) {
                 // A layer cut short: its entries are right, but the
                 // count is not; the table stays at its last whole layer.

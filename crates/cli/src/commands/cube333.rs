@@ -8,13 +8,14 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use twistor_cube333::cache::{CacheEvent, CacheOptions};
+use twistor_cube333::cache::CacheEvent;
 use twistor_cube333::cubie::SplitMix64;
 use twistor_cube333::optimal::{OptimalOptions, OptimalSolver, OptimalTableKind};
 use twistor_cube333::timing::thread_cpu_time;
 use twistor_cube333::twophase::{solve, solve_batch, SolveOptions, TwoPhaseTables};
 use twistor_cube333::{CubieCube, MoveSeq};
 
+use crate::cache::CacheArgs;
 use crate::error::{CliError, CliResult};
 
 /// Arguments of `twistor 333`.
@@ -33,27 +34,6 @@ enum Cube333Command {
     Bench(BenchArgs),
     /// Build (or check) the tables and report their size and build time.
     Tables(TablesArgs),
-}
-
-#[derive(clap::Args)]
-struct CacheArgs {
-    /// Directory of the table cache (default: $XDG_CACHE_HOME/twistor or
-    /// ~/.cache/twistor).
-    #[arg(long, value_name = "DIR")]
-    cache_dir: Option<PathBuf>,
-    /// Never write table files.
-    #[arg(long)]
-    no_write: bool,
-}
-
-impl CacheArgs {
-    fn options(&self) -> CacheOptions {
-        CacheOptions {
-            dir: self.cache_dir.clone(),
-            no_write: self.no_write,
-            ..Default::default()
-        }
-    }
 }
 
 #[derive(clap::Args)]
@@ -254,7 +234,7 @@ fn run_solve(a: SolveArgs) -> CliResult {
         Some(s) => Some(Duration::from_secs_f64(s)),
         None => None,
     };
-    let opts = a.cache.options();
+    let opts = a.cache.cube333_options();
     let mut report = reporter(false);
     let stdout = std::io::stdout();
     if a.optimal {
@@ -358,7 +338,7 @@ fn summary(times_ms: &mut [f64], lengths: &[usize]) -> String {
 
 fn run_bench(a: BenchArgs) -> CliResult {
     let cubes = bench_cubes(&a)?;
-    let opts = a.cache.options();
+    let opts = a.cache.cube333_options();
     let mut report = reporter(true);
     let mut times = Vec::with_capacity(cubes.len());
     let mut lengths = Vec::with_capacity(cubes.len());
@@ -405,7 +385,7 @@ fn run_bench(a: BenchArgs) -> CliResult {
 }
 
 fn run_tables(a: TablesArgs) -> CliResult {
-    let opts = a.cache.options();
+    let opts = a.cache.cube333_options();
     let mut report = reporter(true);
     let t0 = Instant::now();
     let tables = TwoPhaseTables::load(&opts, &mut report);
@@ -431,12 +411,8 @@ fn run_tables(a: TablesArgs) -> CliResult {
 /// (882 MB) is used when `memory_mb` allows it, the phase-1 table otherwise.
 /// Whether the dedicated optimal solver's tables for `memory_mb` are
 /// cached, so that it starts at once.
-pub fn recognised_tables_cached(cache: &crate::cache::CacheArgs, memory_mb: u64) -> bool {
-    let opts = CacheOptions {
-        dir: cache.cache_dir.clone(),
-        no_write: cache.no_write,
-        ..Default::default()
-    };
+pub fn recognised_tables_cached(cache: &CacheArgs, memory_mb: u64) -> bool {
+    let opts = cache.cube333_options();
     OptimalSolver::table_cached(OptimalTableKind::Small, &opts)
         || (memory_mb >= 1024 && OptimalSolver::huge_table_cached(&opts))
 }
@@ -445,7 +421,7 @@ pub fn solve_recognised(
     puzzle: &twistor_core::Puzzle,
     correspondence: &twistor_cube333::recognize::CubeCorrespondence,
     positions: &[(Option<String>, twistor_core::Pattern)],
-    cache: &crate::cache::CacheArgs,
+    cache: &CacheArgs,
     memory_mb: u64,
     json: bool,
     max_depth: u32,
@@ -461,11 +437,7 @@ pub fn solve_recognised(
         })?;
         cubes.push((name, cube));
     }
-    let opts = CacheOptions {
-        dir: cache.cache_dir.clone(),
-        no_write: cache.no_write,
-        ..Default::default()
-    };
+    let opts = cache.cube333_options();
     // The huge table takes minutes to build the first time; until it is
     // cached, positions within SMALL_FIRST moves are solved with the phase-1
     // table (seconds), and the huge one is built only for a deeper one.
