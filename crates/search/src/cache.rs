@@ -13,7 +13,7 @@ use std::fs::{self, File};
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::hashed::HashedTable;
+use crate::hashed::{HashedSymmetry, HashedTable};
 use crate::projection::Projection;
 use crate::table::{Nibbles, PruneTable};
 
@@ -168,6 +168,7 @@ impl TableCache {
         puzzle: &str,
         key: u64,
         max_entries: u64,
+        symmetry: Option<&HashedSymmetry>,
     ) -> Result<Option<HashedTable>, CacheError> {
         let Some(raw) = self.read_raw(puzzle, key, Size::AtMost(max_entries))? else {
             return Ok(None);
@@ -185,6 +186,7 @@ impl TableCache {
             entries,
             depth as u8,
             inserted,
+            symmetry,
         )))
     }
 

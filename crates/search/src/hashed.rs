@@ -7,9 +7,21 @@
 //! knows every piece, which is what short solutions and puzzles with few,
 //! long-range moves need (a 4x4x4 with four grips, say). It is filled by a
 //! depth-first walk over canonical sequences, split among threads.
+//!
+//! With symmetries (rotations of the puzzle that keep the goal and the
+//! moves, [`SymmetryGroup`]) the table holds each position's least
+//! conjugate, so it covers `|R|` times as many positions, and the walk
+//! starts with one first move per class of moves under the symmetries:
+//! any position has a conjugate whose optimal sequence starts with a
+//! chosen move, and the rest of that sequence is some canonical sequence
+//! (not necessarily one that may follow the first move, so the second
+//! move is chosen as if the walk started there).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
+use twistor_core::symmetry::SymmetryGroup;
 use twistor_core::{Layout, Pattern};
 
 use crate::canonical::{CanonicalFsm, FORBIDDEN};
@@ -34,6 +46,97 @@ pub struct HashedTable {
     depth: u8,
     /// Positions inserted (with repeats).
     inserted: u64,
+    /// Positions are stored as their least conjugates under these.
+    symmetry: Option<HashedSymmetry>,
+}
+
+/// The symmetries a hashed table reduces by, and the first moves its fill
+/// starts with (one of each class of conjugate moves).
+#[derive(Clone)]
+pub struct HashedSymmetry {
+    group: Arc<SymmetryGroup>,
+    first_moves: Vec<usize>,
+}
+
+impl HashedSymmetry {
+    /// Reduction by `group` for a search with `moves`; `None` when the group
+    /// has only the identity.
+    pub fn new(group: Arc<SymmetryGroup>, moves: &MoveSet) -> Option<HashedSymmetry> {
+        if group.order() < 2 {
+            return None;
+        }
+        let index: HashMap<&[u8], usize> = moves
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.transformation.as_bytes(), i))
+            .collect();
+        let mut first_moves = Vec::new();
+        for (i, m) in moves.moves().iter().enumerate() {
+            // A move whose conjugates are all later moves starts its class.
+            let least = (0..group.order())
+                .filter_map(|g| {
+                    let c = group.conjugate_transformation(g, m.transformation.as_bytes());
+                    index.get(&c[..]).copied()
+                })
+                .min()
+                .unwrap_or(i);
+            if least == i {
+                first_moves.push(i);
+            }
+        }
+        Some(HashedSymmetry { group, first_moves })
+    }
+
+    /// The symmetries.
+    pub fn group(&self) -> &SymmetryGroup {
+        &self.group
+    }
+
+    /// How many moves the fill starts with.
+    pub fn first_moves(&self) -> usize {
+        self.first_moves.len()
+    }
+
+    /// About how many times a plain insertion an insertion of a least
+    /// conjugate costs (most conjugates are ruled out at their first
+    /// byte, but near the goal many tie for several), for planning a
+    /// fill before one is timed.
+    pub fn insert_cost(&self) -> u64 {
+        1 + self.group.order() as u64 / 4
+    }
+}
+
+/// A node of the fill's walk: its position, its automaton state and, at
+/// the first level of a reduced walk, the first move (whose successor is
+/// chosen from the automaton's start, see the module documentation).
+type WalkNode = (Vec<u8>, u32, Option<usize>);
+
+/// The automaton state after `m` from `state`, or [`FORBIDDEN`]. After a
+/// reduced walk's first move `first`, any move may follow that may start
+/// a sequence, except the same grip's moves that could not follow it
+/// (those make a shorter sequence).
+#[inline]
+fn next_state(
+    fsm: &CanonicalFsm,
+    moves: &MoveSet,
+    state: u32,
+    first: Option<usize>,
+    m: usize,
+) -> u32 {
+    match first {
+        None => fsm.next(state, m),
+        Some(f) => {
+            let ms = moves.moves();
+            if ms[m].grip == ms[f].grip
+                && fsm.next(fsm.next(CanonicalFsm::START, f), m) == FORBIDDEN
+            {
+                FORBIDDEN
+            } else {
+                fsm.next(CanonicalFsm::START, m)
+            }
+        }
+    }
 }
 
 /// A fast hash of a packed state (multiply-rotate over 8-byte words).
@@ -54,16 +157,41 @@ pub(crate) fn hash_state(state: &[u8]) -> u64 {
 }
 
 impl HashedTable {
-    /// How deep a table of `entries` entries should be filled: the deepest
-    /// depth whose canonical sequences, counted with all shorter ones, are
-    /// at most `entries` and at most `max_nodes`; with that count (an upper
-    /// bound on the positions the fill inserts).
-    pub fn depth_for(fsm: &CanonicalFsm, entries: u64, max_nodes: u64) -> (u8, u64) {
-        let counts = fsm.counts(UNREACHED as usize - 2);
+    /// How many sequences a fill to each depth walks (an upper bound on
+    /// the positions it inserts), from depth 0 up to `max_depth`.
+    pub fn walked(
+        fsm: &CanonicalFsm,
+        symmetry: Option<&HashedSymmetry>,
+        max_depth: usize,
+    ) -> Vec<u128> {
+        let counts = fsm.counts(max_depth);
         let mut total = 0u128;
+        counts
+            .iter()
+            .enumerate()
+            .map(|(d, &c)| {
+                total += match (symmetry, d) {
+                    (None, _) | (_, 0) => c,
+                    // The first moves, then sequences from the start.
+                    (Some(s), d) => s.first_moves.len() as u128 * counts[d - 1],
+                };
+                total
+            })
+            .collect()
+    }
+
+    /// How deep a table of `entries` entries should be filled: the deepest
+    /// depth whose walk ([`HashedTable::walked`]) is at most `entries` and
+    /// at most `max_nodes` sequences; with that count.
+    pub fn depth_for(
+        fsm: &CanonicalFsm,
+        symmetry: Option<&HashedSymmetry>,
+        entries: u64,
+        max_nodes: u64,
+    ) -> (u8, u64) {
+        let walked = HashedTable::walked(fsm, symmetry, UNREACHED as usize - 2);
         let mut depth = (0u8, 1u64);
-        for (d, &c) in counts.iter().enumerate() {
-            total += c;
+        for (d, &total) in walked.iter().enumerate() {
             if total > entries as u128 || total > max_nodes as u128 {
                 break;
             }
@@ -73,12 +201,14 @@ impl HashedTable {
     }
 
     /// Fills a table of `fill.entries` entries with every position within
-    /// `fill.depth` moves of `goal`; `None` if `stop` is raised first.
+    /// `fill.depth` moves of `goal` (their least conjugates under
+    /// `symmetry`); `None` if `stop` is raised first.
     pub fn build(
         layout: &Layout,
         goal: &Pattern,
         moves: &MoveSet,
         fsm: &CanonicalFsm,
+        symmetry: Option<&HashedSymmetry>,
         fill: HashedFill,
         stop: &AtomicBool,
     ) -> Option<HashedTable> {
@@ -96,59 +226,62 @@ impl HashedTable {
             size,
             depth,
             inserted: 0,
+            symmetry: symmetry.cloned(),
         };
-        // Split the walk at a short prefix, as the search does.
-        let counts = fsm.counts(depth as usize);
-        let mut plen = 0usize;
-        while plen < depth as usize && counts[plen] < 256 {
+        let len = layout.state_len();
+        // Split the walk at a short prefix, as the search does; shallower
+        // positions are inserted here.
+        let mut canon = vec![0u8; len];
+        let mut level: Vec<WalkNode> = vec![(goal.as_bytes().to_vec(), CanonicalFsm::START, None)];
+        let mut plen = 0u8;
+        while plen < depth && level.len() < 256 {
+            let mut children = Vec::new();
+            for (state, fsm_state, first) in &level {
+                table.insert(state, plen, &mut canon);
+                let mut child = vec![0u8; len];
+                for (m, mv) in moves.moves().iter().enumerate() {
+                    let (next, first) = match (plen, symmetry) {
+                        (0, Some(s)) if s.first_moves.contains(&m) => {
+                            (CanonicalFsm::START, Some(m))
+                        }
+                        (0, Some(_)) => continue,
+                        _ => (next_state(fsm, moves, *fsm_state, *first, m), None),
+                    };
+                    if next == FORBIDDEN {
+                        continue;
+                    }
+                    layout.compose_into(state, mv.transformation.as_bytes(), &mut child);
+                    children.push((child.clone(), next, first));
+                }
+            }
+            level = children;
             plen += 1;
         }
-        let mut prefixes = Vec::new();
-        collect(
-            layout,
-            moves,
-            fsm,
-            goal.as_bytes(),
-            CanonicalFsm::START,
-            plen,
-            &mut Vec::new(),
-            &mut prefixes,
-        );
-        // Shallower positions than the prefix length are inserted here.
-        let mut shallow = Vec::new();
-        for d in 0..plen {
-            collect(
-                layout,
-                moves,
-                fsm,
-                goal.as_bytes(),
-                CanonicalFsm::START,
-                d,
-                &mut Vec::new(),
-                &mut shallow,
-            );
-            for (state, _) in shallow.drain(..) {
-                table.insert(&state, d as u8);
-            }
-        }
+        let prefixes = level;
         let next = std::sync::atomic::AtomicUsize::new(0);
         let inserted = AtomicU64::new(0);
         std::thread::scope(|scope| {
             for _ in 0..threads.max(1) {
                 scope.spawn(|| {
-                    let len = layout.state_len();
                     let mut stack = vec![0u8; len * (depth as usize + 2)];
+                    let mut canon = vec![0u8; len];
                     let mut n = 0u64;
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         if i >= prefixes.len() || stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let (state, fsm_state) = &prefixes[i];
+                        let (state, fsm_state, first) = &prefixes[i];
                         stack[..len].copy_from_slice(state);
-                        n += table.walk(
-                            layout, moves, fsm, &mut stack, 0, plen as u8, *fsm_state, stop,
-                        );
+                        let mut walk = Walk {
+                            layout,
+                            moves,
+                            fsm,
+                            stack: &mut stack,
+                            canon: &mut canon,
+                            stop,
+                        };
+                        n += table.walk(&mut walk, 0, plen, *fsm_state, *first);
                     }
                     inserted.fetch_add(n, Ordering::Relaxed);
                 });
@@ -164,12 +297,19 @@ impl HashedTable {
     }
 
     /// A table from its cached parts.
-    pub(crate) fn from_parts(words: Vec<u64>, size: u64, depth: u8, inserted: u64) -> HashedTable {
+    pub(crate) fn from_parts(
+        words: Vec<u64>,
+        size: u64,
+        depth: u8,
+        inserted: u64,
+        symmetry: Option<&HashedSymmetry>,
+    ) -> HashedTable {
         HashedTable {
             words: words.into_iter().map(AtomicU64::new).collect(),
             size,
             depth,
             inserted,
+            symmetry: symmetry.cloned(),
         }
     }
 
@@ -180,39 +320,28 @@ impl HashedTable {
 
     /// Inserts the position at stack level `level` (at `d` moves) and every
     /// canonical continuation up to the table's depth; the count inserted.
-    #[allow(clippy::too_many_arguments)]
-    fn walk(
-        &self,
-        layout: &Layout,
-        moves: &MoveSet,
-        fsm: &CanonicalFsm,
-        stack: &mut [u8],
-        level: usize,
-        d: u8,
-        state: u32,
-        stop: &AtomicBool,
-    ) -> u64 {
-        let len = layout.state_len();
-        self.insert(&stack[level * len..(level + 1) * len], d);
+    fn walk(&self, w: &mut Walk, level: usize, d: u8, state: u32, first: Option<usize>) -> u64 {
+        let len = w.layout.state_len();
+        self.insert(&w.stack[level * len..(level + 1) * len], d, w.canon);
         if d == self.depth {
             return 1;
         }
-        if level % 4 == 0 && stop.load(Ordering::Relaxed) {
+        if level % 4 == 0 && w.stop.load(Ordering::Relaxed) {
             return 1;
         }
         let mut n = 1;
-        for (m, mv) in moves.moves().iter().enumerate() {
-            let next = fsm.next(state, m);
+        for (m, mv) in w.moves.moves().iter().enumerate() {
+            let next = next_state(w.fsm, w.moves, state, first, m);
             if next == FORBIDDEN {
                 continue;
             }
-            let (cur, child) = stack.split_at_mut((level + 1) * len);
-            layout.compose_into(
+            let (cur, child) = w.stack.split_at_mut((level + 1) * len);
+            w.layout.compose_into(
                 &cur[level * len..],
                 mv.transformation.as_bytes(),
                 &mut child[..len],
             );
-            n += self.walk(layout, moves, fsm, stack, level + 1, d + 1, next, stop);
+            n += self.walk(w, level + 1, d + 1, next, None);
         }
         n
     }
@@ -222,9 +351,21 @@ impl HashedTable {
         ((hash_state(state) as u128 * self.size as u128) >> 64) as u64
     }
 
+    /// The entry of `state` (of its least conjugate, computed in `canon`).
+    #[inline]
+    fn slot_of(&self, state: &[u8], canon: &mut [u8]) -> u64 {
+        match &self.symmetry {
+            None => self.slot(state),
+            Some(s) => {
+                s.group.canonical_into(state, canon);
+                self.slot(canon)
+            }
+        }
+    }
+
     /// Lowers the entry of `state` to `d` if it is higher.
-    fn insert(&self, state: &[u8], d: u8) {
-        let i = self.slot(state);
+    fn insert(&self, state: &[u8], d: u8, canon: &mut [u8]) {
+        let i = self.slot_of(state, canon);
         let shift = (i & 15) * 4;
         let word = &self.words[(i >> 4) as usize];
         let mut cur = word.load(Ordering::Relaxed);
@@ -241,10 +382,11 @@ impl HashedTable {
         }
     }
 
-    /// Where a position's entry is, for a batched read.
+    /// Where a position's entry is, for a batched read; `canon` is scratch
+    /// space of a state's length.
     #[inline]
-    pub fn index(&self, state: &[u8]) -> u64 {
-        self.slot(state)
+    pub fn index(&self, state: &[u8], canon: &mut [u8]) -> u64 {
+        self.slot_of(state, canon)
     }
 
     /// The lower bound an entry gives.
@@ -261,7 +403,13 @@ impl HashedTable {
 
     /// The lower bound for a position.
     pub fn lookup(&self, state: &[u8]) -> u8 {
-        self.entry(self.slot(state))
+        let mut canon = vec![0u8; state.len()];
+        self.entry(self.slot_of(state, &mut canon))
+    }
+
+    /// The symmetries it reduces by, if any.
+    pub fn symmetry(&self) -> Option<&HashedSymmetry> {
+        self.symmetry.as_ref()
     }
 
     /// The depth it was filled to.
@@ -285,32 +433,13 @@ impl HashedTable {
     }
 }
 
-/// The positions (and automaton states) at the end of every canonical
-/// sequence of exactly `len` moves from `state`.
-#[allow(clippy::too_many_arguments)]
-fn collect(
-    layout: &Layout,
-    moves: &MoveSet,
-    fsm: &CanonicalFsm,
-    state: &[u8],
-    fsm_state: u32,
-    len: usize,
-    path: &mut Vec<usize>,
-    out: &mut Vec<(Vec<u8>, u32)>,
-) {
-    if path.len() == len {
-        out.push((state.to_vec(), fsm_state));
-        return;
-    }
-    let mut child = vec![0u8; state.len()];
-    for (m, mv) in moves.moves().iter().enumerate() {
-        let next = fsm.next(fsm_state, m);
-        if next == FORBIDDEN {
-            continue;
-        }
-        layout.compose_into(state, mv.transformation.as_bytes(), &mut child);
-        path.push(m);
-        collect(layout, moves, fsm, &child, next, len, path, out);
-        path.pop();
-    }
+/// What a fill's walk carries down: the puzzle, the path's states and
+/// scratch space.
+struct Walk<'a> {
+    layout: &'a Layout,
+    moves: &'a MoveSet,
+    fsm: &'a CanonicalFsm,
+    stack: &'a mut [u8],
+    canon: &'a mut [u8],
+    stop: &'a AtomicBool,
 }

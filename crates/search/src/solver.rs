@@ -19,11 +19,12 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use twistor_core::{Layout, Pattern, Puzzle};
+use twistor_core::symmetry::SymmetryGroup;
+use twistor_core::{Layout, Pattern, Puzzle, Transformation};
 
 use crate::cache::{fnv1a, CacheError, TableCache};
 use crate::canonical::{CanonicalFsm, FORBIDDEN};
-use crate::hashed::{HashedFill, HashedTable};
+use crate::hashed::{HashedFill, HashedSymmetry, HashedTable};
 use crate::planner::{plan_tables, TablePlan};
 use crate::table::{FillLimit, FillProgress, LayerCost, PruneTable};
 
@@ -42,6 +43,9 @@ const SEQUENCE_SECS: f64 = 1e-7;
 fn hashed_entries(cap: u64, sequences: u64) -> u64 {
     cap.min(sequences.saturating_mul(8).max(1 << 17))
 }
+
+/// Largest rotation group a solver reduces by.
+const MAX_SYMMETRIES: usize = 1000;
 
 /// Nodes below which a depth is searched on one thread.
 const SMALL_SEARCH_NODES: u64 = 1 << 16;
@@ -118,6 +122,9 @@ pub struct SolverOptions {
     pub threads: usize,
     /// Where to keep tables between runs, if anywhere.
     pub cache: Option<TableCache>,
+    /// Whether to reduce the hashed table by the puzzle's rotations that
+    /// keep the goal and the moves (see [`twistor_core::symmetry`]).
+    pub symmetry: bool,
 }
 
 impl Default for SolverOptions {
@@ -126,6 +133,7 @@ impl Default for SolverOptions {
             memory_bytes: 256 << 20,
             threads: 1,
             cache: None,
+            symmetry: true,
         }
     }
 }
@@ -257,6 +265,8 @@ pub struct Solver {
     branching: u64,
     /// Exact distances of whole positions near the goal, if there is room.
     hashed: Option<HashedTable>,
+    /// The symmetries the hashed table reduces by.
+    symmetry: Option<HashedSymmetry>,
     /// Whether h(position⁻¹) is also a lower bound (goal is the identity
     /// and positions are transformations).
     inverse_ok: bool,
@@ -334,13 +344,28 @@ impl Solver {
                 (layout.offset(il.orbit) + il.slot, mask)
             })
             .collect();
+        let symmetry = if options.symmetry && puzzle.illegal().is_empty() {
+            let rotations: Vec<&Transformation> = puzzle
+                .rotations()
+                .iter()
+                .map(|&i| &puzzle.moves()[i].transformation)
+                .collect();
+            let searched: Vec<&Transformation> =
+                moves.moves().iter().map(|m| &m.transformation).collect();
+            let group = SymmetryGroup::new(&layout, &goal, &rotations, &searched, MAX_SYMMETRIES);
+            HashedSymmetry::new(std::sync::Arc::new(group), &moves)
+        } else {
+            None
+        };
         let hashed_cap = hashed_bytes * 2;
         let mut sequence_secs = SEQUENCE_SECS;
-        let hashed_key = hashed_key(&layout, &moves, &goal, hashed_cap);
+        let hashed_key = hashed_key(&layout, &moves, &goal, hashed_cap, symmetry.as_ref());
         let hashed = if hashed_bytes >= 1 << 16 {
             // Start shallow (a fraction of a second); searching grows it.
+            let budget =
+                INITIAL_HASHED_SEQUENCES / symmetry.as_ref().map_or(1, |s| s.insert_cost());
             let (depth, sequences) =
-                HashedTable::depth_for(&fsm, hashed_cap, INITIAL_HASHED_SEQUENCES);
+                HashedTable::depth_for(&fsm, symmetry.as_ref(), hashed_cap, budget);
             let entries = hashed_entries(hashed_cap, sequences);
             let site = CacheSite {
                 cache: options.cache.as_ref(),
@@ -354,11 +379,19 @@ impl Solver {
                 threads: options.threads,
             };
             Some(site.load_or_build(
-                |c, key| c.load_hashed(puzzle.name(), key, hashed_cap),
+                |c, key| c.load_hashed(puzzle.name(), key, hashed_cap, symmetry.as_ref()),
                 |events| {
                     events(TableEvent::Hashing { depth, entries });
                     let t0 = std::time::Instant::now();
-                    let h = HashedTable::build(&layout, &goal, &moves, &fsm, fill, stop);
+                    let h = HashedTable::build(
+                        &layout,
+                        &goal,
+                        &moves,
+                        &fsm,
+                        symmetry.as_ref(),
+                        fill,
+                        stop,
+                    );
                     let secs = t0.elapsed().as_secs_f64();
                     fill_secs += secs;
                     sequence_secs = (secs / sequences.max(1) as f64).clamp(1e-9, 1e-5);
@@ -391,6 +424,7 @@ impl Solver {
             sequence_secs,
             branching,
             hashed,
+            symmetry,
             inverse_ok,
             illegal,
         };
@@ -441,6 +475,7 @@ impl Solver {
                         &self.goal,
                         &self.moves,
                         &self.fsm,
+                        self.symmetry.as_ref(),
                         fill,
                         stop,
                     ) else {
@@ -500,11 +535,12 @@ impl Solver {
             });
         let deeper = self.hashed.as_ref().and_then(|h| {
             let depth = h.depth() + 1;
-            let (deepest, _) = HashedTable::depth_for(&self.fsm, self.hashed_cap, u64::MAX);
+            let sym = self.symmetry.as_ref();
+            let (deepest, _) = HashedTable::depth_for(&self.fsm, sym, self.hashed_cap, u64::MAX);
             (deepest >= depth).then(|| {
                 // The sequences bound the positions it will hold.
-                let counts = self.fsm.counts(depth as usize);
-                let sequences = counts.iter().sum::<u128>().min(u64::MAX as u128) as u64;
+                let walked = HashedTable::walked(&self.fsm, sym, depth as usize);
+                let sequences = walked[depth as usize].min(u64::MAX as u128) as u64;
                 Growth::Deeper {
                     depth,
                     sequences,
@@ -930,13 +966,27 @@ impl CacheSite<'_> {
 /// The cache key of a hashed table: what [`table_key`] covers, with the
 /// most entries it may have and the version of the position hash (not its
 /// depth: a table grown deeper replaces the shallower one).
-fn hashed_key(layout: &Layout, moves: &MoveSet, goal: &Pattern, max_entries: u64) -> u64 {
+fn hashed_key(
+    layout: &Layout,
+    moves: &MoveSet,
+    goal: &Pattern,
+    max_entries: u64,
+    symmetry: Option<&HashedSymmetry>,
+) -> u64 {
     /// Bump when [`crate::hashed`]'s hash of positions changes.
     const HASH_VERSION: u64 = 1;
     let mut bytes = search_bytes(layout, moves, goal);
     bytes.extend_from_slice(b"hashed");
     for v in [HASH_VERSION, max_entries] {
         bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    // The rotations it reduces by (the identity alone adds nothing, so
+    // tables cached before symmetry keep their keys).
+    if let Some(s) = symmetry {
+        let group = s.group();
+        for i in 0..group.order() {
+            bytes.extend_from_slice(group.rotation(i));
+        }
     }
     fnv1a(&bytes, 2)
 }
@@ -960,13 +1010,14 @@ fn search_bytes(layout: &Layout, moves: &MoveSet, goal: &Pattern) -> Vec<u8> {
 /// A table a node's children can be judged by, in two steps so that a
 /// batch's memory reads overlap: where each child's entry is, then the entries.
 trait LowerBound {
-    fn index_of(&self, layout: &Layout, state: &[u8]) -> u64;
+    /// The index of `state`'s entry (`scratch` is space of a state's length).
+    fn index_of(&self, layout: &Layout, state: &[u8], scratch: &mut [u8]) -> u64;
     fn bound_at(&self, index: u64) -> u8;
 }
 
 impl LowerBound for PruneTable {
     #[inline]
-    fn index_of(&self, layout: &Layout, state: &[u8]) -> u64 {
+    fn index_of(&self, layout: &Layout, state: &[u8], _scratch: &mut [u8]) -> u64 {
         self.projection().index(layout, state)
     }
     #[inline]
@@ -977,8 +1028,8 @@ impl LowerBound for PruneTable {
 
 impl LowerBound for HashedTable {
     #[inline]
-    fn index_of(&self, _layout: &Layout, state: &[u8]) -> u64 {
-        self.index(state)
+    fn index_of(&self, _layout: &Layout, state: &[u8], scratch: &mut [u8]) -> u64 {
+        self.index(state, scratch)
     }
     #[inline]
     fn bound_at(&self, index: u64) -> u8 {
@@ -1009,6 +1060,8 @@ struct Worker<'s> {
     alive_count: Vec<usize>,
     /// Scratch: inverses of the current node's children, indices, values.
     inverse: Vec<u8>,
+    /// Scratch: a least conjugate.
+    canon: Vec<u8>,
     index: Vec<u64>,
     path: Vec<usize>,
     solutions: Vec<Vec<usize>>,
@@ -1032,6 +1085,7 @@ impl<'s> Worker<'s> {
             alive: vec![0; nmoves * levels],
             alive_count: vec![0; levels],
             inverse: vec![0u8; len * nmoves],
+            canon: vec![0u8; len],
             index: vec![0; nmoves],
             path: Vec::with_capacity(levels),
             solutions: Vec::new(),
@@ -1061,7 +1115,8 @@ impl<'s> Worker<'s> {
         };
         for a in 0..count {
             let c = self.alive[base + a] as usize;
-            self.index[a] = table.index_of(&s.layout, &states[c * len..(c + 1) * len]);
+            self.index[a] =
+                table.index_of(&s.layout, &states[c * len..(c + 1) * len], &mut self.canon);
         }
         let mut kept = 0;
         for a in 0..count {

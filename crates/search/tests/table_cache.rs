@@ -52,6 +52,7 @@ fn set_up_naming(
                 dir: dir.to_path_buf(),
                 write: true,
             }),
+            ..Default::default()
         },
         &stop,
         &mut |e| match e {

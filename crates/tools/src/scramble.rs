@@ -380,6 +380,7 @@ impl OptimalEngine {
             memory_bytes: 64 << 20,
             threads: options.threads.max(1),
             cache: options.table_cache.clone(),
+            symmetry: true,
         };
         let stop = AtomicBool::new(false);
         let solver = Solver::new(

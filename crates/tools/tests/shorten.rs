@@ -21,6 +21,7 @@ fn the_t_perm_shortens_to_eleven_moves() {
             memory_bytes: 16 << 20,
             threads: 2,
             cache: None,
+            symmetry: true,
         },
         &stop,
         &mut |_| {},

@@ -64,6 +64,7 @@ pub fn run(args: ShortenArgs) -> CliResult {
         memory_bytes: args.memory << 20,
         threads,
         cache: args.cache.cache()?,
+        symmetry: true,
     };
     let mut shortener = Shortener::new(
         &puzzle,

@@ -70,6 +70,10 @@ pub struct SolveArgs {
     /// Report each search depth on stderr.
     #[arg(short, long)]
     verbose: bool,
+    /// Do not reduce the hashed table by the puzzle's rotations (those that
+    /// keep the goal and map the moves to moves).
+    #[arg(long)]
+    no_symmetry: bool,
     /// Use the generic search even for a definition recognised as the 3x3x3
     /// (which otherwise goes to the dedicated optimal solver when one
     /// solution is asked for).
@@ -144,6 +148,7 @@ pub fn run(args: SolveArgs) -> CliResult {
         memory_bytes: args.memory.saturating_mul(1 << 20),
         threads,
         cache: args.cache.cache()?,
+        symmetry: !args.no_symmetry,
     };
     let mut solver = Solver::new(
         &puzzle,
@@ -155,9 +160,16 @@ pub fn run(args: SolveArgs) -> CliResult {
     )
     .map_err(CliError::failure)?;
     bar.finish();
-    let table_bytes: u64 = solver.tables().iter().map(|t| t.bytes()).sum();
+    let table_bytes: u64 = solver.tables().iter().map(|t| t.bytes()).sum::<u64>()
+        + solver.hashed().map_or(0, |h| h.bytes());
+    let hashed = solver.hashed().map(|h| {
+        let symmetry = h.symmetry().map_or(String::new(), |s| {
+            format!(", up to {} rotations", s.group().order())
+        });
+        format!("; hashed positions within {}{symmetry}", h.depth())
+    });
     eprintln!(
-        "tables: {} ({:.1} MiB) in {:.2} s{}",
+        "tables: {} ({:.1} MiB) in {:.2} s{}{}",
         solver.tables().len(),
         table_bytes as f64 / (1 << 20) as f64,
         t0.elapsed().as_secs_f64(),
@@ -165,7 +177,8 @@ pub fn run(args: SolveArgs) -> CliResult {
             .tables()
             .iter()
             .map(|t| format!("; {} mean {:.2}", t.projection().description(), t.mean()))
-            .collect::<String>()
+            .collect::<String>(),
+        hashed.unwrap_or_default()
     );
 
     let solve_options = SolveOptions {

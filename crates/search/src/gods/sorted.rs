@@ -91,7 +91,7 @@ impl Expander<'_> {
 
     fn key_of<K: Key>(&self, state: &[u8], s: &mut SymmetryScratch) -> K {
         match self.symmetry {
-            Some(sym) => sym.canonical(self.ctx_layout, self.packer, state, s),
+            Some(sym) => sym.canonical(self.packer, state, s),
             None => self.packer.pack(state),
         }
     }
@@ -109,7 +109,7 @@ impl Expander<'_> {
         match self.symmetry {
             Some(sym) => {
                 self.packer.unpack(key, &mut s.state);
-                sym.class_size(self.ctx_layout, &s.state, &mut s.sym)
+                sym.class_size(&s.state, &mut s.sym)
             }
             None => 1,
         }
