@@ -139,6 +139,9 @@ fn next_state(
     }
 }
 
+/// Leaves a fill hashes before it writes their entries.
+const LEAF_BATCH: usize = 32;
+
 /// A fast hash of a packed state (multiply-rotate over 8-byte words).
 #[inline]
 pub(crate) fn hash_state(state: &[u8]) -> u64 {
@@ -330,6 +333,32 @@ impl HashedTable {
             return 1;
         }
         let mut n = 1;
+        if d + 1 == self.depth {
+            // The children are leaves: hash them all, then read their
+            // words together so that the cache misses overlap.
+            let mut slots = [0u64; LEAF_BATCH];
+            let mut count = 0;
+            for (m, mv) in w.moves.moves().iter().enumerate() {
+                if next_state(w.fsm, w.moves, state, first, m) == FORBIDDEN {
+                    continue;
+                }
+                let (cur, child) = w.stack.split_at_mut((level + 1) * len);
+                w.layout.compose_into(
+                    &cur[level * len..],
+                    mv.transformation.as_bytes(),
+                    &mut child[..len],
+                );
+                slots[count] = self.slot_of(&child[..len], w.canon);
+                count += 1;
+                n += 1;
+                if count == LEAF_BATCH {
+                    self.lower_all(&slots, d + 1);
+                    count = 0;
+                }
+            }
+            self.lower_all(&slots[..count], d + 1);
+            return n;
+        }
         for (m, mv) in w.moves.moves().iter().enumerate() {
             let next = next_state(w.fsm, w.moves, state, first, m);
             if next == FORBIDDEN {
@@ -366,9 +395,27 @@ impl HashedTable {
     /// Lowers the entry of `state` to `d` if it is higher.
     fn insert(&self, state: &[u8], d: u8, canon: &mut [u8]) {
         let i = self.slot_of(state, canon);
+        self.lower(i, d, self.words[(i >> 4) as usize].load(Ordering::Relaxed));
+    }
+
+    /// Lowers entries `slots` to `d` where they are higher, reading all
+    /// their words before the first (ordered) write.
+    fn lower_all(&self, slots: &[u64], d: u8) {
+        let mut words = [0u64; LEAF_BATCH];
+        for (w, &i) in words.iter_mut().zip(slots) {
+            *w = self.words[(i >> 4) as usize].load(Ordering::Relaxed);
+        }
+        for (&w, &i) in words.iter().zip(slots) {
+            self.lower(i, d, w);
+        }
+    }
+
+    /// Lowers entry `i` to `d` if it is higher, `cur` being its word as
+    /// last read.
+    #[inline]
+    fn lower(&self, i: u64, d: u8, mut cur: u64) {
         let shift = (i & 15) * 4;
         let word = &self.words[(i >> 4) as usize];
-        let mut cur = word.load(Ordering::Relaxed);
         loop {
             let v = ((cur >> shift) & 15) as u8;
             if v <= d {

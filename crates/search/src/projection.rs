@@ -868,27 +868,41 @@ impl Coord {
     fn multiset_rank(&self, class: impl Fn(usize) -> u8) -> u64 {
         const FEW: usize = 8;
         let k = self.counts.len();
-        if (1..=FEW).contains(&k) {
-            // One pass over the slots, every class at once: a slot is free
-            // for the classes from its own on (all of them for REST).
-            let mut idx = [0usize; FEW];
-            let mut found = [0usize; FEW];
-            let mut r = [0u64; FEW];
-            for s in 0..self.n {
-                let c = class(s) as usize;
-                if c < k {
-                    found[c] += 1;
-                    r[c] += self.binomial(idx[c], found[c]);
-                }
-                for i in idx.iter_mut().take(c.min(k - 1) + 1) {
-                    *i += 1;
+        if (1..=FEW).contains(&k) && self.n <= 64 {
+            // One pass over the slots makes a mask of each class's slots;
+            // then a slot's index among those the earlier classes left
+            // free is a population count.
+            // (Slots of later classes and REST go to a spare mask, without
+            // a branch the data would mispredict.)
+            let mut mask = [0u64; FEW + 1];
+            match k {
+                1 => mask[..1].copy_from_slice(&self.class_masks::<1>(&class)),
+                2 => mask[..2].copy_from_slice(&self.class_masks::<2>(&class)),
+                3 => mask[..3].copy_from_slice(&self.class_masks::<3>(&class)),
+                4 => mask[..4].copy_from_slice(&self.class_masks::<4>(&class)),
+                _ => {
+                    for s in 0..self.n {
+                        mask[(class(s) as usize).min(FEW)] |= 1 << s;
+                    }
                 }
             }
+            let mut free_mask = u64::MAX;
             let mut free = self.n;
             let mut rank = 0u64;
             for (ci, &count) in self.counts.iter().enumerate() {
-                rank = rank * self.binomial(free, count as usize) + r[ci];
+                let mut r = 0u64;
+                let mut slots = mask[ci];
+                let mut found = 0;
+                while slots != 0 {
+                    let s = slots.trailing_zeros();
+                    slots &= slots - 1;
+                    found += 1;
+                    let idx = (free_mask & ((1u64 << s) - 1)).count_ones() as usize;
+                    r += self.binomial(idx, found);
+                }
+                rank = rank * self.binomial(free, count as usize) + r;
                 free -= count as usize;
+                free_mask &= !mask[ci];
             }
             return rank;
         }
@@ -915,6 +929,21 @@ impl Coord {
             free -= count as usize;
         }
         rank
+    }
+
+    /// Each of the first `K` classes' slots as a mask (`n <= 64`), kept in
+    /// registers: a mask in memory would make every slot wait for the
+    /// last slot's store.
+    #[inline]
+    fn class_masks<const K: usize>(&self, class: &impl Fn(usize) -> u8) -> [u64; K] {
+        let mut mask = [0u64; K];
+        for s in 0..self.n {
+            let c = class(s) as usize;
+            for (ci, m) in mask.iter_mut().enumerate() {
+                *m |= ((c == ci) as u64) << s;
+            }
+        }
+        mask
     }
 
     /// `C(n, k)` from the coordinate's table (zero when `k > n`).
@@ -1283,13 +1312,26 @@ mod tests {
                 orientation: true,
             },
         ];
-        let mut p = Projection::new(&l, &g, &sels, &[false, true]).unwrap();
-        p.prepare(&l, &raw);
-        for c in &p.coords {
-            let mut buf = Vec::new();
-            for v in 0..c.size {
-                c.decode(v, &mut buf);
-                assert_eq!(c.encode(&buf), v);
+        // One class, and more classes than the ranks keep in registers.
+        let one = vec![OrbitSelection {
+            orbit: 0,
+            ids: vec![3],
+            orientation: false,
+        }];
+        let five = vec![OrbitSelection {
+            orbit: 0,
+            ids: vec![0, 1, 2, 4, 5],
+            orientation: false,
+        }];
+        for sels in [sels, one, five] {
+            let mut p = Projection::new(&l, &g, &sels, &[false, true]).unwrap();
+            p.prepare(&l, &raw);
+            for c in &p.coords {
+                let mut buf = Vec::new();
+                for v in 0..c.size {
+                    c.decode(v, &mut buf);
+                    assert_eq!(c.encode(&buf), v);
+                }
             }
         }
     }

@@ -777,11 +777,19 @@ impl PruneTable {
         &self.data
     }
 
-    /// The mean lower bound over all entries.
+    /// The mean lower bound over the entries a search can meet: all of
+    /// them while the table grows (those not reached yet count as one
+    /// more than the last layer), those reached once it is complete (the
+    /// rest are positions the moves cannot reach, which would make a
+    /// table of a small subgroup look strong).
     pub fn mean(&self) -> f64 {
-        let total: u64 = self.histogram.iter().sum();
-        let sum: f64 = self
-            .histogram
+        let reachable = if self.complete {
+            &self.histogram[..self.histogram.len().min(self.filled as usize + 1)]
+        } else {
+            &self.histogram[..]
+        };
+        let total: u64 = reachable.iter().sum();
+        let sum: f64 = reachable
             .iter()
             .enumerate()
             .map(|(d, &c)| d as f64 * c as f64)
