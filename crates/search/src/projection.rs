@@ -85,8 +85,15 @@ struct Coord {
     /// `C(a, b)` for `a <= n`, `b <= max_count`, row by row.
     binomials: Vec<u64>,
     max_count: usize,
-    /// `table[m * size + v]`: the value after move `m`.
+    /// `table[m * size + v]`: the value after move `m` (or, once
+    /// [`Projection::lay_out_for_search`], `table[v * moves + m]`).
     table: Option<Vec<u32>>,
+    /// Whether the move tables are laid out value by value (all moves of a
+    /// value in one cache line, as a search reads them) rather than move
+    /// by move (as a fill scans them).
+    by_value: bool,
+    /// The number of moves the tables have.
+    num_moves: usize,
     /// For [`Kind::Pieces`] too large for `table`: tables over its slots
     /// part and its orientation part.
     pieces: Option<PiecesTables>,
@@ -101,7 +108,8 @@ struct PiecesTables {
     ori_size: u64,
     /// Size of the slots part.
     slots_size: u64,
-    /// `slots[m * slots_size + p]`: the slots part after move `m`.
+    /// `slots[m * slots_size + p]`: the slots part after move `m` (laid
+    /// out as the coordinate's `table` is).
     slots: Vec<u32>,
     /// `twist[m * slots_size + p]`: the twists received, as an orientation value.
     twist: Vec<u32>,
@@ -231,6 +239,8 @@ impl Projection {
                 max_count: counts.iter().map(|&c| c as usize).max().unwrap_or(0),
                 table: None,
                 pieces: None,
+                by_value: false,
+                num_moves: 0,
             };
             if full || !oriented {
                 coords.push(Coord {
@@ -349,6 +359,8 @@ impl Projection {
                     max_count: 0,
                     table: None,
                     pieces: None,
+                    by_value: false,
+                    num_moves: 0,
                 }
             })
             .collect();
@@ -423,6 +435,8 @@ impl Projection {
                 if c.size.saturating_mul(moves.len() as u64) <= table_limit {
                     let rows = component_table(&ex.indexer, i, moves, &ex.template);
                     c.table = Some(move_major(&rows, moves.len()));
+                    c.by_value = false;
+                    c.num_moves = moves.len();
                 }
             }
             return;
@@ -451,6 +465,8 @@ impl Projection {
                         }
                     });
                 proj.coords[ci].table = Some(move_major(&rows, nm));
+                proj.coords[ci].by_value = false;
+                proj.coords[ci].num_moves = nm;
             } else if let Kind::Pieces = c.kind {
                 let ori_size = c.ori_size;
                 let slots_size = c.size / ori_size;
@@ -483,6 +499,8 @@ impl Projection {
                         }
                         t
                     });
+                    proj.coords[ci].by_value = false;
+                    proj.coords[ci].num_moves = moves.len();
                     proj.coords[ci].pieces = Some(PiecesTables {
                         ori_size,
                         slots_size,
@@ -575,14 +593,55 @@ impl Projection {
             .fold(0u64, |acc, (c, &v)| acc * c.size + v)
     }
 
-    /// Drops the move tables (once a table is filled, lookups need none).
-    pub(crate) fn forget_moves(&mut self) {
-        self.moves = Vec::new();
-        self.raw_moves = Vec::new();
+    /// Whether a search can carry coordinates down
+    /// ([`Projection::step_coords`]) instead of reading each position:
+    /// every coordinate has move tables, laid out for a search.
+    pub(crate) fn moves_by_table(&self) -> bool {
+        !self.coords.is_empty()
+            && self
+                .coords
+                .iter()
+                .all(|c| c.by_value && (c.table.is_some() || c.pieces.is_some()))
+    }
+
+    /// Lays the move tables out value by value, as a search reads them (a
+    /// node's children then find their values in one cache line, instead
+    /// of one line per move); for a table that is filled.
+    pub(crate) fn lay_out_for_search(&mut self) {
         for c in &mut self.coords {
-            c.table = None;
-            c.pieces = None;
+            if c.by_value {
+                continue;
+            }
+            let nm = c.num_moves;
+            if let Some(t) = &mut c.table {
+                *t = by_value(t, nm);
+            }
+            if let Some(pt) = &mut c.pieces {
+                pt.slots = by_value(&pt.slots, nm);
+                pt.twist = by_value(&pt.twist, nm);
+            }
+            c.by_value = true;
         }
+    }
+
+    /// The coordinate values of a position.
+    pub(crate) fn read_coords(&self, layout: &Layout, state: &[u8], out: &mut [u64]) {
+        self.split(self.index(layout, state), out);
+    }
+
+    /// The coordinates after move `m` (into `out`) and their index; only
+    /// when [`Projection::moves_by_table`].
+    #[inline]
+    pub(crate) fn step_coords(&self, coords: &[u64], m: usize, out: &mut [u64]) -> u64 {
+        let mut idx = 0u64;
+        for ((c, &v), o) in self.coords.iter().zip(coords).zip(out.iter_mut()) {
+            let moved = c
+                .move_by_table(m, v)
+                .unwrap_or_else(|| unreachable!("step_coords without move tables"));
+            *o = moved;
+            idx = idx * c.size + moved;
+        }
+        idx
     }
 
     /// Coordinate `ci`'s move table, if it has one: `t[m * size + v]`.
@@ -605,18 +664,8 @@ impl Projection {
         scratch: &mut (Vec<u8>, Vec<u8>),
     ) -> u64 {
         let c = &self.coords[ci];
-        if let Some(t) = &c.table {
-            return t[(m as u64 * c.size + v) as usize] as u64;
-        }
-        if let Some(pt) = &c.pieces {
-            let (p, o) = (v / pt.ori_size, v % pt.ori_size);
-            let at = (m as u64 * pt.slots_size + p) as usize;
-            let w = pt.twist[at] as u64;
-            let o2 = match &pt.add {
-                Some(add) => add[(o * pt.ori_size + w) as usize] as u64,
-                None => add_digits(&c.radix[..c.counts.len()], o, w),
-            };
-            return pt.slots[at] as u64 * pt.ori_size + o2;
+        if let Some(v) = c.move_by_table(m, v) {
+            return v;
         }
         if let (Kind::Component(i), Some(ex)) = (c.kind, &self.indexer) {
             let comp = &ex.indexer.components()[i];
@@ -683,6 +732,18 @@ impl Projection {
 /// A move table laid out move by move (`t[m * values + v]`, as
 /// [`Projection::move_coord`] reads it) from one laid out value by value
 /// (`rows[v * moves + m]`, as it is built in parallel).
+/// The inverse of [`move_major`]: `t[m * values + v]` to `t[v * moves + m]`.
+fn by_value(table: &[u32], moves: usize) -> Vec<u32> {
+    let values = table.len() / moves.max(1);
+    let mut rows = vec![0u32; table.len()];
+    for (m, column) in table.chunks_exact(values.max(1)).enumerate() {
+        for (v, &to) in column.iter().enumerate() {
+            rows[v * moves + m] = to;
+        }
+    }
+    rows
+}
+
 fn move_major(rows: &[u32], moves: usize) -> Vec<u32> {
     let values = rows.len() / moves.max(1);
     let mut table = vec![0u32; rows.len()];
@@ -767,6 +828,30 @@ fn ori_space(counts: &[u8], radix: &[u8]) -> Option<u64> {
 }
 
 impl Coord {
+    /// The value after move `m` by the move tables, if it has them.
+    #[inline]
+    fn move_by_table(&self, m: usize, v: u64) -> Option<u64> {
+        let at = |values: u64, v: u64| {
+            if self.by_value {
+                (v * self.num_moves as u64 + m as u64) as usize
+            } else {
+                (m as u64 * values + v) as usize
+            }
+        };
+        if let Some(t) = &self.table {
+            return Some(t[at(self.size, v)] as u64);
+        }
+        let pt = self.pieces.as_ref()?;
+        let (p, o) = (v / pt.ori_size, v % pt.ori_size);
+        let at = at(pt.slots_size, p);
+        let w = pt.twist[at] as u64;
+        let o2 = match &pt.add {
+            Some(add) => add[(o * pt.ori_size + w) as usize] as u64,
+            None => add_digits(&self.radix[..self.counts.len()], o, w),
+        };
+        Some(pt.slots[at] as u64 * pt.ori_size + o2)
+    }
+
     /// The move tables a fill builds for this coordinate with `m` moves:
     /// their entries and bytes per entry, or `None` if it gets none (and a
     /// fill would decode every entry).
@@ -1238,10 +1323,17 @@ mod tests {
             // Without full move tables: split tables for tracked pieces, or none.
             let mut split = tabled.clone();
             split.prepare_with(&l, &raw, 0);
-            for p in [tabled, split] {
+            // Laid out for a search, value by value.
+            let mut by_value = [tabled.clone(), split.clone()];
+            for p in &mut by_value {
+                p.lay_out_for_search();
+            }
+            for p in [tabled, split].into_iter().chain(by_value) {
                 let mut s = g.as_bytes().to_vec();
                 let mut buf = s.clone();
                 let mut values = vec![0u64; p.num_coords()];
+                let mut carried = vec![0u64; p.num_coords()];
+                p.read_coords(&l, &s, &mut carried);
                 let mut scratch = (Vec::new(), Vec::new());
                 for step in 0..40 {
                     let m = (step * 7 + step / 3) % ms.len();
@@ -1252,6 +1344,12 @@ mod tests {
                     l.compose_into(&s, raw[m], &mut buf);
                     std::mem::swap(&mut s, &mut buf);
                     assert_eq!(p.join(&moved), p.index(&l, &s), "{sels:?} step {step}");
+                    // A search carries the coordinates from the start.
+                    if p.moves_by_table() {
+                        let before = carried.clone();
+                        let index = p.step_coords(&before, m, &mut carried);
+                        assert_eq!(index, p.index(&l, &s), "{sels:?} step {step}");
+                    }
                 }
             }
         }

@@ -44,6 +44,10 @@ fn hashed_entries(cap: u64, sequences: u64) -> u64 {
     cap.min(sequences.saturating_mul(8).max(1 << 17))
 }
 
+/// Most preparation work (about 30 ms) spent on a cached table's move
+/// tables so that the search can carry its coordinates.
+const SEARCH_PREPARATION_WORK: u64 = 1 << 23;
+
 /// Largest rotation group a solver reduces by.
 const MAX_SYMMETRIES: usize = 1000;
 
@@ -330,7 +334,12 @@ impl Solver {
             )?;
             tables.push((t, (key, 0)));
         }
-        let (tables, table_keys) = tables.into_iter().unzip();
+        let (mut tables, table_keys): (Vec<PruneTable>, _) = tables.into_iter().unzip();
+        // Tables from the cache come without move tables; small ones get
+        // them, so the search can carry their coordinates.
+        for t in &mut tables {
+            t.prepare_moves(&layout, &moves, SEARCH_PREPARATION_WORK);
+        }
         let identity = layout.identity_bytes();
         let inverse_ok = goal.as_bytes() == &identity[..];
         let illegal = puzzle
@@ -545,10 +554,13 @@ impl Solver {
                     depth,
                     sequences,
                     // A rate measured on a smaller table, mostly in cache,
-                    // is optimistic for a larger one; and a deeper table
-                    // is a whole new fill whose gain is less certain than
-                    // a layer's, so it counts twice.
-                    secs: 2.0 * sequences as f64 * self.sequence_secs.max(SEQUENCE_SECS),
+                    // is optimistic for a larger one, so no better than
+                    // the default. (Counting it twice, as once, made a
+                    // search that carries coordinates, and so is cheaper,
+                    // put the 4x4x4 flip's depth 8 off until it had
+                    // searched 7 M nodes at depth 14 that the deeper table
+                    // cuts to 1 M.)
+                    secs: sequences as f64 * self.sequence_secs.max(SEQUENCE_SECS),
                 }
             })
         });
@@ -805,6 +817,7 @@ impl Solver {
                 w.path.clear();
                 w.path.extend_from_slice(path);
                 w.stack[plen as usize * w.len..(plen as usize + 1) * w.len].copy_from_slice(state);
+                w.read_coords(plen as usize);
                 let aborted = w.dfs(plen as usize, depth - plen, *fsm, need, &|| {
                     i >= cutoff.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed)
                 });
@@ -1062,6 +1075,15 @@ struct Worker<'s> {
     inverse: Vec<u8>,
     /// Scratch: a least conjugate.
     canon: Vec<u8>,
+    /// Per table: where its coordinates start among a node's, if the
+    /// search carries them (its projection moves by tables).
+    coord_at: Vec<Option<usize>>,
+    /// Coordinates per node, of all carried tables.
+    coords: usize,
+    /// Per level: the node's carried coordinates; and per level and
+    /// candidate child, the child's.
+    node_coords: Vec<u64>,
+    kid_coords: Vec<u64>,
     index: Vec<u64>,
     path: Vec<usize>,
     solutions: Vec<Vec<usize>>,
@@ -1074,7 +1096,23 @@ impl<'s> Worker<'s> {
         let len = solver.layout.state_len();
         let nmoves = solver.moves.moves().len();
         let levels = depth as usize + 2;
+        let mut coords = 0;
+        let coord_at = solver
+            .tables
+            .iter()
+            .map(|t| {
+                let p = t.projection();
+                p.moves_by_table().then(|| {
+                    coords += p.num_coords();
+                    coords - p.num_coords()
+                })
+            })
+            .collect();
         Worker {
+            coord_at,
+            coords,
+            node_coords: vec![0; coords * levels],
+            kid_coords: vec![0; coords * nmoves * levels],
             solver,
             len,
             nmoves,
@@ -1092,6 +1130,45 @@ impl<'s> Worker<'s> {
             nodes: 0,
             checks: 0,
         }
+    }
+
+    /// The carried coordinates of the node at `level`, read from its state.
+    fn read_coords(&mut self, level: usize) {
+        let s = self.solver;
+        let state = &self.stack[level * self.len..(level + 1) * self.len];
+        for (t, at) in s.tables.iter().zip(&self.coord_at) {
+            if let Some(at) = *at {
+                let p = t.projection();
+                let out = &mut self.node_coords[level * self.coords + at..][..p.num_coords()];
+                p.read_coords(&s.layout, state, out);
+            }
+        }
+    }
+
+    /// [`Worker::prune_with`] for table `ti`, whose coordinates are carried
+    /// (at `at` among a node's): each child's follow from the node's by
+    /// the move tables.
+    fn prune_carried(&mut self, level: usize, ti: usize, at: usize, bound: u32) {
+        let table = &self.solver.tables[ti];
+        let p = table.projection();
+        let nc = p.num_coords();
+        let base = level * self.nmoves;
+        let count = self.alive_count[level];
+        let node = &self.node_coords[level * self.coords + at..][..nc];
+        for a in 0..count {
+            let c = self.alive[base + a] as usize;
+            let m = self.kid_move[base + c] as usize;
+            let out = &mut self.kid_coords[(base + c) * self.coords + at..][..nc];
+            self.index[a] = p.step_coords(node, m, out);
+        }
+        let mut kept = 0;
+        for a in 0..count {
+            if (table.entry(self.index[a]) as u32) <= bound {
+                self.alive[base + kept] = self.alive[base + a];
+                kept += 1;
+            }
+        }
+        self.alive_count[level] = kept;
     }
 
     /// Keeps the alive children of `level` whose entries in `table`, read
@@ -1178,11 +1255,14 @@ impl<'s> Worker<'s> {
         self.alive_count[level] = count;
         // Judge them, table by table, then on their inverses.
         let bound = remaining - 1;
-        for t in &s.tables {
+        for (ti, t) in s.tables.iter().enumerate() {
             if self.alive_count[level] == 0 {
                 break;
             }
-            self.prune_with(level, t, false, bound);
+            match self.coord_at[ti] {
+                Some(at) => self.prune_carried(level, ti, at, bound),
+                None => self.prune_with(level, t, false, bound),
+            }
         }
         if let Some(h) = &s.hashed {
             if self.alive_count[level] > 0 {
@@ -1216,6 +1296,9 @@ impl<'s> Worker<'s> {
             let (head, tail) = self.stack.split_at_mut((level + 1) * len);
             let _ = head;
             tail[..len].copy_from_slice(&self.kids[(base + c) * len..(base + c + 1) * len]);
+            let tc = self.coords;
+            self.node_coords[(level + 1) * tc..(level + 2) * tc]
+                .copy_from_slice(&self.kid_coords[(base + c) * tc..(base + c + 1) * tc]);
             self.path.push(self.kid_move[base + c] as usize);
             let aborted = self.dfs(
                 level + 1,

@@ -707,12 +707,31 @@ impl PruneTable {
             return None;
         }
         if complete {
+            // The move tables stay, laid out for the search, which follows
+            // coordinates by them.
             self.complete = true;
             self.cap = UNREACHED;
-            self.projection.forget_moves();
-            self.prepared = false;
+            self.projection.lay_out_for_search();
         }
         Some(work)
+    }
+
+    /// Builds the move tables of a complete table that has none (one
+    /// loaded from the cache) if that takes at most `max_work` units, so
+    /// that a search can follow coordinates instead of reading positions.
+    pub(crate) fn prepare_moves(&mut self, layout: &Layout, moves: &MoveSet, max_work: u64) {
+        let nm = moves.moves().len();
+        if !self.complete || self.prepared || self.projection.preparation_work(nm) > max_work {
+            return;
+        }
+        let raw: Vec<&[u8]> = moves
+            .moves()
+            .iter()
+            .map(|m| m.transformation.as_bytes())
+            .collect();
+        self.projection.prepare(layout, &raw);
+        self.projection.lay_out_for_search();
+        self.prepared = true;
     }
 
     /// A table from stored data: the histogram as
