@@ -67,7 +67,7 @@ pub struct SolveArgs {
     target: Option<String>,
     #[command(flatten)]
     cache: CacheArgs,
-    /// Report each search depth on stderr.
+    /// Report each search depth, and the tables after each position, on stderr.
     #[arg(short, long)]
     verbose: bool,
     /// Do not reduce the hashed table by the puzzle's rotations (those that
@@ -241,6 +241,18 @@ pub fn run(args: SolveArgs) -> CliResult {
                     args.max_depth,
                 );
             }
+        }
+        if args.verbose {
+            // The tables grow while searching: say what they became.
+            let tables: String = solver
+                .tables()
+                .iter()
+                .map(|t| format!(" {} mean {:.2};", t.projection().description(), t.mean()))
+                .collect();
+            let hashed = solver
+                .hashed()
+                .map_or(String::new(), |h| format!(" hashed within {}", h.depth()));
+            eprintln!("  tables now:{tables}{hashed}");
         }
         let sols: Vec<String> = report
             .solutions
