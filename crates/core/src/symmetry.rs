@@ -305,6 +305,17 @@ mod tests {
         (layout, r, moves)
     }
 
+    /// Pieces 0 and 1 alike, 2 and 3 alike.
+    fn halves(layout: &Layout) -> Pattern {
+        layout
+            .pattern(&[PatternOrbit {
+                pieces: vec![0, 0, 2, 2],
+                orientation: vec![0; 4],
+                orientation_mod: None,
+            }])
+            .unwrap()
+    }
+
     #[test]
     fn conjugates_of_identity_goal_positions_are_r_inverse_s_r() {
         let (layout, r, moves) = square();
@@ -323,15 +334,9 @@ mod tests {
     #[test]
     fn a_rotation_that_breaks_identical_pieces_is_not_a_symmetry() {
         let (layout, r, moves) = square();
-        // Pieces 0 and 1 alike, 2 and 3 alike: a quarter turn mixes the
-        // classes' slots, a half turn swaps the classes (a relabelling).
-        let goal = layout
-            .pattern(&[PatternOrbit {
-                pieces: vec![0, 0, 2, 2],
-                orientation: vec![0; 4],
-                orientation_mod: None,
-            }])
-            .unwrap();
+        // A quarter turn mixes the classes' slots, a half turn swaps the
+        // classes (a relabelling).
+        let goal = halves(&layout);
         let group =
             SymmetryGroup::new(&layout, &goal, &[&r], &moves.iter().collect::<Vec<_>>(), 24);
         assert_eq!(group.order(), 2);
@@ -348,13 +353,7 @@ mod tests {
     #[test]
     fn conjugating_a_solution_solves_the_conjugate_with_identical_pieces() {
         let (layout, r, moves) = square();
-        let goal = layout
-            .pattern(&[PatternOrbit {
-                pieces: vec![0, 0, 2, 2],
-                orientation: vec![0; 4],
-                orientation_mod: None,
-            }])
-            .unwrap();
+        let goal = halves(&layout);
         let group =
             SymmetryGroup::new(&layout, &goal, &[&r], &moves.iter().collect::<Vec<_>>(), 24);
         // s = goal · a⁻¹, solved by a = m0 m1 m0.

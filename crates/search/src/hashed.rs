@@ -342,13 +342,8 @@ impl HashedTable {
                 if next_state(w.fsm, w.moves, state, first, m) == FORBIDDEN {
                     continue;
                 }
-                let (cur, child) = w.stack.split_at_mut((level + 1) * len);
-                w.layout.compose_into(
-                    &cur[level * len..],
-                    mv.transformation.as_bytes(),
-                    &mut child[..len],
-                );
-                slots[count] = self.slot_of(&child[..len], w.canon);
+                w.push(level, mv.transformation.as_bytes());
+                slots[count] = self.slot_of(&w.stack[(level + 1) * len..][..len], w.canon);
                 count += 1;
                 n += 1;
                 if count == LEAF_BATCH {
@@ -364,12 +359,7 @@ impl HashedTable {
             if next == FORBIDDEN {
                 continue;
             }
-            let (cur, child) = w.stack.split_at_mut((level + 1) * len);
-            w.layout.compose_into(
-                &cur[level * len..],
-                mv.transformation.as_bytes(),
-                &mut child[..len],
-            );
+            w.push(level, mv.transformation.as_bytes());
             n += self.walk(w, level + 1, d + 1, next, None);
         }
         n
@@ -489,4 +479,16 @@ struct Walk<'a> {
     stack: &'a mut [u8],
     canon: &'a mut [u8],
     stop: &'a AtomicBool,
+}
+
+impl Walk<'_> {
+    /// Writes the position after `mv` from stack level `level` into the
+    /// next level.
+    #[inline]
+    fn push(&mut self, level: usize, mv: &[u8]) {
+        let len = self.layout.state_len();
+        let (cur, child) = self.stack.split_at_mut((level + 1) * len);
+        self.layout
+            .compose_into(&cur[level * len..], mv, &mut child[..len]);
+    }
 }

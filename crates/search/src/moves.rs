@@ -146,6 +146,14 @@ impl MoveSet {
         &self.grips
     }
 
+    /// The moves' packed transformations, in move order.
+    pub fn transformations(&self) -> Vec<&[u8]> {
+        self.moves
+            .iter()
+            .map(|m| m.transformation.as_bytes())
+            .collect()
+    }
+
     /// The moves, grip by grip.
     pub fn moves(&self) -> &[SearchMove] {
         &self.moves

@@ -526,12 +526,7 @@ impl PruneTable {
             self.data.set_if_unreached(self.goal_index, 0);
         }
         if !self.prepared {
-            let raw: Vec<&[u8]> = moves
-                .moves()
-                .iter()
-                .map(|m| m.transformation.as_bytes())
-                .collect();
-            self.projection.prepare(layout, &raw);
+            self.projection.prepare(layout, &moves.transformations());
             self.prepared = true;
         }
         let projection = &self.projection;
@@ -724,12 +719,7 @@ impl PruneTable {
         if !self.complete || self.prepared || self.projection.preparation_work(nm) > max_work {
             return;
         }
-        let raw: Vec<&[u8]> = moves
-            .moves()
-            .iter()
-            .map(|m| m.transformation.as_bytes())
-            .collect();
-        self.projection.prepare(layout, &raw);
+        self.projection.prepare(layout, &moves.transformations());
         self.projection.lay_out_for_search();
         self.prepared = true;
     }

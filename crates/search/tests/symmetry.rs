@@ -3,6 +3,8 @@
 
 mod support;
 
+use support::bfs_from;
+
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -32,28 +34,6 @@ fn group(puzzle: &Puzzle, moves: &MoveSet, goal: &Pattern) -> SymmetryGroup {
     SymmetryGroup::new(puzzle.layout(), goal, &rotations, &searched, 1000)
 }
 
-/// Distances of every pattern within `max` moves of `goal`.
-fn bfs(puzzle: &Puzzle, moves: &MoveSet, goal: &Pattern, max: u32) -> HashMap<Vec<u8>, u32> {
-    let layout = puzzle.layout();
-    let mut dist = HashMap::from([(goal.as_bytes().to_vec(), 0)]);
-    let mut frontier = vec![goal.as_bytes().to_vec()];
-    let mut buf = vec![0u8; layout.state_len()];
-    for d in 1..=max {
-        let mut next = Vec::new();
-        for s in &frontier {
-            for m in moves.moves() {
-                layout.compose_into(s, m.transformation.as_bytes(), &mut buf);
-                if !dist.contains_key(&buf) {
-                    dist.insert(buf.clone(), d);
-                    next.push(buf.clone());
-                }
-            }
-        }
-        frontier = next;
-    }
-    dist
-}
-
 /// Every position within the depth of a hashed table reduced by the 24
 /// rotations reads its breadth-first distance, every position one move
 /// further reads more, and the fill walked several times fewer sequences
@@ -69,7 +49,7 @@ fn hashed_table_of_least_conjugates_matches_breadth_first_distances() {
     // Clockwise, half and anticlockwise turns: three classes of moves.
     assert_eq!(sym.first_moves(), 3);
     let depth = 4;
-    let dist = bfs(&puzzle, &moves, &goal, depth as u32 + 1);
+    let dist = bfs_from(&puzzle, &moves, &goal, depth as u32 + 1);
     let stop = AtomicBool::new(false);
     let fill = HashedFill {
         entries: 1 << 22,
@@ -93,7 +73,7 @@ fn solver_with_rotations_agrees_with_breadth_first_and_without_symmetry() {
     let puzzle = cube2();
     let moves = MoveSet::all(&puzzle, Metric::Htm).unwrap();
     let goal = puzzle.start().clone();
-    let dist = bfs(&puzzle, &moves, &goal, 4);
+    let dist = bfs_from(&puzzle, &moves, &goal, 4);
     let stop = AtomicBool::new(false);
     let solver = |symmetry| {
         let options = SolverOptions {
@@ -174,7 +154,7 @@ fn identical_pieces_keep_the_rotations_that_relabel_them() {
         threads: 1,
     };
     let table = HashedTable::build(layout, &goal, &moves, &fsm, Some(&sym), fill, &stop).unwrap();
-    assert_reads_distances(&table, &bfs(&puzzle, &moves, &goal, 4), 3);
+    assert_reads_distances(&table, &bfs_from(&puzzle, &moves, &goal, 4), 3);
 }
 
 /// A table filled to `depth` never reads more than a position's distance

@@ -54,9 +54,20 @@ End
 /// Distances from the start pattern of every position within `max` moves,
 /// by plain breadth-first search over packed patterns.
 pub fn bfs_distances(puzzle: &Puzzle, moves: &MoveSet, max: u32) -> HashMap<Vec<u8>, u32> {
+    bfs_from(puzzle, moves, puzzle.start(), max)
+}
+
+/// Distances from `goal` of every pattern within `max` moves, by plain
+/// breadth-first search over packed patterns.
+pub fn bfs_from(
+    puzzle: &Puzzle,
+    moves: &MoveSet,
+    goal: &Pattern,
+    max: u32,
+) -> HashMap<Vec<u8>, u32> {
     let layout = puzzle.layout();
     let mut dist = HashMap::new();
-    let start = puzzle.start().as_bytes().to_vec();
+    let start = goal.as_bytes().to_vec();
     dist.insert(start.clone(), 0);
     let mut frontier = vec![start];
     let mut buf = vec![0u8; layout.state_len()];
