@@ -497,7 +497,14 @@ impl Solver {
                     self.fill_secs += secs;
                 }
                 Growth::Layer { table, cost, .. } => {
-                    let before = self.tables[table].mean();
+                    // The search takes the largest bound, which the best
+                    // other table mostly sets: only a mean above theirs
+                    // counts as raised.
+                    let best_other = (self.tables.iter().enumerate())
+                        .filter(|&(i, _)| i != table)
+                        .map(|(_, t)| t.mean())
+                        .fold(0.0, f64::max);
+                    let before = self.tables[table].mean().max(best_other);
                     let done = self.tables[table].extend(
                         &self.layout,
                         &self.moves,
@@ -1259,12 +1266,17 @@ impl<'s> Worker<'s> {
             if self.alive_count[level] == 0 {
                 break;
             }
+            // (A table whose entries are all within the bound cannot
+            // prune: skipped, unless its coordinates must be carried.)
             match self.coord_at[ti] {
                 Some(at) => self.prune_carried(level, ti, at, bound),
-                None => self.prune_with(level, t, false, bound),
+                None if (t.max_entry() as u32) > bound => self.prune_with(level, t, false, bound),
+                None => {}
             }
         }
-        if let Some(h) = &s.hashed {
+        // The hashed table's entries are at most one more than its depth.
+        let hashed = s.hashed.as_ref().filter(|h| h.depth() as u32 >= bound);
+        if let Some(h) = hashed {
             if self.alive_count[level] > 0 {
                 self.prune_with(level, h, false, bound);
             }
@@ -1278,13 +1290,13 @@ impl<'s> Worker<'s> {
                 );
                 s.layout.invert_into(kids, inv);
             }
-            for t in &s.tables {
+            for t in s.tables.iter().filter(|t| (t.max_entry() as u32) > bound) {
                 if self.alive_count[level] == 0 {
                     break;
                 }
                 self.prune_with(level, t, true, bound);
             }
-            if let Some(h) = &s.hashed {
+            if let Some(h) = hashed {
                 if self.alive_count[level] > 0 {
                     self.prune_with(level, h, true, bound);
                 }

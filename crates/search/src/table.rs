@@ -756,6 +756,16 @@ impl PruneTable {
         self.entry(self.projection.index(layout, state))
     }
 
+    /// The largest entry it gives: a search need not look up children
+    /// that this could not prune.
+    pub fn max_entry(&self) -> u8 {
+        if self.filled == 0 {
+            1
+        } else {
+            self.cap
+        }
+    }
+
     /// The entry at an index of its projection.
     #[inline]
     pub fn entry(&self, index: u64) -> u8 {
