@@ -164,7 +164,7 @@ pub fn run(args: SolveArgs) -> CliResult {
         + solver.hashed().map_or(0, |h| h.bytes());
     let hashed = solver.hashed().map(|h| {
         let symmetry = h.symmetry().map_or(String::new(), |s| {
-            format!(", up to {} rotations", s.group().order())
+            format!(", least conjugates under {} rotations", s.group().order())
         });
         format!("; hashed positions within {}{symmetry}", h.depth())
     });
