@@ -48,6 +48,10 @@ fn hashed_entries(cap: u64, sequences: u64) -> u64 {
 /// tables so that the search can carry its coordinates.
 const SEARCH_PREPARATION_WORK: u64 = 1 << 23;
 
+/// Sequences (about 30 s) a hashed fill may walk before time rather than
+/// memory limits its depth; see [`Solver::new`] on symmetry.
+const SYMMETRY_SEQUENCES: u64 = 1 << 28;
+
 /// Largest rotation group a solver reduces by.
 const MAX_SYMMETRIES: usize = 1000;
 
@@ -126,8 +130,9 @@ pub struct SolverOptions {
     pub threads: usize,
     /// Where to keep tables between runs, if anywhere.
     pub cache: Option<TableCache>,
-    /// Whether to reduce the hashed table by the puzzle's rotations that
-    /// keep the goal and the moves (see [`twistor_core::symmetry`]).
+    /// Whether the hashed table may be reduced by the puzzle's rotations
+    /// that keep the goal and the moves (see [`twistor_core::symmetry`]);
+    /// it is when memory rather than fill time limits its depth.
     pub symmetry: bool,
 }
 
@@ -353,7 +358,16 @@ impl Solver {
                 (layout.offset(il.orbit) + il.slot, mask)
             })
             .collect();
-        let symmetry = if options.symmetry && puzzle.illegal().is_empty() {
+        let hashed_cap = hashed_bytes * 2;
+        // Reducing by symmetry saves memory but costs every lookup a least
+        // conjugate (up to |R| partial ones): worth it only when memory,
+        // not the time a fill takes, is what limits the hashed table.
+        let memory_bound = {
+            let (by_memory, _) = HashedTable::depth_for(&fsm, None, hashed_cap, u64::MAX);
+            let (by_time, _) = HashedTable::depth_for(&fsm, None, u64::MAX, SYMMETRY_SEQUENCES);
+            by_memory <= by_time
+        };
+        let symmetry = if options.symmetry && memory_bound && puzzle.illegal().is_empty() {
             let rotations: Vec<&Transformation> = puzzle
                 .rotations()
                 .iter()
@@ -366,7 +380,6 @@ impl Solver {
         } else {
             None
         };
-        let hashed_cap = hashed_bytes * 2;
         let mut sequence_secs = SEQUENCE_SECS;
         let hashed_key = hashed_key(&layout, &moves, &goal, hashed_cap, symmetry.as_ref());
         let hashed = if hashed_bytes >= 1 << 16 {

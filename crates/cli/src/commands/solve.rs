@@ -71,7 +71,8 @@ pub struct SolveArgs {
     #[arg(short, long)]
     verbose: bool,
     /// Do not reduce the hashed table by the puzzle's rotations (those that
-    /// keep the goal and map the moves to moves).
+    /// keep the goal and map the moves to moves), which it otherwise is
+    /// when memory rather than fill time limits it.
     #[arg(long)]
     no_symmetry: bool,
     /// Use the generic search even for a definition recognised as the 3x3x3
