@@ -24,7 +24,7 @@
 //! let r = t([1, 2, 3, 0])?;
 //! let moves = [t([1, 0, 2, 3])?, t([0, 2, 1, 3])?, t([0, 1, 3, 2])?, t([3, 1, 2, 0])?];
 //! let goal = layout.pattern_of(&layout.identity());
-//! let group = SymmetryGroup::new(&layout, &goal, &[&r], &moves.iter().collect::<Vec<_>>(), 100);
+//! let group = SymmetryGroup::new(&layout, &goal, &[&r], &moves.iter().map(|m| m.as_bytes()).collect::<Vec<_>>(), 100);
 //! assert_eq!(group.order(), 4);
 //! // Every conjugate of a position has the same least conjugate.
 //! let s = t([2, 0, 1, 3])?;
@@ -42,7 +42,7 @@
 
 use std::collections::HashSet;
 
-use crate::{Layout, Pattern, Transformation};
+use crate::{Layout, Pattern, Puzzle, Transformation};
 
 /// One symmetry: the rotation and the relabelling it needs.
 #[derive(Clone, Debug)]
@@ -71,7 +71,7 @@ impl SymmetryGroup {
         layout: &Layout,
         goal: &Pattern,
         rotations: &[&Transformation],
-        moves: &[&Transformation],
+        moves: &[&[u8]],
         max_order: usize,
     ) -> SymmetryGroup {
         let identity = layout.identity();
@@ -91,15 +91,13 @@ impl SymmetryGroup {
             }
             i += 1;
         }
-        let move_set: HashSet<&[u8]> = moves.iter().map(|m| m.as_bytes()).collect();
+        let move_set: HashSet<&[u8]> = moves.iter().copied().collect();
         let elements = group
             .iter()
             .filter(|r| {
-                let r_inv = layout.invert(r);
-                moves.iter().all(|m| {
-                    let c = layout.compose(&layout.compose(&r_inv, m), r);
-                    move_set.contains(c.as_bytes())
-                })
+                moves
+                    .iter()
+                    .all(|m| move_set.contains(&conjugate(layout, r.as_bytes(), m)[..]))
             })
             .filter_map(|r| Conjugator::new(layout, goal, r))
             .collect();
@@ -107,6 +105,21 @@ impl SymmetryGroup {
             layout: layout.clone(),
             elements,
         }
+    }
+
+    /// [`SymmetryGroup::new`] with the rotations `puzzle` carries.
+    pub fn for_puzzle(
+        puzzle: &Puzzle,
+        goal: &Pattern,
+        moves: &[&[u8]],
+        max_order: usize,
+    ) -> SymmetryGroup {
+        let rotations: Vec<&Transformation> = puzzle
+            .rotations()
+            .iter()
+            .map(|&i| &puzzle.moves()[i].transformation)
+            .collect();
+        SymmetryGroup::new(puzzle.layout(), goal, &rotations, moves, max_order)
     }
 
     /// How many symmetries there are (1 when there are none but the identity).
@@ -121,15 +134,7 @@ impl SymmetryGroup {
 
     /// The conjugate of the transformation `t` by symmetry `i`: `r⁻¹ t r`.
     pub fn conjugate_transformation(&self, i: usize, t: &[u8]) -> Vec<u8> {
-        let l = &self.layout;
-        let r = &self.elements[i].rotation;
-        let mut r_inv = vec![0; r.len()];
-        l.invert_into(r, &mut r_inv);
-        let mut a = vec![0; r.len()];
-        l.compose_into(&r_inv, t, &mut a);
-        let mut out = vec![0; r.len()];
-        l.compose_into(&a, r, &mut out);
-        out
+        conjugate(&self.layout, &self.elements[i].rotation, t)
     }
 
     /// Writes the conjugate of the position `state` by symmetry `i` into
@@ -166,15 +171,8 @@ impl SymmetryGroup {
                 let (op, oo) = out[off..off + 2 * n].split_at_mut(n);
                 for slot in 0..n {
                     let p = map[sp[rot[slot] as usize] as usize];
-                    let b = &mut op[slot];
-                    if !less && p != *b {
-                        if p > *b {
-                            continue 'conjugates;
-                        }
-                        less = true;
-                    }
-                    if less {
-                        *b = p;
+                    if !settle(&mut less, p, &mut op[slot]) {
+                        continue 'conjugates;
                     }
                 }
                 if orbit.num_orientations() == 1 {
@@ -184,17 +182,9 @@ impl SymmetryGroup {
                 let twist = &c.twist[off..off + n];
                 for slot in 0..n {
                     let j = rot[slot] as usize;
-                    let twisted = add[so[j] as usize + twist[sp[j] as usize] as usize];
-                    let o = add[twisted as usize + rot[n + slot] as usize];
-                    let b = &mut oo[slot];
-                    if !less && o != *b {
-                        if o > *b {
-                            continue 'conjugates;
-                        }
-                        less = true;
-                    }
-                    if less {
-                        *b = o;
+                    let o = add_twice(add, so[j], twist[sp[j] as usize], rot[n + slot]);
+                    if !settle(&mut less, o, &mut oo[slot]) {
+                        continue 'conjugates;
                     }
                 }
             }
@@ -270,15 +260,51 @@ impl Conjugator {
         if layout.orbits()[k].num_orientations() == 1 {
             return (p, 0);
         }
-        // Adding two deltas below the orientation count, one at a time,
-        // keeps every index within the code table.
         let add = &layout.codes[k].add;
-        let twisted = add[state[off + n + j] as usize + self.twist[off + piece] as usize];
-        (
-            p,
-            add[twisted as usize + self.rotation[off + n + slot] as usize],
-        )
+        let o = add_twice(
+            add,
+            state[off + n + j],
+            self.twist[off + piece],
+            self.rotation[off + n + slot],
+        );
+        (p, o)
     }
+}
+
+/// `r⁻¹ t r`, of packed transformations.
+fn conjugate(layout: &Layout, r: &[u8], t: &[u8]) -> Vec<u8> {
+    let mut r_inv = vec![0; r.len()];
+    layout.invert_into(r, &mut r_inv);
+    let mut a = vec![0; r.len()];
+    layout.compose_into(&r_inv, t, &mut a);
+    let mut out = vec![0; r.len()];
+    layout.compose_into(&a, r, &mut out);
+    out
+}
+
+/// Orientation code `code` plus deltas `a` and `b` (each below the
+/// orientation count), by an orbit's `add` table: one at a time keeps
+/// every index within the table.
+#[inline]
+fn add_twice(add: &[u8], code: u8, a: u8, b: u8) -> u8 {
+    add[add[code as usize + a as usize] as usize + b as usize]
+}
+
+/// One byte of a conjugate being compared with the least so far, `best`:
+/// once the conjugate is known to be less (`less`) its bytes are written
+/// over `best`; `false` when it is greater, and out.
+#[inline]
+fn settle(less: &mut bool, byte: u8, best: &mut u8) -> bool {
+    if !*less && byte != *best {
+        if byte > *best {
+            return false;
+        }
+        *less = true;
+    }
+    if *less {
+        *best = byte;
+    }
+    true
 }
 
 #[cfg(test)]
@@ -305,6 +331,17 @@ mod tests {
         (layout, r, moves)
     }
 
+    /// The group `r` generates, with all of `moves`.
+    fn closed_group(
+        layout: &Layout,
+        goal: &Pattern,
+        r: &Transformation,
+        moves: &[Transformation],
+    ) -> SymmetryGroup {
+        let moves: Vec<&[u8]> = moves.iter().map(|m| m.as_bytes()).collect();
+        SymmetryGroup::new(layout, goal, &[r], &moves, 24)
+    }
+
     /// Pieces 0 and 1 alike, 2 and 3 alike.
     fn halves(layout: &Layout) -> Pattern {
         layout
@@ -320,8 +357,7 @@ mod tests {
     fn conjugates_of_identity_goal_positions_are_r_inverse_s_r() {
         let (layout, r, moves) = square();
         let goal = layout.pattern_of(&layout.identity());
-        let group =
-            SymmetryGroup::new(&layout, &goal, &[&r], &moves.iter().collect::<Vec<_>>(), 24);
+        let group = closed_group(&layout, &goal, &r, &moves);
         assert_eq!(group.order(), 4);
         let s = layout.compose(&moves[0], &moves[1]);
         for i in 0..4 {
@@ -337,8 +373,7 @@ mod tests {
         // A quarter turn mixes the classes' slots, a half turn swaps the
         // classes (a relabelling).
         let goal = halves(&layout);
-        let group =
-            SymmetryGroup::new(&layout, &goal, &[&r], &moves.iter().collect::<Vec<_>>(), 24);
+        let group = closed_group(&layout, &goal, &r, &moves);
         assert_eq!(group.order(), 2);
     }
 
@@ -346,7 +381,7 @@ mod tests {
     fn a_move_set_not_closed_under_the_rotation_leaves_the_identity() {
         let (layout, r, moves) = square();
         let goal = layout.pattern_of(&layout.identity());
-        let group = SymmetryGroup::new(&layout, &goal, &[&r], &[&moves[0]], 24);
+        let group = SymmetryGroup::new(&layout, &goal, &[&r], &[moves[0].as_bytes()], 24);
         assert_eq!(group.order(), 1);
     }
 
@@ -354,8 +389,7 @@ mod tests {
     fn conjugating_a_solution_solves_the_conjugate_with_identical_pieces() {
         let (layout, r, moves) = square();
         let goal = halves(&layout);
-        let group =
-            SymmetryGroup::new(&layout, &goal, &[&r], &moves.iter().collect::<Vec<_>>(), 24);
+        let group = closed_group(&layout, &goal, &r, &moves);
         // s = goal · a⁻¹, solved by a = m0 m1 m0.
         let a = layout.compose(&layout.compose(&moves[0], &moves[1]), &moves[0]);
         let s = layout.apply(&goal, &layout.invert(&a));

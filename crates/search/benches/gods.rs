@@ -3,20 +3,14 @@
 //! and by products, on two threads. The side-by-side runs against twsearch
 //! time whole processes from outside; these track the engines themselves.
 
+mod common;
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use twistor_search::gods::{gods, GodsControl, GodsMethod, GodsOptions, Storage};
 use twistor_search::{Metric, MoveSet};
 
 fn two_by_two(c: &mut Criterion) {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/puzzles/tws/2x2x2.tws"
-    );
-    let Ok(text) = std::fs::read_to_string(path) else {
-        eprintln!("{path} is missing; nothing to benchmark");
-        return;
-    };
-    let Ok(puzzle) = twistor_formats::read_puzzle(&text, path) else {
+    let Some(puzzle) = common::shared_2x2x2() else {
         return;
     };
     let names: Vec<String> = ["U", "F", "R"].map(String::from).to_vec();

@@ -8,6 +8,8 @@
 //! measured (the whole cold run of 100 random 2x2x2 positions went from
 //! 0.20 s to 0.13 s).
 
+mod common;
+
 use std::sync::atomic::AtomicBool;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
@@ -16,15 +18,7 @@ use twistor_search::projection::Projection;
 use twistor_search::{FillLimit, Metric, MoveSet, PruneTable};
 
 fn two_by_two(c: &mut Criterion) {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/puzzles/tws/2x2x2.tws"
-    );
-    let Ok(text) = std::fs::read_to_string(path) else {
-        eprintln!("{path} is missing; nothing to benchmark");
-        return;
-    };
-    let Ok(puzzle) = twistor_formats::read_puzzle(&text, path) else {
+    let Some(puzzle) = common::shared_2x2x2() else {
         return;
     };
     let mut group = c.benchmark_group("tables 2x2x2");

@@ -732,27 +732,25 @@ impl Projection {
 /// A move table laid out move by move (`t[m * values + v]`, as
 /// [`Projection::move_coord`] reads it) from one laid out value by value
 /// (`rows[v * moves + m]`, as it is built in parallel).
-/// The inverse of [`move_major`]: `t[m * values + v]` to `t[v * moves + m]`.
-fn by_value(table: &[u32], moves: usize) -> Vec<u32> {
-    let values = table.len() / moves.max(1);
-    let mut rows = vec![0u32; table.len()];
-    for (m, column) in table.chunks_exact(values.max(1)).enumerate() {
-        for (v, &to) in column.iter().enumerate() {
-            rows[v * moves + m] = to;
-        }
-    }
-    rows
+fn move_major(rows: &[u32], moves: usize) -> Vec<u32> {
+    transpose(rows, moves)
 }
 
-fn move_major(rows: &[u32], moves: usize) -> Vec<u32> {
-    let values = rows.len() / moves.max(1);
-    let mut table = vec![0u32; rows.len()];
-    for (v, row) in rows.chunks_exact(moves.max(1)).enumerate() {
-        for (m, &to) in row.iter().enumerate() {
-            table[m * values + v] = to;
+/// The inverse of [`move_major`]: `t[m * values + v]` to `t[v * moves + m]`.
+fn by_value(table: &[u32], moves: usize) -> Vec<u32> {
+    transpose(table, table.len() / moves.max(1))
+}
+
+/// The transpose of a matrix of `columns` columns, stored row by row.
+fn transpose(matrix: &[u32], columns: usize) -> Vec<u32> {
+    let rows = matrix.len() / columns.max(1);
+    let mut out = vec![0u32; matrix.len()];
+    for (r, row) in matrix.chunks_exact(columns.max(1)).enumerate() {
+        for (c, &x) in row.iter().enumerate() {
+            out[c * rows + r] = x;
         }
     }
-    table
+    out
 }
 
 /// Per value of component `c` of `ix` and move: the value after the move,

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use twistor_core::symmetry::SymmetryGroup;
-use twistor_core::{Layout, Pattern, Puzzle, Transformation};
+use twistor_core::{Layout, Pattern, Puzzle};
 
 use crate::cache::{fnv1a, CacheError, TableCache};
 use crate::canonical::{CanonicalFsm, FORBIDDEN};
@@ -368,14 +368,8 @@ impl Solver {
             by_memory <= by_time
         };
         let symmetry = if options.symmetry && memory_bound && puzzle.illegal().is_empty() {
-            let rotations: Vec<&Transformation> = puzzle
-                .rotations()
-                .iter()
-                .map(|&i| &puzzle.moves()[i].transformation)
-                .collect();
-            let searched: Vec<&Transformation> =
-                moves.moves().iter().map(|m| &m.transformation).collect();
-            let group = SymmetryGroup::new(&layout, &goal, &rotations, &searched, MAX_SYMMETRIES);
+            let group =
+                SymmetryGroup::for_puzzle(puzzle, &goal, &moves.transformations(), MAX_SYMMETRIES);
             HashedSymmetry::new(std::sync::Arc::new(group), &moves)
         } else {
             None
@@ -1181,9 +1175,16 @@ impl<'s> Worker<'s> {
             let out = &mut self.kid_coords[(base + c) * self.coords + at..][..nc];
             self.index[a] = p.step_coords(node, m, out);
         }
+        self.keep_within(level, bound, |i| table.entry(i));
+    }
+
+    /// Keeps the alive children of `level` whose entries, read by
+    /// `bound_at` at the indices just computed, are within `bound`.
+    fn keep_within(&mut self, level: usize, bound: u32, bound_at: impl Fn(u64) -> u8) {
+        let base = level * self.nmoves;
         let mut kept = 0;
-        for a in 0..count {
-            if (table.entry(self.index[a]) as u32) <= bound {
+        for a in 0..self.alive_count[level] {
+            if (bound_at(self.index[a]) as u32) <= bound {
                 self.alive[base + kept] = self.alive[base + a];
                 kept += 1;
             }
@@ -1215,14 +1216,7 @@ impl<'s> Worker<'s> {
             self.index[a] =
                 table.index_of(&s.layout, &states[c * len..(c + 1) * len], &mut self.canon);
         }
-        let mut kept = 0;
-        for a in 0..count {
-            if (table.bound_at(self.index[a]) as u32) <= bound {
-                self.alive[base + kept] = self.alive[base + a];
-                kept += 1;
-            }
-        }
-        self.alive_count[level] = kept;
+        self.keep_within(level, bound, |i| table.bound_at(i));
     }
 
     /// Depth-first search below `level` with `remaining` moves to go.

@@ -525,10 +525,7 @@ impl PruneTable {
             self.data = pool.install(|| Nibbles::unreached(self.projection.size()));
             self.data.set_if_unreached(self.goal_index, 0);
         }
-        if !self.prepared {
-            self.projection.prepare(layout, &moves.transformations());
-            self.prepared = true;
-        }
+        self.prepare(layout, moves);
         let projection = &self.projection;
         let data = &self.data;
         let histogram = &mut self.histogram;
@@ -719,9 +716,16 @@ impl PruneTable {
         if !self.complete || self.prepared || self.projection.preparation_work(nm) > max_work {
             return;
         }
-        self.projection.prepare(layout, &moves.transformations());
+        self.prepare(layout, moves);
         self.projection.lay_out_for_search();
-        self.prepared = true;
+    }
+
+    /// Builds the projection's move tables, if it has none.
+    fn prepare(&mut self, layout: &Layout, moves: &MoveSet) {
+        if !self.prepared {
+            self.projection.prepare(layout, &moves.transformations());
+            self.prepared = true;
+        }
     }
 
     /// A table from stored data: the histogram as

@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use twistor_core::symmetry::SymmetryGroup;
-use twistor_core::{Pattern, Puzzle, Transformation};
+use twistor_core::{Pattern, Puzzle};
 use twistor_geometry::{build, PuzzleOptions};
 use twistor_search::hashed::{HashedFill, HashedSymmetry, HashedTable};
 use twistor_search::{CanonicalFsm, Metric, MoveSet, SolveOptions, Solver, SolverOptions};
@@ -25,13 +25,7 @@ fn cube2() -> Puzzle {
 }
 
 fn group(puzzle: &Puzzle, moves: &MoveSet, goal: &Pattern) -> SymmetryGroup {
-    let rotations: Vec<&Transformation> = puzzle
-        .rotations()
-        .iter()
-        .map(|&i| &puzzle.moves()[i].transformation)
-        .collect();
-    let searched: Vec<&Transformation> = moves.moves().iter().map(|m| &m.transformation).collect();
-    SymmetryGroup::new(puzzle.layout(), goal, &rotations, &searched, 1000)
+    SymmetryGroup::for_puzzle(puzzle, goal, &moves.transformations(), 1000)
 }
 
 /// Every position within the depth of a hashed table reduced by the 24

@@ -11,7 +11,7 @@
 //! then the transformation that reaches it, so conjugating it is defined.
 
 use twistor_core::symmetry::SymmetryGroup;
-use twistor_core::{Puzzle, Transformation};
+use twistor_core::Puzzle;
 
 use super::keys::{Key, KeyPacker};
 use crate::MoveSet;
@@ -34,18 +34,17 @@ impl Symmetry {
     /// are any besides the identity and its start is the identity.
     pub fn new(puzzle: &Puzzle, moves: &MoveSet) -> Option<Symmetry> {
         let layout = puzzle.layout();
-        let rotations: Vec<&Transformation> = puzzle
-            .rotations()
-            .iter()
-            .map(|&i| &puzzle.moves()[i].transformation)
-            .collect();
-        if rotations.is_empty() || puzzle.start().as_bytes() != &layout.identity_bytes()[..] {
+        if puzzle.rotations().is_empty()
+            || puzzle.start().as_bytes() != &layout.identity_bytes()[..]
+        {
             return None;
         }
-        let searched: Vec<&Transformation> =
-            moves.moves().iter().map(|m| &m.transformation).collect();
-        let group =
-            SymmetryGroup::new(layout, puzzle.start(), &rotations, &searched, MAX_ROTATIONS);
+        let group = SymmetryGroup::for_puzzle(
+            puzzle,
+            puzzle.start(),
+            &moves.transformations(),
+            MAX_ROTATIONS,
+        );
         (group.order() > 1).then_some(Symmetry { group })
     }
 
