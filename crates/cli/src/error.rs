@@ -41,8 +41,17 @@ impl fmt::Display for CliError {
 }
 
 impl From<std::io::Error> for CliError {
+    /// A closed standard output (a reader such as `head` that has seen
+    /// enough) is not a failure: it ends the program quietly, exit code 0.
     fn from(e: std::io::Error) -> CliError {
-        CliError::failure(e)
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            CliError {
+                code: 0,
+                message: String::new(),
+            }
+        } else {
+            CliError::failure(e)
+        }
     }
 }
 

@@ -3,6 +3,8 @@
 //! This crate is only the edge: it parses arguments, reads files, calls the
 //! engines and prints their results. It holds no algorithms.
 
+#[macro_use]
+mod out;
 mod cache;
 mod commands;
 mod error;
@@ -92,7 +94,9 @@ fn main() {
         Command::DescribeSets(args) => commands::describe_sets::run(args),
     };
     if let Err(e) = result {
-        report(&e);
+        if e.code != 0 {
+            report(&e);
+        }
         std::process::exit(e.code);
     }
 }

@@ -28,11 +28,11 @@ pub fn run(args: ApplyArgs) -> CliResult {
     let pattern = apply_alg(&puzzle, puzzle.start(), &alg)
         .map_err(|e| CliError::input(format!("alg {:?}: {e}", shorten(&args.alg))))?;
     if args.json {
-        println!("{}", write_kpattern(&puzzle, &pattern, JsonStyle::Compact));
+        outln!("{}", write_kpattern(&puzzle, &pattern, JsonStyle::Compact));
     } else {
         let text = write_scrambles(&puzzle, &[("Applied".to_string(), pattern)])
             .map_err(CliError::failure)?;
-        print!("{text}");
+        out!("{text}");
     }
     Ok(())
 }

@@ -48,11 +48,11 @@ pub fn run(args: CanonArgs) -> CliResult {
                     .unwrap_or_else(|_| json!(c.to_string()))
             })
             .collect();
-        println!("{}", json!({ "counts": v }));
+        outln!("{}", json!({ "counts": v }));
     } else {
         eprintln!("{} canonical states", fsm.num_states());
         for (d, c) in counts.iter().enumerate() {
-            println!("{d} {c}");
+            outln!("{d} {c}");
         }
     }
     Ok(())

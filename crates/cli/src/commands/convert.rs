@@ -43,7 +43,7 @@ pub fn run(args: ConvertArgs) -> CliResult {
         Some(path) => {
             std::fs::write(&path, text).map_err(|e| CliError::failure(format!("{path}: {e}")))?
         }
-        None => print!("{text}"),
+        None => out!("{text}"),
     }
     Ok(())
 }

@@ -357,7 +357,7 @@ fn run_bench(a: BenchArgs) -> CliResult {
             times.push(ms);
             lengths.push(s.moves.len());
         }
-        println!("optimal: {}", summary(&mut times, &lengths));
+        outln!("optimal: {}", summary(&mut times, &lengths));
         return Ok(());
     }
     let t_load = Instant::now();
@@ -376,7 +376,7 @@ fn run_bench(a: BenchArgs) -> CliResult {
         times.push((clock() - t0).as_secs_f64() * 1e3);
         lengths.push(s.moves.len());
     }
-    println!(
+    outln!(
         "two-phase --max-length {}: {}",
         a.max_length,
         summary(&mut times, &lengths)

@@ -54,7 +54,7 @@ pub struct GeometryArgs {
 pub fn run(args: GeometryArgs) -> CliResult {
     if args.list {
         for (name, desc) in NAMED_PUZZLES {
-            println!("{name:<30} {desc}");
+            outln!("{name:<30} {desc}");
         }
         return Ok(());
     }
@@ -65,7 +65,7 @@ pub fn run(args: GeometryArgs) -> CliResult {
     let gp =
         build(spec, &args.flags.options()).map_err(|e| CliError::input(format!("{spec}: {e}")))?;
     if args.surfaces {
-        print!("{}", RotationModel::new(&gp).describe());
+        out!("{}", RotationModel::new(&gp).describe());
         return Ok(());
     }
     let format = match args.format {
@@ -74,7 +74,7 @@ pub fn run(args: GeometryArgs) -> CliResult {
     };
     let text = write_puzzle(gp.puzzle(), format)
         .map_err(|e| CliError::failure(format!("{spec}: {}", e.kind)))?;
-    print!("{text}");
+    out!("{text}");
     Ok(())
 }
 
@@ -98,7 +98,7 @@ fn bench(options: &PuzzleOptions, rounds: u32) -> CliResult {
             best = (total, slowest.0, slowest.1);
         }
     }
-    println!(
+    outln!(
         "built all {} named puzzles in {:.1} ms (best of {rounds}); slowest: {} {:.1} ms",
         NAMED_PUZZLES.len(),
         best.0 * 1e3,

@@ -271,42 +271,45 @@ fn print_report(args: &GodsArgs, moves: &MoveSet, r: &GodsReport) {
         if let Some(u) = &r.union_local_maxima {
             v["union_local_maxima"] = json!(u);
         }
-        println!("{v}");
+        outln!("{v}");
         return;
     }
     let lm = t.local_maxima.as_ref().zip(t.strong_local_maxima.as_ref());
     match lm {
-        Some(_) => println!(
+        Some(_) => outln!(
             "{:>5} {:>16} {:>16} {:>16}",
-            "depth", "positions", "local maxima", "strong"
+            "depth",
+            "positions",
+            "local maxima",
+            "strong"
         ),
-        None => println!("{:>5} {:>16}", "depth", "positions"),
+        None => outln!("{:>5} {:>16}", "depth", "positions"),
     }
     for (d, c) in t.counts.iter().enumerate() {
         match lm {
-            Some((l, s)) => println!("{d:>5} {c:>16} {:>16} {:>16}", l[d], s[d]),
-            None => println!("{d:>5} {c:>16}"),
+            Some((l, s)) => outln!("{d:>5} {c:>16} {:>16} {:>16}", l[d], s[d]),
+            None => outln!("{d:>5} {c:>16}"),
         }
     }
     match lm {
-        Some((l, s)) => println!(
+        Some((l, s)) => outln!(
             "{:>5} {:>16} {:>16} {:>16}",
             "total",
             t.total(),
             l.iter().sum::<u64>(),
             s.iter().sum::<u64>()
         ),
-        None => println!("{:>5} {:>16}", "total", t.total()),
+        None => outln!("{:>5} {:>16}", "total", t.total()),
     }
-    println!(
+    outln!(
         "antipodes: {} at distance {}",
         r.antipodes.count,
         t.diameter()
     );
     for a in &algs {
-        println!("  {a}");
+        outln!("  {a}");
     }
     if args.antipodes > 0 && algs.is_empty() && r.antipodes.count > 0 {
-        println!("  (no move sequences: the search for them would not fit the memory limit)");
+        outln!("  (no move sequences: the search for them would not fit the memory limit)");
     }
 }

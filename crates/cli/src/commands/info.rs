@@ -59,13 +59,13 @@ pub fn run(args: InfoArgs) -> CliResult {
         if let Some(Ok(p)) = &counted {
             v["positions"] = json!(p.positions.to_string());
         }
-        println!("{v}");
+        outln!("{v}");
         return Ok(());
     }
-    println!("{}", puzzle.name());
-    println!("{:<16} {:>7} {:>13}", "orbit", "pieces", "orientations");
+    outln!("{}", puzzle.name());
+    outln!("{:<16} {:>7} {:>13}", "orbit", "pieces", "orientations");
     for o in layout.orbits() {
-        println!(
+        outln!(
             "{:<16} {:>7} {:>13}",
             o.name(),
             o.num_pieces(),
@@ -78,18 +78,18 @@ pub fn run(args: InfoArgs) -> CliResult {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    println!("moves: {}", names(&gens));
+    outln!("moves: {}", names(&gens));
     let rotations = puzzle.rotations();
     if !rotations.is_empty() {
-        println!("rotations: {}", names(&rotations));
+        outln!("rotations: {}", names(&rotations));
     }
-    println!("group order: {order}");
+    outln!("group order: {order}");
     let with_orders: Vec<String> = gens
         .iter()
         .zip(&orders)
         .map(|(&i, o)| format!("{}:{o}", puzzle.moves()[i].name))
         .collect();
-    println!("move orders: {}", with_orders.join(" "));
+    outln!("move orders: {}", with_orders.join(" "));
     for s in &c.orientation_sums {
         let what = if s.preserved() {
             format!("always 0 (mod {})", s.modulus)
@@ -98,22 +98,22 @@ pub fn run(args: InfoArgs) -> CliResult {
         } else {
             format!("a multiple of {} (mod {})", s.step, s.modulus)
         };
-        println!("orientation sum of {}: {what}", orbit_name(s.orbit));
+        outln!("orientation sum of {}: {what}", orbit_name(s.orbit));
     }
     if c.parity_relations.is_empty() {
-        println!("parity: no constraint");
+        outln!("parity: no constraint");
     }
     for r in &c.parity_relations {
         let names: Vec<String> = r.iter().map(|&k| orbit_name(k)).collect();
         match names.len() {
-            1 => println!("parity: {} always even", names[0]),
-            2 => println!("parity: {} and {} linked (equal)", names[0], names[1]),
-            _ => println!("parity: {} add up to even", names.join(" + ")),
+            1 => outln!("parity: {} always even", names[0]),
+            2 => outln!("parity: {} and {} linked (equal)", names[0], names[1]),
+            _ => outln!("parity: {} add up to even", names.join(" + ")),
         }
     }
     match &counted {
-        Some(Ok(p)) => println!("distinguishable positions: {}", p.positions),
-        Some(Err(e)) => println!("distinguishable positions: not computed ({e})"),
+        Some(Ok(p)) => outln!("distinguishable positions: {}", p.positions),
+        Some(Err(e)) => outln!("distinguishable positions: not computed ({e})"),
         None => {}
     }
     Ok(())

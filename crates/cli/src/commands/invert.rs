@@ -24,9 +24,9 @@ pub fn run(args: InvertArgs) -> CliResult {
         let text = text?;
         let inverse = parse_alg(&text)?.invert();
         if args.json {
-            println!("{}", json!({"alg": text, "inverse": inverse.to_string()}));
+            outln!("{}", json!({"alg": text, "inverse": inverse.to_string()}));
         } else {
-            println!("{inverse}");
+            outln!("{inverse}");
         }
     }
     Ok(())

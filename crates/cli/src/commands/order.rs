@@ -30,9 +30,9 @@ pub fn run(args: OrderArgs) -> CliResult {
             .map_err(|e| CliError::input(format!("alg {:?}: {e}", shorten(&text))))?;
         let order = puzzle.layout().order(&t);
         if args.json {
-            println!("{}", json!({"alg": text, "order": order.to_string()}));
+            outln!("{}", json!({"alg": text, "order": order.to_string()}));
         } else {
-            println!("{order}");
+            outln!("{order}");
         }
     }
     Ok(())

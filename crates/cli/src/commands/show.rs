@@ -105,7 +105,7 @@ pub fn run(args: ShowArgs) -> CliResult {
         (t, turns)
     };
     if args.pronounce {
-        println!("{}", model.format(&turns.unwrap_or_default()));
+        outln!("{}", model.format(&turns.unwrap_or_default()));
     } else if args.sign {
         let turns = match turns {
             Some(t) => t,
@@ -113,14 +113,14 @@ pub fn run(args: ShowArgs) -> CliResult {
                 .turns_for_alg(&gp, &parse_alg(&args.alg)?)
                 .map_err(|e| bad_alg(&e))?,
         };
-        println!(
+        outln!(
             "{}",
             model
                 .to_sign(&turns)
                 .map_err(|e| CliError::input(e.to_string()))?
         );
     } else if args.matrix {
-        print!("{}", model.position_matrix(&gp, &t));
+        out!("{}", model.position_matrix(&gp, &t));
     } else {
         let pattern = layout.apply(puzzle.start(), &t);
         if args.svg {
@@ -128,11 +128,11 @@ pub fn run(args: ShowArgs) -> CliResult {
                 width: args.width,
                 height: args.height,
             };
-            print!("{}", svg(&gp, &pattern, &options));
+            out!("{}", svg(&gp, &pattern, &options));
         } else {
             let text = write_scrambles(puzzle, &[("Shown".to_string(), pattern)])
                 .map_err(CliError::failure)?;
-            print!("{text}");
+            out!("{text}");
         }
     }
     Ok(())
@@ -147,6 +147,6 @@ fn show_definition_file(args: &ShowArgs) -> CliResult {
     let pattern = puzzle.layout().apply(puzzle.start(), &t);
     let text =
         write_scrambles(&puzzle, &[("Shown".to_string(), pattern)]).map_err(CliError::failure)?;
-    print!("{text}");
+    out!("{text}");
     Ok(())
 }

@@ -277,13 +277,13 @@ pub fn run(args: SolveArgs) -> CliResult {
             if let Some(n) = name {
                 v["name"] = json!(n);
             }
-            println!("{v}");
+            outln!("{v}");
         } else {
             if sols.is_empty() {
-                println!("# no solution up to {} moves", args.max_depth);
+                outln!("# no solution up to {} moves", args.max_depth);
             }
             for s in &sols {
-                println!("{s}");
+                outln!("{s}");
             }
         }
     }
