@@ -13,6 +13,9 @@
 //! class, a half turn is written `U U` and never `U' U'`, and `U U'` is never
 //! played.
 
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+
 use crate::{Metric, MoveSet, SearchError};
 
 /// Sentinel for a forbidden transition.
@@ -161,6 +164,35 @@ impl CanonicalFsm {
     #[inline]
     pub fn next(&self, state: u32, m: usize) -> u32 {
         self.next[state as usize * self.num_classes + self.class_of_move[m]]
+    }
+
+    /// How many canonical sequences there are of each length `0..=depth`,
+    /// exactly (the 3x3x3's counts pass `u128::MAX` at length 35).
+    pub fn exact_counts(&self, depth: usize) -> Vec<BigUint> {
+        let mut per_class = vec![0u32; self.num_classes];
+        for &c in &self.class_of_move {
+            per_class[c] += 1;
+        }
+        let mut cur = vec![BigUint::zero(); self.num_states];
+        cur[0] = BigUint::one();
+        let mut out = vec![BigUint::one()];
+        for _ in 0..depth {
+            let mut nxt = vec![BigUint::zero(); self.num_states];
+            for (s, ways) in cur.iter().enumerate() {
+                if ways.is_zero() {
+                    continue;
+                }
+                let row = &self.next[s * self.num_classes..(s + 1) * self.num_classes];
+                for (&t, &moves) in row.iter().zip(&per_class) {
+                    if t != FORBIDDEN && moves > 0 {
+                        nxt[t as usize] += ways * moves;
+                    }
+                }
+            }
+            out.push(nxt.iter().sum());
+            cur = nxt;
+        }
+        out
     }
 
     /// How many canonical sequences there are of each length `0..=depth`

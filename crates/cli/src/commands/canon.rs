@@ -1,6 +1,5 @@
 //! `twistor canon`: how many canonical move sequences there are.
 
-use serde_json::json;
 use twistor_search::{CanonicalFsm, Metric};
 
 use crate::error::{CliError, CliResult};
@@ -37,18 +36,11 @@ pub fn run(args: CanonArgs) -> CliResult {
     let metric = if args.qtm { Metric::Qtm } else { Metric::Htm };
     let set = move_set(&puzzle, &args.moves, metric)?;
     let fsm = CanonicalFsm::new(&set).map_err(CliError::input)?;
-    let counts = fsm.counts(args.depth);
+    let counts = fsm.exact_counts(args.depth);
     if args.json {
-        // Counts beyond u64 are printed as decimal strings' digits still.
-        let v: Vec<serde_json::Value> = counts
-            .iter()
-            .map(|&c| {
-                u64::try_from(c)
-                    .map(serde_json::Value::from)
-                    .unwrap_or_else(|_| json!(c.to_string()))
-            })
-            .collect();
-        outln!("{}", json!({ "counts": v }));
+        // JSON numbers are unbounded; these are written exactly, as digits.
+        let list: Vec<String> = counts.iter().map(ToString::to_string).collect();
+        outln!("{{\"counts\": [{}]}}", list.join(", "));
     } else {
         eprintln!("{} canonical states", fsm.num_states());
         for (d, c) in counts.iter().enumerate() {
