@@ -32,7 +32,9 @@ pub fn read_text(path: &str) -> Result<String, CliError> {
             MAX_FILE_BYTES >> 20
         )));
     }
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    let text = String::from_utf8_lossy(&bytes);
+    // A UTF-8 byte-order mark is no part of any format we read.
+    Ok(text.strip_prefix('\u{feff}').unwrap_or(&text).to_string())
 }
 
 /// Parses an alg given on the command line.

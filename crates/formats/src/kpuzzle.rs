@@ -34,6 +34,7 @@ pub enum JsonStyle {
 
 /// Parses a KPuzzle definition. `file` names it in errors.
 pub fn parse_kpuzzle(text: &str, file: &str) -> Result<Puzzle, ParseError> {
+    let text = crate::positions::strip_bom(text);
     let at = At { file };
     let root = json::parse(at, text)?;
     root.object(at, "the definition")?;
@@ -337,6 +338,7 @@ fn orientation_deltas(at: At, j: &Json, path: &str, orbit: &Orbit) -> Result<Vec
 
 /// Parses a KPattern (a position) for `puzzle`.
 pub fn parse_kpattern(text: &str, file: &str, puzzle: &Puzzle) -> Result<Pattern, ParseError> {
+    let text = crate::positions::strip_bom(text);
     let at = At { file };
     let root = json::parse(at, text)?;
     read_pattern(at, puzzle.layout(), &root, "the pattern")

@@ -22,6 +22,7 @@ pub mod alg;
 mod error;
 mod json;
 pub mod kpuzzle;
+pub mod positions;
 pub mod resolve;
 pub mod tws;
 
@@ -52,6 +53,7 @@ impl PuzzleFormat {
 
 /// Reads a puzzle definition in the format [`PuzzleFormat::detect`] finds.
 pub fn read_puzzle(text: &str, file: &str) -> Result<Puzzle, ParseError> {
+    let text = positions::strip_bom(text);
     match PuzzleFormat::detect(file, text) {
         PuzzleFormat::Tws => tws::parse_tws(text, file),
         PuzzleFormat::KPuzzleJson => kpuzzle::parse_kpuzzle(text, file),

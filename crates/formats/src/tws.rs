@@ -397,6 +397,7 @@ pub(crate) struct Pending {
 
 /// Parses a `.tws` definition. `file` names it in errors.
 pub fn parse_tws(text: &str, file: &str) -> Result<Puzzle, ParseError> {
+    let text = crate::positions::strip_bom(text);
     let at = At { file };
     let mut cur = Cursor {
         lines: lines(text),
@@ -749,6 +750,7 @@ pub fn parse_scrambles(
     file: &str,
     puzzle: &Puzzle,
 ) -> Result<Vec<Scramble>, ParseError> {
+    let text = crate::positions::strip_bom(text);
     let at = At { file };
     let layout = puzzle.layout();
     let orbits = layout.orbits().to_vec();

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use twistor_core::{Pattern, Puzzle};
 use twistor_formats::resolve::alg_transformation;
-use twistor_formats::tws::{parse_scrambles, ScrambleBody};
+use twistor_formats::alg::Alg;
+use twistor_formats::positions::{read_positions, PositionBody};
 use twistor_search::{
     Metric, SearchProgress, SolutionCount, SolveOptions, Solver, SolverOptions, TableEvent,
 };
@@ -17,7 +18,7 @@ use twistor_cube333::recognize::CubeCorrespondence;
 
 use crate::cache::{report_table_event, CacheArgs};
 use crate::error::{CliError, CliResult};
-use crate::load::{algs_or_stdin, parse_alg, read_text, shorten};
+use crate::load::{parse_alg, read_text, shorten};
 use crate::moves::{move_set, MoveSubset};
 use crate::progress::Progress;
 use crate::puzzle_source::PuzzleSource;
@@ -110,7 +111,7 @@ pub fn run(args: SolveArgs) -> CliResult {
     let metric = if args.qtm { Metric::Qtm } else { Metric::Htm };
     let moves = move_set(&puzzle, &args.moves, metric)?;
     let goal = load_goal(&puzzle, args.target.as_deref())?;
-    let positions = positions(&puzzle, &goal, &args)?;
+    let (positions, unreadable) = positions(&puzzle, &goal, &args)?;
     let one_solution =
         args.count == 1 && !args.all_optimal && args.min_depth == 0 && args.target.is_none();
     let grips: Vec<usize> = moves.grips().iter().map(|g| g.puzzle_move).collect();
@@ -127,7 +128,8 @@ pub fn run(args: SolveArgs) -> CliResult {
                     args.memory,
                     args.json,
                     args.max_depth,
-                );
+                )
+                .and_then(|()| batch_result(unreadable));
             }
             // Building the dedicated solver's tables takes seconds; the
             // generic search, growing its tables as it goes, solves short
@@ -240,7 +242,8 @@ pub fn run(args: SolveArgs) -> CliResult {
                     args.memory,
                     args.json,
                     args.max_depth,
-                );
+                )
+                .and_then(|()| batch_result(unreadable));
             }
         }
         if args.verbose {
@@ -287,50 +290,68 @@ pub fn run(args: SolveArgs) -> CliResult {
             }
         }
     }
-    Ok(())
+    batch_result(unreadable)
 }
 
-/// The positions to solve, each with its name if it has one.
+/// Exit code 2 at the end of a batch in which some entries could not be read.
+pub fn batch_result(unreadable: usize) -> CliResult {
+    if unreadable == 0 {
+        Ok(())
+    } else {
+        Err(CliError::input(format!(
+            "{unreadable} position(s) could not be read (see above); the others were solved"
+        )))
+    }
+}
+
+/// The positions to solve, each with its name if it has one, and how many
+/// entries could not be read (each already reported on stderr with its
+/// file and line; the rest are still solved).
 fn positions(
     puzzle: &Puzzle,
     goal: &crate::target::Goal,
     args: &SolveArgs,
-) -> Result<Vec<(Option<String>, Pattern)>, CliError> {
-    let from_alg = |text: &str| -> Result<Pattern, CliError> {
-        let alg = parse_alg(text)?;
-        let t = alg_transformation(puzzle, &alg)
-            .map_err(|e| CliError::input(format!("alg {:?}: {e}", shorten(text))))?;
-        Ok(puzzle.layout().apply(&goal.pattern, &t))
-    };
-    let mut out = Vec::new();
+) -> Result<(Vec<(Option<String>, Pattern)>, usize), CliError> {
     if let Some(alg) = &args.alg {
         if args.scramble_file.is_some() {
             return Err(CliError::input("give a scramble file or --alg, not both"));
         }
-        out.push((None, from_alg(alg)?));
-    } else if let Some(file) = &args.scramble_file {
-        let text = read_text(file)?;
-        for s in parse_scrambles(&text, file, puzzle).map_err(CliError::input)? {
-            let p = match s.body {
-                ScrambleBody::Pattern(p) => goal
-                    .relabel(puzzle, &p)
-                    .map_err(|e| CliError::input(format!("{file}:{}: {e}", s.line)))?,
-                ScrambleBody::Alg(a) => {
-                    let t = alg_transformation(puzzle, &a)
-                        .map_err(|e| CliError::input(format!("{file}:{}: {e}", s.line)))?;
-                    puzzle.layout().apply(&goal.pattern, &t)
-                }
-            };
-            out.push((Some(s.name), p));
-        }
-    } else {
-        for line in algs_or_stdin(&[]) {
-            let line = line?;
-            if line.trim().is_empty() {
-                continue;
+        let alg = parse_alg(alg)?;
+        let t = alg_transformation(puzzle, &alg)
+            .map_err(|e| CliError::input(format!("alg {:?}: {e}", shorten(&alg.to_string()))))?;
+        return Ok((vec![(None, puzzle.layout().apply(&goal.pattern, &t))], 0));
+    }
+    let file = args.scramble_file.as_deref().unwrap_or("-");
+    let text = read_positions_text(file)?;
+    let mut out = Vec::new();
+    let mut bad = 0;
+    for entry in read_positions(&text, file, puzzle) {
+        let located = |e: &dyn std::fmt::Display| format!("{file}:{}: {e}", entry.line);
+        let pattern = match entry.body {
+            Err(e) => Err(e.to_string()),
+            Ok(PositionBody::Pattern(p)) => goal.relabel(puzzle, &p).map_err(|e| located(&e)),
+            Ok(PositionBody::Alg(a)) => alg_transformation(puzzle, &a)
+                .map(|t| puzzle.layout().apply(&goal.pattern, &t))
+                .map_err(|e| located(&format!("{}: {e}", shorten(&entry.name)))),
+        };
+        match pattern {
+            Ok(p) => out.push((Some(entry.name), p)),
+            Err(message) => {
+                eprintln!("twistor: {message}");
+                bad += 1;
             }
-            out.push((Some(line.clone()), from_alg(&line)?));
         }
     }
-    Ok(out)
+    Ok((out, bad))
+}
+
+/// The text of a positions file (`-`: standard input); an alg given where
+/// the file belongs (`solve 3x3x3 "R U"`) is explained.
+pub fn read_positions_text(file: &str) -> Result<String, CliError> {
+    if file != "-" && !std::path::Path::new(file).exists() && Alg::parse(file).is_ok() {
+        return Err(CliError::input(format!(
+            "{file}: no such file; to solve the position an alg reaches, use --alg \"{file}\""
+        )));
+    }
+    read_text(file)
 }
