@@ -4,7 +4,7 @@
 //! `twistor_cube333` and prints. Solutions go to stdout, timings and table
 //! notices to stderr.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,7 @@ use twistor_cube333::{CubieCube, MoveSeq};
 
 use crate::cache::CacheArgs;
 use crate::error::{CliError, CliResult};
+use crate::load::{read_text, shorten};
 
 /// Arguments of `twistor 333`.
 #[derive(clap::Args)]
@@ -186,29 +187,58 @@ fn parse_cube(s: &str) -> Result<CubieCube, String> {
     s.parse::<CubieCube>().map_err(|e| e.to_string())
 }
 
-/// The cubes to solve, in order.
-fn read_cubes(a: &SolveArgs) -> Result<Vec<CubieCube>, CliError> {
+/// A cube from one line: 54 facelets in URFDLB order, or an alg of face
+/// turns (what `twistor scramble 333` prints).
+fn cube_from_line(t: &str) -> Result<CubieCube, String> {
+    match parse_cube(t) {
+        Ok(c) => Ok(c),
+        Err(facelet_error) => {
+            let looks_like_facelets =
+                t.chars().count() == 54 && t.chars().all(|c| c.is_ascii_alphabetic());
+            if looks_like_facelets {
+                return Err(format!("bad facelets {t:?}: {facelet_error}"));
+            }
+            MoveSeq::from_alg(t)
+                .map(|m| CubieCube::from_moves(&m.0))
+                .map_err(|e| {
+                    format!(
+                        "{:?} is neither 54 facelets ({facelet_error}) nor an alg ({e})",
+                        shorten(t)
+                    )
+                })
+        }
+    }
+}
+
+/// The cubes to solve, in order, and how many lines could not be read
+/// (each reported on stderr with its line; the others are still solved).
+fn read_cubes(a: &SolveArgs) -> Result<(Vec<CubieCube>, usize), CliError> {
     if let Some(alg) = &a.alg {
         let moves = MoveSeq::from_alg(alg).map_err(|e| CliError::input(format!("--alg: {e}")))?;
-        return Ok(vec![CubieCube::from_moves(&moves.0)]);
+        return Ok((vec![CubieCube::from_moves(&moves.0)], 0));
     }
     if let Some(f) = &a.facelets {
-        return parse_cube(f)
-            .map(|c| vec![c])
-            .map_err(|e| CliError::input(format!("bad facelets {f:?}: {e}")));
+        return cube_from_line(f.trim())
+            .map(|c| (vec![c], 0))
+            .map_err(CliError::input);
     }
+    let text = read_text("-")?;
     let mut cubes = Vec::new();
-    for (i, line) in std::io::stdin().lock().lines().enumerate() {
-        let line = line?;
+    let mut bad = 0;
+    for (i, line) in text.lines().enumerate() {
         let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
+        if t.is_empty() || t.starts_with('#') || t.starts_with("//") {
             continue;
         }
-        cubes.push(
-            parse_cube(t).map_err(|e| CliError::input(format!("stdin line {}: {e}", i + 1)))?,
-        );
+        match cube_from_line(t) {
+            Ok(c) => cubes.push(c),
+            Err(e) => {
+                eprintln!("twistor: -:{}: {e}", i + 1);
+                bad += 1;
+            }
+        }
     }
-    Ok(cubes)
+    Ok((cubes, bad))
 }
 
 fn print_solution(out: &mut impl Write, moves: &MoveSeq, json: bool) -> std::io::Result<()> {
@@ -224,7 +254,7 @@ fn print_solution(out: &mut impl Write, moves: &MoveSeq, json: bool) -> std::io:
 }
 
 fn run_solve(a: SolveArgs) -> CliResult {
-    let cubes = read_cubes(&a)?;
+    let (cubes, unreadable) = read_cubes(&a)?;
     let time_limit = match a.time_limit {
         Some(s) if !(s.is_finite() && s > 0.0) => {
             return Err(CliError::input(format!(
@@ -253,7 +283,7 @@ fn run_solve(a: SolveArgs) -> CliResult {
                 s.nodes
             );
         }
-        return Ok(());
+        return crate::commands::solve::batch_result(unreadable);
     }
     let tables = TwoPhaseTables::load(&opts, &mut report);
     let sopts = SolveOptions {
@@ -286,7 +316,7 @@ fn run_solve(a: SolveArgs) -> CliResult {
     if failures > 0 {
         return Err(CliError::failure(format!("{failures} cube(s) not solved")));
     }
-    Ok(())
+    crate::commands::solve::batch_result(unreadable)
 }
 
 fn bench_cubes(a: &BenchArgs) -> Result<Vec<CubieCube>, CliError> {

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use twistor_core::{Pattern, Puzzle};
-use twistor_formats::resolve::alg_transformation;
 use twistor_formats::alg::Alg;
 use twistor_formats::positions::{read_positions, PositionBody};
+use twistor_formats::resolve::alg_transformation;
 use twistor_search::{
     Metric, SearchProgress, SolutionCount, SolveOptions, Solver, SolverOptions, TableEvent,
 };
