@@ -7,6 +7,7 @@ use std::path::Path;
 
 use twistor_core::Puzzle;
 use twistor_geometry::{GeneratedPuzzle, PieceKind, PuzzleOptions};
+use twistor_tools::catalog::{self, Resolved};
 
 use crate::error::CliError;
 use crate::load::read_text;
@@ -147,13 +148,28 @@ impl PuzzleSource {
         }
         let mut options = self.geometry.options();
         adjust(&mut options);
-        if !twistor_geometry::is_geometry_spec(spec) {
-            return Err(CliError::input(format!(
-                "{spec}: no such file, and not a puzzle name or descriptor \
-                 (twistor geometry --list shows the names)"
-            )));
-        }
-        twistor_geometry::build(spec, &options)
+        let name = match catalog::resolve(spec) {
+            Resolved::Geometry(name) => name,
+            Resolved::NotModelled { id, what } => {
+                return Err(CliError::input(format!(
+                    "{spec}: cubing.js's {id} is {what}, which twistor has no model of yet \
+                     (give its definition as a .tws or KPuzzle .json file)"
+                )))
+            }
+            Resolved::Unknown { .. } if twistor_geometry::is_geometry_spec(spec) => spec,
+            Resolved::Unknown { suggestions } => {
+                let hint = match suggestions.as_slice() {
+                    [] => String::new(),
+                    [one] => format!("; did you mean {one}?"),
+                    more => format!("; did you mean one of {}?", more.join(", ")),
+                };
+                return Err(CliError::input(format!(
+                    "{spec}: no such file, and not a puzzle name or descriptor{hint} \
+                     (twistor geometry --list shows the names)"
+                )));
+            }
+        };
+        twistor_geometry::build(name, &options)
             .map(Some)
             .map_err(|e| CliError::input(format!("{spec}: {e}")))
     }

@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod catalog;
 pub mod random;
 pub mod rng;
 pub mod scramble;

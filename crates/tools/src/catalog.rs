@@ -1,0 +1,199 @@
+//! The names people type for puzzles, and what twistor builds for each.
+//!
+//! Three vocabularies meet at the `PUZZLE` argument: PuzzleGeometry's 72
+//! names (`3x3x3`, `master skewb`, `FTO`; see [`twistor_geometry::NAMED_PUZZLES`]),
+//! cubing.js's puzzle ids (`fto`, `master_tetraminx`, `kilominx`), and
+//! the WCA's event ids (`333`, `pyram`, `minx`, `sq1`). [`resolve`] maps
+//! every one of them to the puzzle twistor builds, says plainly when a
+//! cubing.js puzzle is one twistor has no model of yet, and otherwise
+//! offers the nearest names ("did you mean …").
+//!
+//! ```
+//! use twistor_tools::catalog::{resolve, Resolved};
+//!
+//! assert_eq!(resolve("333"), Resolved::Geometry("3x3x3"));
+//! assert_eq!(resolve("master_tetraminx"), Resolved::Geometry("master tetraminx"));
+//! match resolve("megamix") {
+//!     Resolved::Unknown { suggestions } => assert_eq!(suggestions[0], "megaminx"),
+//!     other => panic!("{other:?}"),
+//! }
+//! ```
+
+use twistor_geometry::{descriptor_for, NAMED_PUZZLES};
+
+/// What a puzzle name stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolved {
+    /// A PuzzleGeometry puzzle, by its name there.
+    Geometry(&'static str),
+    /// A cubing.js puzzle twistor does not model yet.
+    NotModelled {
+        /// The cubing.js id.
+        id: &'static str,
+        /// What it is, for the message.
+        what: &'static str,
+    },
+    /// No puzzle of that name; the nearest names, best first.
+    Unknown {
+        /// Up to three names within a small edit distance.
+        suggestions: Vec<String>,
+    },
+}
+
+/// WCA event ids and cubing.js puzzle ids that name a PuzzleGeometry
+/// puzzle under another name.
+pub const ALIASES: &[(&str, &str)] = &[
+    ("222", "2x2x2"),
+    ("333", "3x3x3"),
+    ("333oh", "3x3x3"),
+    ("333bf", "3x3x3"),
+    ("333fm", "3x3x3"),
+    ("333mbf", "3x3x3"),
+    ("444", "4x4x4"),
+    ("444bf", "4x4x4"),
+    ("555", "5x5x5"),
+    ("555bf", "5x5x5"),
+    ("666", "6x6x6"),
+    ("777", "7x7x7"),
+    ("pyram", "pyraminx"),
+    ("minx", "megaminx"),
+    ("fto", "FTO"),
+    ("master_fto", "master FTO"),
+];
+
+/// cubing.js puzzle ids whose definitions are not PuzzleGeometry's and
+/// that twistor has no model of yet.
+pub const NOT_MODELLED: &[(&str, &str)] = &[
+    ("clock", "the Rubik's Clock (dials and pins)"),
+    ("sq1", "the Square-1 (a bandaged puzzle)"),
+    ("square1", "the Square-1 (a bandaged puzzle)"),
+    ("kilominx", "the kilominx"),
+    ("redi_cube", "the Redi Cube"),
+    ("baby_fto", "the baby FTO"),
+    (
+        "melindas2x2x2x2",
+        "Melinda's 2x2x2x2 (a four-dimensional puzzle)",
+    ),
+    ("loopover", "Loopover (a sliding grid)"),
+    ("tri_quad", "the TriQuad"),
+];
+
+/// What `name` stands for (exact, then ignoring case and `_` for spaces).
+pub fn resolve(name: &str) -> Resolved {
+    let name = name.trim();
+    if let Some((pg, _)) = descriptor_for(name) {
+        return Resolved::Geometry(pg);
+    }
+    let lower = name.to_ascii_lowercase();
+    if let Some((_, to)) = ALIASES.iter().find(|(a, _)| *a == lower) {
+        if let Some((pg, _)) = descriptor_for(to) {
+            return Resolved::Geometry(pg);
+        }
+    }
+    if let Some(&(id, what)) = NOT_MODELLED.iter().find(|(a, _)| *a == lower) {
+        return Resolved::NotModelled { id, what };
+    }
+    Resolved::Unknown {
+        suggestions: suggestions(name),
+    }
+}
+
+/// Every name [`resolve`] knows, as a person would type it.
+pub fn all_names() -> Vec<String> {
+    let mut names: Vec<String> = NAMED_PUZZLES.iter().map(|(n, _)| n.to_string()).collect();
+    names.extend(ALIASES.iter().map(|(a, _)| a.to_string()));
+    names.extend(NOT_MODELLED.iter().map(|(a, _)| a.to_string()));
+    names
+}
+
+/// The known names nearest to `name`: up to three within an edit distance
+/// of a third of its length (at least 1, at most 3), nearest first.
+pub fn suggestions(name: &str) -> Vec<String> {
+    let key = normalise(name);
+    if key.is_empty() || key.len() > 64 {
+        return Vec::new();
+    }
+    let limit = (key.chars().count() / 3).clamp(1, 3);
+    let mut near: Vec<(usize, String)> = all_names()
+        .into_iter()
+        .map(|n| (edit_distance(&key, &normalise(&n)), n))
+        .filter(|(d, _)| *d <= limit)
+        .collect();
+    near.sort();
+    near.dedup_by(|a, b| a.1 == b.1);
+    near.into_iter().take(3).map(|(_, n)| n).collect()
+}
+
+fn normalise(s: &str) -> String {
+    s.trim().to_ascii_lowercase().replace('_', " ")
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let swap = usize::from(ca != cb);
+            cur[j + 1] = (prev[j] + swap).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wca_event_ids_name_their_puzzles() {
+        for (id, pg) in [
+            ("222", "2x2x2"),
+            ("333", "3x3x3"),
+            ("444", "4x4x4"),
+            ("555", "5x5x5"),
+            ("666", "6x6x6"),
+            ("777", "7x7x7"),
+            ("pyram", "pyraminx"),
+            ("skewb", "skewb"),
+            ("minx", "megaminx"),
+        ] {
+            assert_eq!(resolve(id), Resolved::Geometry(pg), "{id}");
+        }
+    }
+
+    #[test]
+    fn cubing_js_ids_are_names_too() {
+        assert_eq!(resolve("fto"), Resolved::Geometry("FTO"));
+        assert_eq!(
+            resolve("master_tetraminx"),
+            Resolved::Geometry("master tetraminx")
+        );
+        assert_eq!(resolve("gigaminx"), Resolved::Geometry("gigaminx"));
+        assert!(matches!(resolve("clock"), Resolved::NotModelled { .. }));
+        assert!(matches!(resolve("sq1"), Resolved::NotModelled { .. }));
+    }
+
+    #[test]
+    fn misspellings_get_the_nearest_names() {
+        let near = |n: &str| match resolve(n) {
+            Resolved::Unknown { suggestions } => suggestions,
+            other => panic!("{n}: {other:?}"),
+        };
+        assert_eq!(near("megamix")[0], "megaminx");
+        assert_eq!(near("pyramnix")[0], "pyraminx");
+        assert_eq!(near("3x3x4")[0], "3x3x3");
+        assert!(near("no such puzzle at all").is_empty());
+    }
+
+    #[test]
+    fn every_alias_resolves_to_a_puzzle() {
+        for (alias, _) in ALIASES {
+            assert!(matches!(resolve(alias), Resolved::Geometry(_)), "{alias}");
+        }
+    }
+}
