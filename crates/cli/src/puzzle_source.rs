@@ -131,6 +131,21 @@ impl PuzzleSource {
         }
     }
 
+    /// Loads the puzzle as its community searches and writes it: on a
+    /// named pyraminx, skewb, megaminx or FTO the search moves are the
+    /// notation's (`U L R B u l r b`), so solutions print in it
+    /// ([`catalog::in_notation`]); files and other puzzles load as they are.
+    pub fn load_in_notation(&self) -> Result<Puzzle, CliError> {
+        match self.generated(|o| o.notation_rotations = true)? {
+            Some(g) => {
+                let moves = g.notation().search_notation(g.puzzle());
+                catalog::in_notation(g.puzzle(), &moves)
+                    .map_err(|e| CliError::failure(format!("{}: {e}", self.puzzle)))
+            }
+            None => self.load(),
+        }
+    }
+
     /// The puzzle built from geometry, or `None` when `PUZZLE` is an
     /// existing file; `adjust` may change the options the flags give.
     pub fn generated(

@@ -151,6 +151,19 @@ impl Puzzle {
         Ok(())
     }
 
+    /// The same puzzle (orbits, start, constraints, notation) with other
+    /// moves; names must be unique.
+    pub fn with_moves(&self, moves: Vec<MoveDef>) -> Result<Puzzle, CoreError> {
+        let mut out = Puzzle {
+            moves: Vec::with_capacity(moves.len()),
+            ..self.clone()
+        };
+        for m in moves {
+            out.add_move(m)?;
+        }
+        Ok(out)
+    }
+
     /// Adds an `Illegal` constraint.
     pub fn add_illegal(&mut self, illegal: IllegalPlacement) {
         if let Some(existing) = self

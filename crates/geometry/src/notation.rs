@@ -636,6 +636,39 @@ impl GeometryNotation {
     }
 }
 
+impl GeometryNotation {
+    /// The moves people of this puzzle's family search and write with,
+    /// each with the puzzle's moves it stands for: the skewb's `R U L B`,
+    /// the pyraminx's `U L R B` and tips `u l r b`, megaminx and FTO face
+    /// names for each face turn. Empty when the puzzle's own move names
+    /// are already the community's (cubes) or there is no convention.
+    pub fn search_notation(&self, puzzle: &Puzzle) -> Vec<(String, Vec<(usize, i32)>)> {
+        let words = |names: &[&str]| {
+            names
+                .iter()
+                .filter_map(|n| Some((n.to_string(), self.moves_for(n, None, None)?)))
+                .collect()
+        };
+        match &self.mapper {
+            Mapper::Skewb => words(&["R", "U", "L", "B"]),
+            Mapper::Pyraminx => words(&["U", "L", "R", "B", "u", "l", "r", "b"]),
+            Mapper::Renamed { external, .. } => {
+                let internal: Vec<&str> = self.face_names.iter().map(String::as_str).collect();
+                puzzle
+                    .search_moves()
+                    .into_iter()
+                    .map(|i| {
+                        let name = &puzzle.moves()[i].name;
+                        let shown = rename(name, &internal, external).unwrap_or(name.clone());
+                        (shown, vec![(i, 1)])
+                    })
+                    .collect()
+            }
+            Mapper::Plain | Mapper::Cube { .. } | Mapper::Tetraminx => Vec::new(),
+        }
+    }
+}
+
 impl MoveNotation for GeometryNotation {
     fn resolve(
         &self,

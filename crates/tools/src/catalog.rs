@@ -19,6 +19,7 @@
 //! }
 //! ```
 
+use twistor_core::{CoreError, MoveDef, MoveKind, Puzzle};
 use twistor_geometry::{descriptor_for, NAMED_PUZZLES};
 
 /// What a puzzle name stands for.
@@ -143,6 +144,53 @@ fn edit_distance(a: &str, b: &str) -> usize {
         std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
+}
+
+/// The puzzle as its community searches and writes it: `moves` (from
+/// [`twistor_geometry::GeometryNotation::search_notation`]) become its
+/// search moves under their community names (`U`, `u`, `R`, `DR`), and
+/// its own moves stay, out of the search, so that notation and every
+/// move name still resolve. A solution found on it prints as people write
+/// it (`U' b`), never in PuzzleGeometry's internal names (`DLR' FRL`).
+///
+/// An own move whose name a community move takes (the pyraminx's face
+/// layer `L` against the vertex turn `L`) is renamed `L_pg`: notation
+/// already read `L` as the community's move, so nothing typed changes.
+pub fn in_notation(
+    puzzle: &Puzzle,
+    moves: &[(String, Vec<(usize, i32)>)],
+) -> Result<Puzzle, CoreError> {
+    if moves.is_empty() {
+        return Ok(puzzle.clone());
+    }
+    let layout = puzzle.layout();
+    let taken = |name: &str| moves.iter().any(|(n, _)| n == name);
+    let mut all: Vec<MoveDef> = Vec::new();
+    for m in puzzle.moves() {
+        let mut m = m.clone();
+        if m.is_search_move() {
+            m.kind = MoveKind::Derived;
+            m.definition = Some(m.name.clone());
+        }
+        if taken(&m.name) {
+            m.name.push_str("_pg");
+        }
+        all.push(m);
+    }
+    for (name, word) in moves {
+        let mut t = layout.identity();
+        for &(i, amount) in word {
+            let step = layout.power(&puzzle.moves()[i].transformation, i64::from(amount));
+            t = layout.compose(&t, &step);
+        }
+        all.push(MoveDef {
+            name: name.clone(),
+            transformation: t,
+            kind: MoveKind::Base,
+            definition: None,
+        });
+    }
+    puzzle.with_moves(all)
 }
 
 #[cfg(test)]

@@ -52,7 +52,7 @@ pub struct ShortenArgs {
 
 /// Runs `twistor shorten`.
 pub fn run(args: ShortenArgs) -> CliResult {
-    let puzzle = args.source.load()?;
+    let puzzle = args.source.load_in_notation()?;
     let threads = args
         .threads
         .map(|t| t as usize)

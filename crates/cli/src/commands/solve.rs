@@ -93,7 +93,7 @@ const GENERIC_FIRST_SECS: f64 = 3.0;
 
 /// Runs `twistor solve`.
 pub fn run(args: SolveArgs) -> CliResult {
-    let puzzle = args.source.load()?;
+    let puzzle = args.source.load_in_notation()?;
     if args.count == 0 && !args.all_optimal {
         return Err(CliError::input("-c: at least 1"));
     }
