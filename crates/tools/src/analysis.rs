@@ -181,3 +181,42 @@ mod tests {
         assert!(null_space(free, 2).is_empty());
     }
 }
+
+/// Whether a position can be reached from a goal by a group's moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reachability {
+    /// Some sequence of the moves takes the goal to the position.
+    Reachable,
+    /// No sequence of the moves can: the position is in another coset.
+    Unreachable,
+    /// Not decided: the goal or the position has identical pieces or
+    /// unknown orientations, where membership is a coset question that
+    /// sifting alone does not answer.
+    Unknown,
+}
+
+/// Decides exactly whether `position` is `goal` times an element of the
+/// group `chain` describes (built over `layout`'s points, as
+/// [`Puzzle::group`] builds it), by sifting the one transformation that
+/// could do it through the stabilizer chain. A search for an unreachable
+/// position would otherwise run to its depth limit and report nothing.
+pub fn reachability(
+    layout: &twistor_core::Layout,
+    chain: &StabilizerChain,
+    goal: &twistor_core::Pattern,
+    position: &twistor_core::Pattern,
+) -> Reachability {
+    let (Some(g), Some(p)) = (
+        layout.transformation_of(goal),
+        layout.transformation_of(position),
+    ) else {
+        return Reachability::Unknown;
+    };
+    // goal · t = position, so t = goal⁻¹ · position.
+    let t = layout.compose(&layout.invert(&g), &p);
+    if chain.contains(&layout.to_points(t.as_bytes())) {
+        Reachability::Reachable
+    } else {
+        Reachability::Unreachable
+    }
+}

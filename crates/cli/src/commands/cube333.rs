@@ -493,6 +493,7 @@ pub fn solve_recognised(
     let mut solver = OptimalSolver::load(kind, &opts, &mut reporter(false));
     let mut kind = kind;
     let stdout = std::io::stdout();
+    let mut unsolved = 0;
     for (name, cube) in cubes {
         let t0 = Instant::now();
         let limit = if kind == OptimalTableKind::Small && huge_allowed {
@@ -541,7 +542,15 @@ pub fn solve_recognised(
         } else {
             writeln!(out, "# no solution up to {max_depth} moves")?;
         }
+        if !fits {
+            unsolved += 1;
+        }
         out.flush()?;
+    }
+    if unsolved > 0 {
+        return Err(CliError::failure(format!(
+            "{unsolved} position(s) not solved (no solution within --max-depth {max_depth})"
+        )));
     }
     Ok(())
 }

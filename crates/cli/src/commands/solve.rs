@@ -6,13 +6,14 @@ use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use twistor_core::{Pattern, Puzzle};
+use twistor_core::{Pattern, Puzzle, StabilizerChain};
 use twistor_formats::alg::Alg;
 use twistor_formats::positions::{read_positions, PositionBody};
 use twistor_formats::resolve::alg_transformation;
 use twistor_search::{
     Metric, SearchProgress, SolutionCount, SolveOptions, Solver, SolverOptions, TableEvent,
 };
+use twistor_tools::analysis::{reachability, Reachability};
 
 use twistor_cube333::recognize::CubeCorrespondence;
 
@@ -194,7 +195,27 @@ pub fn run(args: SolveArgs) -> CliResult {
         max_depth: args.max_depth,
         threads,
     };
+    // Positions the moves cannot reach are told apart before searching
+    // (a search would run to --max-depth and find nothing).
+    let chain = reachability_chain(&puzzle, &grips, &solver);
+    let mut unsolved = 0;
     for (i, (name, start)) in positions.iter().enumerate() {
+        let label = name.as_deref().unwrap_or("position");
+        if reachability(puzzle.layout(), &chain, &goal.pattern, start) == Reachability::Unreachable
+        {
+            unsolved += 1;
+            eprintln!("{label}: unreachable: no sequence of the search moves reaches it");
+            if args.json {
+                let mut v = json!({ "solutions": [], "length": null, "unreachable": true });
+                if let Some(n) = name {
+                    v["name"] = json!(n);
+                }
+                outln!("{v}");
+            } else {
+                outln!("# unreachable with these moves");
+            }
+            continue;
+        }
         let t1 = Instant::now();
         let stop = AtomicBool::new(false);
         let report = std::thread::scope(|scope| {
@@ -289,8 +310,33 @@ pub fn run(args: SolveArgs) -> CliResult {
                 outln!("{s}");
             }
         }
+        if sols.is_empty() {
+            unsolved += 1;
+        }
     }
-    batch_result(unreadable)
+    batch_result(unreadable)?;
+    if unsolved > 0 {
+        return Err(CliError::failure(format!(
+            "{unsolved} position(s) not solved (unreachable, or no solution within --max-depth {})",
+            args.max_depth
+        )));
+    }
+    Ok(())
+}
+
+/// The group the search moves generate, for telling unreachable positions
+/// apart (built over every piece as distinguishable).
+fn reachability_chain(puzzle: &Puzzle, grips: &[usize], solver: &Solver) -> StabilizerChain {
+    let steps = solver.moves().grips();
+    if steps.iter().all(|g| g.step == 1) {
+        return puzzle.group(grips);
+    }
+    let layout = puzzle.layout();
+    let gens: Vec<Vec<u16>> = steps
+        .iter()
+        .map(|g| layout.to_points(g.transformation.as_bytes()))
+        .collect();
+    StabilizerChain::new(layout.num_points(), &gens)
 }
 
 /// Exit code 2 at the end of a batch in which some entries could not be read.
