@@ -14,7 +14,7 @@ mod progress;
 mod puzzle_source;
 mod target;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use error::CliError;
 
@@ -68,6 +68,17 @@ enum Command {
     Unique(commands::unique::UniqueArgs),
     /// Which slots of which orbits each move moves or twists.
     DescribeSets(commands::describe_sets::DescribeSetsArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(
+        after_help = "Examples:\n  twistor completions bash > ~/.local/share/bash-completion/completions/twistor\n  twistor completions zsh > ~/.zfunc/_twistor\n  twistor completions fish > ~/.config/fish/completions/twistor.fish"
+    )]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), e.g. `twistor man > twistor.1`.
+    Man,
 }
 
 fn main() {
@@ -92,6 +103,22 @@ fn main() {
         Command::Unrotate(args) => commands::unrotate::run(args),
         Command::Unique(args) => commands::unique::run(args),
         Command::DescribeSets(args) => commands::describe_sets::run(args),
+        Command::Completions { shell } => {
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "twistor", &mut buf);
+            out!("{}", String::from_utf8_lossy(&buf));
+            Ok(())
+        }
+        Command::Man => {
+            let mut buf = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut buf) {
+                Ok(()) => {
+                    out!("{}", String::from_utf8_lossy(&buf));
+                    Ok(())
+                }
+                Err(e) => Err(CliError::failure(e)),
+            }
+        }
     };
     if let Err(e) = result {
         if e.code != 0 {

@@ -90,7 +90,7 @@ struct SolveArgs {
 #[derive(clap::Args)]
 struct BenchArgs {
     /// Number of random cubes.
-    #[arg(long, default_value_t = 200)]
+    #[arg(short = 'n', long, default_value_t = 200)]
     count: usize,
     /// Longest solution accepted.
     #[arg(long, value_name = "N", default_value_t = 21, value_parser = clap::value_parser!(u8).range(0..=30))]

@@ -28,7 +28,7 @@ use crate::target::load_goal;
 /// Arguments of `twistor solve`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  twistor solve 3x3x3.tws --alg \"R U R' U' R' F R2 U' R' U' R U R' F'\"\n  twistor solve 2x2x2.tws random-2x2x2.scr --json\n  echo \"R U F\" | twistor solve 2x2x2.tws --moves U,F,R -c 3"
+    after_help = "Examples:\n  twistor solve 3x3x3.tws --alg \"R U R' U' R' F R2 U' R' U' R U R' F'\"\n  twistor solve 2x2x2.tws random-2x2x2.scr --json\n  echo \"R U F\" | twistor solve 2x2x2.tws --moves U,F,R -n 3"
 )]
 pub struct SolveArgs {
     #[command(flatten)]
@@ -45,7 +45,7 @@ pub struct SolveArgs {
     #[arg(long)]
     qtm: bool,
     /// How many solutions to print (shortest first, then in move order).
-    #[arg(short = 'c', long = "count", default_value_t = 1)]
+    #[arg(short = 'n', long = "count", short_alias = 'c', default_value_t = 1)]
     count: usize,
     /// Print every solution of the optimal length.
     #[arg(long)]
@@ -96,7 +96,7 @@ const GENERIC_FIRST_SECS: f64 = 3.0;
 pub fn run(args: SolveArgs) -> CliResult {
     let puzzle = args.source.load_in_notation()?;
     if args.count == 0 && !args.all_optimal {
-        return Err(CliError::input("-c: at least 1"));
+        return Err(CliError::input("-n/--count: at least 1"));
     }
     if args.max_depth > 100 || args.min_depth > args.max_depth {
         return Err(CliError::input(
