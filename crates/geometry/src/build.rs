@@ -11,6 +11,18 @@
 //! where each turn sends each piece. Images under turns are computed
 //! combinatorially (faces and slices permute), so no floating-point point
 //! matching is involved after the stickers are classified.
+//!
+//! Every order here is PuzzleGeometry's, so that a named puzzle's orbits,
+//! piece numbers and orientations are cubing.js's to the piece (positions
+//! and algs then mean the same in both): faces in the order the rotation
+//! group finds them, face 0's stickers in the order PuzzleGeometry's
+//! splitting makes them (see `split_face0`), the other faces' stickers as
+//! rotated copies, pieces by their first sticker, orbits (named
+//! `CORNERS`, `EDGES2`, ... by sticker count, in discovery order) and the
+//! pieces within them in breadth-first order under the axis turns taken
+//! in axis order, except on cubes cut only parallel to their faces (see
+//! `cube_order`). `tests/pg_reference.rs` checks all 72 names against
+//! cubing.js's definitions.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -263,8 +275,8 @@ impl Geometry {
     pub fn new(descriptor: &Descriptor) -> Result<Geometry, GeometryError> {
         let solid = solid(descriptor.shape);
         let nfaces = solid.faces.len();
-        let mut axes = make_axes(solid, descriptor)?;
-        let (stickers_face0, keys_face0) = split_face0(solid, &axes)?;
+        let (mut axes, cutting) = make_axes(solid, descriptor)?;
+        let (stickers_face0, keys_face0) = split_face0(solid, &axes, &cutting)?;
         let spf = stickers_face0.len();
         let normals: Vec<Vec3> = axes.iter().map(|a| a.normal).collect();
         let counts: Vec<u16> = axes.iter().map(|a| a.surfaces.len() as u16).collect();
@@ -300,11 +312,24 @@ impl Geometry {
                 }
             }
         }
+        // Pieces are numbered by their first sticker, except that the
+        // core's parts come where its last sticker does (PuzzleGeometry
+        // splits the core once it has seen a sticker on every face).
+        let core = |members: &[usize]| members.len() == nfaces && nfaces > 1;
+        let mut order: Vec<usize> = (0..groups.len()).collect();
+        order.sort_by_key(|&g| {
+            let members = &groups[g].1;
+            if core(members) {
+                members[members.len() - 1]
+            } else {
+                members[0]
+            }
+        });
         let mut cubies: Vec<Cubie> = Vec::new();
-        for (key, members) in &groups {
+        for (key, members) in order.iter().map(|&g| &groups[g]) {
             // A piece showing every face is the core; like PuzzleGeometry,
             // treat each of its stickers as a piece of its own.
-            let parts: Vec<Vec<usize>> = if members.len() == nfaces && nfaces > 1 {
+            let parts: Vec<Vec<usize>> = if core(members) {
                 members.iter().map(|&s| vec![s]).collect()
             } else {
                 vec![members.clone()]
@@ -403,7 +428,15 @@ impl Geometry {
                 axis.by_slice[c.slices[k] as usize].push(i as u32);
             }
         }
-        let orbits = find_orbits(&mut cubies, &axes, solid);
+        let mut orbits = find_orbits(&mut cubies, &axes, solid);
+        // A cube cut only parallel to its faces numbers its pieces as
+        // cubers do (see `cube_order`).
+        let face_cuts_only = axes.iter().all(|a| {
+            a.planes() == 0 || (a.pos_kind == FeatureKind::Face && a.neg_kind == FeatureKind::Face)
+        });
+        if solid.shape == Shape::Cube && face_cuts_only && spf >= 4 {
+            crate::cube_order::number_cube_pieces(solid, &stickers, spf, &mut cubies, &mut orbits);
+        }
         Ok(Geometry {
             solid,
             descriptor: descriptor.clone(),
@@ -451,8 +484,10 @@ impl Geometry {
     }
 }
 
-/// Replicates the cuts into planes and groups them into axes.
-fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<Vec<Axis>, GeometryError> {
+/// Replicates the cuts into planes and groups them into axes. Also returns
+/// the planes that cut the solid, in the order they were made and each
+/// with the normal it was made with (the sticker order depends on both).
+fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<(Vec<Axis>, Vec<Plane>), GeometryError> {
     let mut planes: Vec<(Plane, bool)> = Vec::new();
     let extent = |n: Vec3| {
         let mut lo = f64::INFINITY;
@@ -495,6 +530,7 @@ fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<Vec<Axis>, GeometryErro
             planes.push((p, cuts));
         }
     }
+    let cutting: Vec<Plane> = planes.iter().filter(|(_, c)| *c).map(|(p, _)| *p).collect();
     let mut axes: Vec<(Vec3, Vec<Plane>)> = Vec::new();
     for (p, cuts) in planes {
         let k = match axes
@@ -532,7 +568,7 @@ fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<Vec<Axis>, GeometryErro
             None => ("?".to_string(), FeatureKind::Face),
         }
     };
-    Ok(axes
+    let axes = axes
         .into_iter()
         .map(|(normal, mut planes)| {
             planes.sort_by(|a, b| a.distance.total_cmp(&b.distance));
@@ -560,51 +596,106 @@ fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<Vec<Axis>, GeometryErro
                 by_slice: Vec::new(),
             }
         })
-        .collect())
+        .collect();
+    Ok((axes, cutting))
 }
 
-/// Face 0 cut by every plane that crosses it, stickers sorted by their
-/// slices (so the order does not depend on floating-point details).
 /// Face 0's stickers and their slices.
 type FaceStickers = (Vec<Vec<Vec3>>, Vec<Box<[u16]>>);
 
-fn split_face0(solid: &Solid, axes: &[Axis]) -> Result<FaceStickers, GeometryError> {
-    let face = &solid.faces[0].polygon;
-    let nfaces = solid.faces.len();
-    let mut polys = vec![face.clone()];
-    for axis in axes {
-        for surface in &axis.surfaces {
-            // Only planes that cross the face can split its stickers.
-            if surface.split(face).is_none() {
-                continue;
+/// A node of the tree face 0 is split into: a polygon, and once a plane
+/// has crossed it, the parts below and above that plane.
+struct SplitNode {
+    polygon: Vec<Vec3>,
+    parts: Option<Box<(SplitNode, SplitNode)>>,
+}
+
+impl SplitNode {
+    /// Splits every leaf the plane crosses; returns how many leaves that adds.
+    fn split(&mut self, plane: &Plane) -> usize {
+        let Some((below, above)) = plane.split(&self.polygon) else {
+            return 0;
+        };
+        match &mut self.parts {
+            None => {
+                let leaf = |polygon| SplitNode {
+                    polygon,
+                    parts: None,
+                };
+                self.parts = Some(Box::new((leaf(below), leaf(above))));
+                1
             }
-            let mut next = Vec::with_capacity(polys.len() + 8);
-            for poly in polys {
-                match surface.split(&poly) {
-                    Some((below, above)) => {
-                        next.push(below);
-                        next.push(above);
-                    }
-                    None => next.push(poly),
+            Some(parts) => parts.0.split(plane) + parts.1.split(plane),
+        }
+    }
+
+    /// The leaves, walking the tree back and forth: a node's parts below
+    /// then above when `below_first`, else above then below; whichever
+    /// part comes first is walked above-first, the other below-first.
+    fn leaves(self, below_first: bool, out: &mut Vec<Vec<Vec3>>) {
+        match self.parts {
+            None => out.push(self.polygon),
+            Some(parts) => {
+                let (below, above) = *parts;
+                if below_first {
+                    below.leaves(false, out);
+                    above.leaves(true, out);
+                } else {
+                    above.leaves(false, out);
+                    below.leaves(true, out);
                 }
-            }
-            polys = next;
-            if polys.len() * nfaces > MAX_STICKERS {
-                return Err(GeometryError::TooManyStickers {
-                    limit: MAX_STICKERS,
-                });
             }
         }
     }
-    let mut keyed: Vec<(Box<[u16]>, Vec<Vec3>)> = polys
-        .into_iter()
+}
+
+/// Face 0 cut into stickers, in PuzzleGeometry's sticker order, with
+/// their slices.
+///
+/// PuzzleGeometry numbers stickers, and so pieces and orbits, by the order
+/// in which it splits face 0: it takes the cutting planes (as the cuts
+/// replicate over the rotations, each with the normal it was made with) in
+/// an order shuffled by a fixed linear congruential sequence, splits every
+/// part a plane crosses into below and above, and reads the parts off the
+/// resulting tree in a back-and-forth walk. Doing the same here is what
+/// makes the named puzzles number their pieces as cubing.js does; the
+/// order depends only on which planes cross which parts, never on
+/// floating-point coordinates.
+fn split_face0(
+    solid: &Solid,
+    axes: &[Axis],
+    planes: &[Plane],
+) -> Result<FaceStickers, GeometryError> {
+    let nfaces = solid.faces.len();
+    let mut root = SplitNode {
+        polygon: solid.faces[0].polygon.clone(),
+        parts: None,
+    };
+    let mut order = planes.to_vec();
+    let mut leaves = 1usize;
+    let mut seed = 31u32;
+    for i in 0..order.len() {
+        let left = (order.len() - i) as f64;
+        let j = i + (left * (f64::from(seed) / 65536.0)).floor() as usize;
+        leaves += root.split(&order[j]);
+        order[j] = order[i];
+        seed = (seed * 1657 + 101) % 65536;
+        if leaves * nfaces > MAX_STICKERS {
+            return Err(GeometryError::TooManyStickers {
+                limit: MAX_STICKERS,
+            });
+        }
+    }
+    let mut polys = Vec::with_capacity(leaves);
+    root.leaves(true, &mut polys);
+    let keys = polys
+        .iter()
         .map(|p| {
-            let c = Vec3::mean(&p);
-            (axes.iter().map(|a| a.slice_of(c)).collect(), p)
+            let c = Vec3::mean(p);
+            axes.iter().map(|a| a.slice_of(c)).collect()
         })
         .collect();
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(keyed.into_iter().map(|(k, p)| (p, k)).unzip())
+    Ok((polys, keys))
 }
 
 /// Orders a piece's stickers: counterclockwise about the piece's centre

@@ -25,6 +25,7 @@
 #![deny(missing_docs)]
 
 mod build;
+mod cube_order;
 mod descriptor;
 mod error;
 mod math;
