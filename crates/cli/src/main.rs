@@ -25,6 +25,9 @@ use error::CliError;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// No progress display and no informational lines on stderr.
+    #[arg(short, long, global = true)]
+    quiet: bool,
 }
 
 #[derive(Subcommand)]
@@ -83,6 +86,7 @@ enum Command {
 
 fn main() {
     let cli = Cli::parse();
+    progress::set_quiet(cli.quiet);
     let result = match cli.command {
         Command::Info(args) => commands::info::run(args),
         Command::Apply(args) => commands::apply::run(args),

@@ -77,6 +77,16 @@ pub enum CacheEvent {
         /// Why it was rejected.
         reason: String,
     },
+    /// The table is about to be built (it was not cached, or not usable);
+    /// `path` is where it will be written, if anywhere.
+    Building {
+        /// Table name.
+        table: String,
+        /// Where it will be written, if it will be.
+        path: Option<PathBuf>,
+        /// Payload size in bytes.
+        bytes: u64,
+    },
     /// The table was built (and written if `path` is set).
     Built {
         /// Table name.
@@ -326,6 +336,14 @@ pub fn load_or_build(
             }),
         }
     }
+    report(CacheEvent::Building {
+        table: id.name.clone(),
+        path: dir
+            .as_ref()
+            .filter(|_| !opts.no_write)
+            .map(|d| d.join(id.file_name())),
+        bytes: len as u64,
+    });
     let t0 = std::time::Instant::now();
     let data = build();
     let elapsed = t0.elapsed();
@@ -382,7 +400,10 @@ mod tests {
             events.push(e)
         });
         assert_eq!(t.as_slice(), &payload[..]);
-        assert!(matches!(events[0], CacheEvent::Built { path: Some(_), .. }));
+        assert!(
+            matches!(&events[0], CacheEvent::Building { path: Some(p), bytes: 10_000, .. } if p.starts_with(&dir))
+        );
+        assert!(matches!(events[1], CacheEvent::Built { path: Some(_), .. }));
         events.clear();
         let mapped = CacheOptions {
             map_only: true,
@@ -437,7 +458,8 @@ mod tests {
                 }
                 e => panic!("expected a rejection, got {e:?}"),
             }
-            assert!(matches!(events[1], CacheEvent::Built { path: Some(_), .. }));
+            assert!(matches!(events[1], CacheEvent::Building { .. }));
+            assert!(matches!(events[2], CacheEvent::Built { path: Some(_), .. }));
         }
         // Other parameters: rejected too.
         let other = TableId {

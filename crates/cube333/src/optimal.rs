@@ -18,7 +18,7 @@
 //! first move of each class of moves the cube's symmetries exchange, and
 //! so on down while the prefix stays symmetric.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -39,15 +39,44 @@ pub enum OptimalTableKind {
     Small,
 }
 
+/// Where a search stands, for a progress display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptimalProgress {
+    /// The depth being searched.
+    pub depth: u8,
+    /// Whether that depth is finished (without a solution unless it was
+    /// the last).
+    pub depth_done: bool,
+    /// Three-move prefixes of this depth searched, and how many there are.
+    pub prefixes_done: usize,
+    /// Prefixes at this depth.
+    pub prefixes: usize,
+    /// Nodes visited so far, over all depths.
+    pub nodes: u64,
+}
+
+/// A progress callback; called from the search's threads.
+pub type ProgressFn = std::sync::Arc<dyn Fn(OptimalProgress) + Send + Sync>;
+
 /// Options of an optimal search.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct OptimalOptions {
     /// Do not use the cube's symmetries to skip equivalent first moves.
     pub no_symmetry_reduction: bool,
     /// Search on the calling thread only.
     pub single_thread: bool,
-    /// Called after each completed depth with the depth and the nodes so far.
-    pub progress: Option<fn(depth: u8, nodes: u64)>,
+    /// Called after each searched prefix and each completed depth.
+    pub progress: Option<ProgressFn>,
+}
+
+impl std::fmt::Debug for OptimalOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OptimalOptions")
+            .field("no_symmetry_reduction", &self.no_symmetry_reduction)
+            .field("single_thread", &self.single_thread)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 /// An optimal solution.
@@ -315,6 +344,18 @@ impl OptimalSolver {
             let prefixes =
                 self.prefixes(axes, corners, &stab, central, depth.min(3) as usize, depth);
             let found = AtomicBool::new(false);
+            let done = AtomicUsize::new(0);
+            let tell = |prefixes_done: usize, depth_done: bool| {
+                if let Some(report) = &opts.progress {
+                    report(OptimalProgress {
+                        depth,
+                        depth_done,
+                        prefixes_done,
+                        prefixes: prefixes.len(),
+                        nodes: nodes.load(Ordering::Relaxed),
+                    });
+                }
+            };
             let run = |p: &Prefix| -> Option<Vec<u8>> {
                 if found.load(Ordering::Relaxed) {
                     return None;
@@ -336,6 +377,7 @@ impl OptimalSolver {
                     p.relaxed,
                 );
                 nodes.fetch_add(w.nodes, Ordering::Relaxed);
+                tell(done.fetch_add(1, Ordering::Relaxed) + 1, false);
                 ok.then(|| {
                     found.store(true, Ordering::Relaxed);
                     w.path[..depth as usize].to_vec()
@@ -346,9 +388,7 @@ impl OptimalSolver {
             } else {
                 prefixes.par_iter().find_map_any(run)
             };
-            if let Some(report) = opts.progress {
-                report(depth, nodes.load(Ordering::Relaxed));
-            }
+            tell(done.load(Ordering::Relaxed), true);
             if let Some(path) = result {
                 return Some(OptimalSolution {
                     moves: MoveSeq(path.iter().map(|&m| Move::from_index(m as usize)).collect()),

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use twistor_cube333::cache::CacheEvent;
 use twistor_cube333::cubie::SplitMix64;
-use twistor_cube333::optimal::{OptimalOptions, OptimalSolver, OptimalTableKind};
+use twistor_cube333::optimal::{OptimalOptions, OptimalProgress, OptimalSolver, OptimalTableKind};
 use twistor_cube333::timing::thread_cpu_time;
 use twistor_cube333::twophase::{solve, solve_batch, SolveOptions, TwoPhaseTables};
 use twistor_cube333::{CubieCube, MoveSeq};
@@ -18,6 +18,7 @@ use twistor_cube333::{CubieCube, MoveSeq};
 use crate::cache::CacheArgs;
 use crate::error::{CliError, CliResult};
 use crate::load::{read_text, shorten};
+use crate::progress::Progress;
 
 /// Arguments of `twistor 333`.
 #[derive(clap::Args)]
@@ -155,6 +156,17 @@ fn reporter(verbose: bool) -> impl FnMut(CacheEvent) {
                 path.display()
             );
         }
+        CacheEvent::Building { table, path, bytes } => {
+            if !crate::progress::quiet() {
+                let place = path
+                    .map(|p| format!("; it will be cached in {}", p.display()))
+                    .unwrap_or_else(|| "; it will not be cached".to_string());
+                eprintln!(
+                    "table {table}: building {:.1} MB (once; can take a while){place}",
+                    bytes as f64 / 1e6
+                );
+            }
+        }
         CacheEvent::Built {
             table,
             path,
@@ -180,6 +192,29 @@ fn reporter(verbose: bool) -> impl FnMut(CacheEvent) {
                 path.display()
             );
         }
+    }
+}
+
+/// Optimal-search options that show the search's depth, branches and
+/// node rate on `bar` (when it is drawn).
+fn optimal_options(bar: &Progress) -> OptimalOptions {
+    let Some(handle) = bar.handle() else {
+        return OptimalOptions::default();
+    };
+    let t0 = Instant::now();
+    OptimalOptions {
+        progress: Some(std::sync::Arc::new(move |p: OptimalProgress| {
+            let secs = t0.elapsed().as_secs_f64().max(1e-9);
+            handle.set_message(format!(
+                "optimal search: depth {}, {}/{} branches, {:.1} M nodes ({:.1} M/s)",
+                p.depth,
+                p.prefixes_done,
+                p.prefixes,
+                p.nodes as f64 / 1e6,
+                p.nodes as f64 / secs / 1e6
+            ));
+        })),
+        ..OptimalOptions::default()
     }
 }
 
@@ -272,7 +307,9 @@ fn run_solve(a: SolveArgs) -> CliResult {
         let solver = OptimalSolver::load(kind, &opts, &mut report);
         for c in &cubes {
             let t0 = Instant::now();
-            let s = solver.solve(c, &OptimalOptions::default());
+            let bar = Progress::stderr();
+            let s = solver.solve(c, &optimal_options(&bar));
+            drop(bar);
             let mut out = stdout.lock();
             print_solution(&mut out, &s.moves, a.json)?;
             out.flush()?;
@@ -501,7 +538,8 @@ pub fn solve_recognised(
         } else {
             30
         };
-        let s = match solver.solve_up_to(&cube, &OptimalOptions::default(), limit) {
+        let bar = Progress::stderr();
+        let s = match solver.solve_up_to(&cube, &optimal_options(&bar), limit) {
             Some(s) => s,
             None => {
                 eprintln!(
@@ -510,9 +548,10 @@ pub fn solve_recognised(
                 );
                 kind = OptimalTableKind::Huge;
                 solver = OptimalSolver::load(kind, &opts, &mut reporter(false));
-                solver.solve(&cube, &OptimalOptions::default())
+                solver.solve(&cube, &optimal_options(&bar))
             }
         };
+        drop(bar);
         let words: Vec<String> = correspondence
             .moves_back(&s.moves)
             .into_iter()

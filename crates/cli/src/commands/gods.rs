@@ -1,7 +1,6 @@
 //! `twistor gods`: God's algorithm — how many positions lie at each
 //! distance from the start, the antipodes, and the local maxima.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -223,7 +222,7 @@ pub fn run(args: GodsArgs) -> CliResult {
     let mut store = args.checkpoint.as_ref().map(FileCheckpoint::new);
     let control = GodsControl {
         stop: None,
-        progress: std::io::stderr().is_terminal().then_some(&draw as _),
+        progress: crate::progress::drawn().then_some(&draw as _),
         checkpoint: store.as_mut().map(|s| s as _),
         resume: args.resume,
     };

@@ -1,7 +1,5 @@
 //! `twistor scramble`: WCA-style scrambles.
 
-use std::io::IsTerminal;
-
 use serde_json::json;
 use twistor_cube333::cache::{CacheEvent, CacheOptions};
 use twistor_search::TableEvent;
@@ -62,7 +60,7 @@ pub fn run(args: ScrambleArgs) -> CliResult {
         table_cache: args.cache.cache()?,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let mut bar = Progress::new(std::io::stderr().is_terminal());
+    let mut bar = Progress::stderr();
     let mut cube_events = |e: CacheEvent| {
         if let CacheEvent::Rejected { table, reason, .. }
         | CacheEvent::WriteFailed { table, reason, .. } = e

@@ -1,7 +1,6 @@
 //! `twistor shorten`: replace windows of algs by optimal sequences until
 //! none can be shortened.
 
-use std::io::IsTerminal;
 use std::sync::atomic::AtomicBool;
 
 use twistor_search::{Metric, SolverOptions, TableEvent};
@@ -59,7 +58,7 @@ pub fn run(args: ShortenArgs) -> CliResult {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let moves = move_set(&puzzle, &args.moves, Metric::Htm)?;
     let stop = AtomicBool::new(false);
-    let mut bar = Progress::new(std::io::stderr().is_terminal());
+    let mut bar = Progress::stderr();
     let solver_options = SolverOptions {
         memory_bytes: args.memory << 20,
         threads,

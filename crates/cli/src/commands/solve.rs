@@ -1,6 +1,5 @@
 //! `twistor solve`: optimal solutions of positions.
 
-use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
@@ -146,7 +145,7 @@ pub fn run(args: SolveArgs) -> CliResult {
     let mut generic_budget = recognised.as_ref().map(|_| GENERIC_FIRST_SECS);
 
     let stop = AtomicBool::new(false);
-    let mut bar = Progress::new(std::io::stderr().is_terminal());
+    let mut bar = Progress::stderr();
     let t0 = Instant::now();
     let options = SolverOptions {
         memory_bytes: args.memory.saturating_mul(1 << 20),
@@ -231,7 +230,13 @@ pub fn run(args: SolveArgs) -> CliResult {
                 });
             }
             let report = solver.solve(start, &solve_options, &stop, &mut |p: &SearchProgress| {
-                bar.message(&format!("depth {} searched, {} nodes", p.depth, p.nodes));
+                let secs = t1.elapsed().as_secs_f64().max(1e-9);
+                bar.message(&format!(
+                    "{label}: depth {} searched, {} nodes ({:.1} M/s)",
+                    p.depth,
+                    p.nodes,
+                    p.nodes as f64 / secs / 1e6
+                ));
                 if args.verbose {
                     eprintln!(
                         "  depth {:2} done: {:>14} nodes, {:8.2} s",
