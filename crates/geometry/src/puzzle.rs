@@ -4,7 +4,9 @@
 //! The default move set is PuzzleGeometry's: on every axis, every single
 //! slice except an exact middle one (so the 3x3x3 has `F B D U L R` and the
 //! 5x5x5 `F 2F 2B B ...`); [`PuzzleOptions::all_moves`] adds the middle
-//! slices. Only orbits some move touches are kept unless asked otherwise.
+//! slices. Only orbits some move touches are kept unless asked otherwise
+//! (the rotations added for notation count: an orbit the notation can turn
+//! is never left out, so no move's effect on it is silently lost).
 //! Move names follow PuzzleGeometry: a slice is named from the nearer end
 //! (`2F`, `2B`), wide blocks are lower case (`f`, `3f`) and whole-puzzle
 //! turns end in `v` (`Fv`).
@@ -79,7 +81,9 @@ pub struct PuzzleOptions {
     pub rotations: bool,
     /// Add the whole-puzzle rotations community notation needs (`x`, `M`
     /// on odd cubes) as moves named `…v`, where the move set cannot make
-    /// them. They are rotations, never search moves.
+    /// them. They are rotations, never search moves; orbits only they move
+    /// (the 3x3x3's centres) are kept, so that what notation reaches
+    /// through them (`M`, `x`) acts on every piece it turns.
     pub notation_rotations: bool,
 }
 
@@ -165,6 +169,27 @@ impl GeneratedPuzzle {
                 }
             })
             .collect();
+        // The rotations notation needs are chosen before the orbits, and
+        // count as moves there: notation reaches a middle slice through
+        // them (`M` on the 3x3x3 is `L' R` and a rotation), and an orbit
+        // only they move (the 3x3x3's centres) must be there to take it.
+        if options.notation_rotations && fixed.is_none() {
+            for (k, axis) in geometry.axes.iter().enumerate() {
+                let name = format!("{}v", axis.pos);
+                if turns_whole_axis(&moves, k, axis.planes())
+                    || moves.iter().any(|m| m.name == name)
+                {
+                    continue;
+                }
+                moves.push(SliceMove {
+                    name,
+                    axis: k,
+                    lo: 0,
+                    hi: axis.planes(),
+                    inverted: false,
+                });
+            }
+        }
         let kept = kept_orbits(&geometry, options, &moves)?;
         let layout = Layout::new(
             kept.iter()
@@ -195,26 +220,6 @@ impl GeneratedPuzzle {
                 if m.inverted { -1 } else { 1 },
             );
             add_base_move(&mut puzzle, &m.name, t)?;
-        }
-        if options.notation_rotations && fixed.is_none() {
-            let probe = make_notation(&geometry, descriptor, &moves, &puzzle);
-            for (k, axis) in geometry.axes.iter().enumerate() {
-                let name = format!("{}v", axis.pos);
-                if probe.block_path(k, 0, axis.planes() + 1).is_some()
-                    || puzzle.find_move(&name).is_some()
-                {
-                    continue;
-                }
-                let t = turns.transformation(puzzle.layout(), k, 0, axis.planes(), 1);
-                add_base_move(&mut puzzle, &name, t)?;
-                moves.push(SliceMove {
-                    name,
-                    axis: k,
-                    lo: 0,
-                    hi: axis.planes(),
-                    inverted: false,
-                });
-            }
         }
         let notation = Arc::new(make_notation(&geometry, descriptor, &moves, &puzzle));
         puzzle.set_notation(notation.clone());
@@ -545,6 +550,27 @@ pub(crate) fn move_name(axis: &Axis, lo: usize, hi: usize) -> (String, bool) {
         family.to_ascii_lowercase()
     };
     (name, inverted)
+}
+
+/// Whether the moves on `axis` (with `planes` cut planes) together turn
+/// the whole puzzle about it: whether their slice ranges, as edges between
+/// block depths, connect the top of the axis to the bottom.
+fn turns_whole_axis(moves: &[SliceMove], axis: usize, planes: usize) -> bool {
+    let mut reached = vec![false; planes + 2];
+    reached[0] = true;
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for m in moves.iter().filter(|m| m.axis == axis) {
+            let (a, b) = (m.lo, (m.hi + 1).min(planes + 1));
+            if reached[a] != reached[b] {
+                reached[a] = true;
+                reached[b] = true;
+                grew = true;
+            }
+        }
+    }
+    reached[planes + 1]
 }
 
 /// The piece to keep still: of the requested kind, preferring the down,

@@ -316,3 +316,40 @@ fn definitions_round_trip_through_tws_and_kpuzzle_json() {
         }
     }
 }
+
+/// A slice move the notation reaches through the rotations it adds keeps
+/// its effect on the pieces it turns: on the outer-move 3x3x3, `M`, `E`
+/// and `S` cycle four centres, so the centres are in the definition. Where
+/// no rotations are added the notation cannot reach them at all.
+#[test]
+fn slice_moves_through_rotations_keep_the_centres() {
+    use twistor_formats::{alg::Alg, resolve::alg_transformation};
+    let with = build(
+        "3x3x3",
+        &PuzzleOptions {
+            notation_rotations: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let p = with.puzzle();
+    let names: Vec<&str> = p.layout().orbits().iter().map(|o| o.name()).collect();
+    assert_eq!(names, ["CORNERS", "EDGES", "CENTERS"]);
+    for slice in ["M", "E", "S"] {
+        let t = alg_transformation(p, &slice.parse::<Alg>().unwrap()).unwrap();
+        let cycles = p.layout().cycles(&t);
+        assert_eq!(cycles[2].cycles, [(4, 0)], "{slice} on the centres");
+        assert!(cycles[0].cycles.is_empty(), "{slice} on the corners");
+    }
+    // The search moves still leave the centres alone.
+    for &i in &p.search_moves() {
+        assert!(p.layout().cycles(&p.moves()[i].transformation)[2]
+            .cycles
+            .is_empty());
+    }
+    let without = build("3x3x3", &PuzzleOptions::default()).unwrap();
+    assert_eq!(without.puzzle().layout().orbits().len(), 2);
+    for slice in ["M", "E", "S", "x"] {
+        assert!(alg_transformation(without.puzzle(), &slice.parse::<Alg>().unwrap()).is_err());
+    }
+}
