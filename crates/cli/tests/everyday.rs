@@ -1,0 +1,300 @@
+//! A new user's first hour, as regression tests: each test is one of the
+//! scenarios that went wrong (answers in internal names, commands that did
+//! not pipe, a saturated count, panics on a closed pipe, silent
+//! "no solution" for unreachable positions), run through the binary the
+//! way a person types it. Every solution is checked by applying it.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+
+/// Runs the binary with `stdin` as its input: (exit code, stdout, stderr).
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_twistor"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut input = child.stdin.take().unwrap();
+    // A command that does not read its input may already have exited.
+    let _ = input.write_all(stdin.as_bytes());
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ok(args: &[&str]) -> String {
+    ok_with(args, "")
+}
+
+fn ok_with(args: &[&str], stdin: &str) -> String {
+    let (code, out, err) = run(args, stdin);
+    assert_eq!(code, 0, "{args:?} exited {code}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    out
+}
+
+/// The KPattern an alg reaches on a puzzle.
+fn pattern(puzzle: &str, alg: &str) -> serde_json::Value {
+    serde_json::from_str(&ok(&["apply", puzzle, alg, "--json"])).unwrap()
+}
+
+/// Asserts that `solution` takes the position `alg` reaches back to the
+/// start, and that every move of it is written in `notation`.
+fn assert_solves(puzzle: &str, alg: &str, solution: &str, notation: &[&str]) {
+    let start = pattern(puzzle, "");
+    assert_eq!(
+        pattern(puzzle, &format!("{alg} {solution}")),
+        start,
+        "{puzzle}: {solution} does not undo {alg}"
+    );
+    for token in solution.split_whitespace() {
+        let face = token.trim_end_matches(['\'', '2', '3', '4']);
+        assert!(
+            notation.contains(&face),
+            "{puzzle}: {token} in {solution:?} is not the puzzle's notation"
+        );
+    }
+}
+
+#[test]
+fn pyraminx_u_is_solved_in_its_own_notation() {
+    let out = ok(&["solve", "pyraminx", "--alg", "U"]);
+    assert_eq!(out.trim(), "U'");
+    let alg = "U L' r b' R B u";
+    let sol = ok(&["solve", "pyraminx", "--alg", alg]);
+    assert_solves(
+        "pyraminx",
+        alg,
+        sol.trim(),
+        &["U", "L", "R", "B", "u", "l", "r", "b"],
+    );
+}
+
+#[test]
+fn skewb_answers_in_r_u_l_b() {
+    let alg = "R U L' B";
+    let sol = ok(&["solve", "skewb", "--alg", alg]);
+    assert_eq!(sol.split_whitespace().count(), 4, "{sol}");
+    assert_solves("skewb", alg, sol.trim(), &["R", "U", "L", "B"]);
+}
+
+#[test]
+fn megaminx_and_fto_answer_in_face_names() {
+    let faces = [
+        "U", "F", "L", "BL", "BR", "R", "FR", "FL", "DL", "B", "DR", "D",
+    ];
+    let alg = "R U F' DR";
+    let sol = ok(&["solve", "megaminx", "--alg", alg]);
+    assert_solves("megaminx", alg, sol.trim(), &faces);
+    let alg = "F U R' BL";
+    let sol = ok(&["solve", "FTO", "--alg", alg]);
+    assert_solves(
+        "FTO",
+        alg,
+        sol.trim(),
+        &["F", "D", "L", "BL", "R", "U", "BR", "B"],
+    );
+}
+
+#[test]
+fn cube_solutions_are_sign() {
+    let alg = "R U R' U'";
+    let sol = ok(&["solve", "3x3x3", "--alg", alg, "--generic"]);
+    assert_solves("3x3x3", alg, sol.trim(), &["U", "D", "L", "R", "F", "B"]);
+}
+
+#[test]
+fn random_pipes_into_solve_as_scramble_file_and_as_json() {
+    for json in [false, true] {
+        let mut args = vec!["random", "2x2x2", "-n", "3", "--seed", "7"];
+        if json {
+            args.push("--json");
+        }
+        let positions = ok(&args);
+        let out = ok_with(&["solve", "2x2x2", "--json"], &positions);
+        let lines: Vec<serde_json::Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        // Each solution's inverse, applied to the start, is the position.
+        let kpatterns = ok(&["random", "2x2x2", "-n", "3", "--seed", "7", "--json"]);
+        for (line, want) in lines.iter().zip(kpatterns.lines()) {
+            let sol = line["solutions"][0].as_str().unwrap();
+            let want: serde_json::Value = serde_json::from_str(want).unwrap();
+            assert_eq!(pattern("2x2x2", &format!("({sol})'")), want, "json={json}");
+        }
+    }
+}
+
+#[test]
+fn scramble_333_pipes_into_333_solve() {
+    let scrambles = ok(&["scramble", "333", "-n", "2", "--seed", "5"]);
+    let out = ok_with(&["333", "solve"], &scrambles);
+    let solved = pattern("3x3x3", "");
+    for (scramble, solution) in scrambles.lines().zip(out.lines()) {
+        assert_eq!(
+            pattern("3x3x3", &format!("{scramble} {solution}")),
+            solved,
+            "{solution} does not solve {scramble}"
+        );
+    }
+    assert_eq!(out.lines().count(), 2);
+}
+
+#[test]
+fn a_bad_line_in_a_batch_costs_only_itself() {
+    let (code, out, err) = run(&["solve", "2x2x2"], "R U\nR Q\nF2\n");
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(err.contains("-:2:") && err.contains('Q'), "{err}");
+    let (code, out, err) = run(&["333", "solve"], "R U R'\nnot a cube\nF2 B2\n");
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(err.contains("-:2:"), "{err}");
+}
+
+#[test]
+fn canon_counts_are_exact_past_u128() {
+    let out = ok(&["canon", "3x3x3", "--depth", "40"]);
+    assert_eq!(
+        out.lines().last().unwrap(),
+        "40 1417602383754335038797608957008859451989950464"
+    );
+    let json = ok(&["canon", "3x3x3", "--depth", "40", "--json"]);
+    assert!(
+        json.contains(", 1417602383754335038797608957008859451989950464]"),
+        "{json}"
+    );
+}
+
+/// Reads one byte of a command's output and closes the pipe, as
+/// `| head -c 1` does.
+fn head_c1(args: &[&str]) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_twistor"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut one = [0u8; 1];
+    let _ = stdout.read(&mut one);
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+#[test]
+fn every_command_ends_quietly_when_stdout_closes() {
+    for args in [
+        &["canon", "3x3x3", "--depth", "30"][..],
+        &["info", "7x7x7"],
+        &["convert", "5x5x5", "--to", "json"],
+        &["show", "4x4x4", "R U", "--svg"],
+        &["order", "3x3x3", "R U", "R", "F2", "R U R' U'"],
+        &["invert", "R U", "F B"],
+        &["geometry", "--list"],
+        &["apply", "3x3x3", "R U", "--json"],
+        &["random", "2x2x2", "-n", "5000", "--seed", "1"],
+        &["scramble", "222", "-n", "200", "--seed", "1"],
+        &["solve", "2x2x2", "--alg", "R U F"],
+        &["cancel", "3x3x3", "R R", "U U"],
+        &["describe-sets", "3x3x3"],
+        &["completions", "bash"],
+        &["man"],
+    ] {
+        head_c1(args);
+    }
+}
+
+#[test]
+fn unreachable_is_told_apart_from_too_deep() {
+    let (code, out, err) = run(&["solve", "2x2x2", "--moves", "U,F,R", "--alg", "L"], "");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains("unreachable") && err.contains("unreachable"),
+        "{out}{err}"
+    );
+    let (code, out, err) = run(
+        &["solve", "2x2x2", "--alg", "R U F", "--max-depth", "2"],
+        "",
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("no solution up to 2 moves"), "{out}");
+    assert!(!out.contains("unreachable"), "{out}");
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted() {
+    let dir = std::env::temp_dir().join(format!("twistor-bom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tws = dir.join("flip.tws");
+    // Two edges that F swaps, flipping one (written for this test).
+    std::fs::write(
+        &tws,
+        "\u{feff}Name Flip\nSet EDGES 2 2\nSolved\nEDGES\n1 2\n0 0\nEnd\nMove F\nEDGES\n2 1\n1 0\nEnd\n",
+    )
+    .unwrap();
+    let tws = tws.to_str().unwrap();
+    assert!(ok(&["info", tws]).contains("EDGES"));
+    let positions = dir.join("positions.json");
+    std::fs::write(
+        &positions,
+        "\u{feff}{\"EDGES\": {\"pieces\": [1, 0], \"orientation\": [1, 0]}}\n",
+    )
+    .unwrap();
+    let out = ok(&["solve", tws, positions.to_str().unwrap()]);
+    let reached = pattern(tws, &format!("({})'", out.trim()));
+    assert_eq!(
+        reached,
+        serde_json::json!({"EDGES": {"pieces": [1, 0], "orientation": [1, 0]}})
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn event_ids_and_cubing_js_ids_are_names_and_typos_get_suggestions() {
+    for (id, name) in [
+        ("333", "3x3x3"),
+        ("222", "2x2x2"),
+        ("pyram", "pyraminx"),
+        ("minx", "megaminx"),
+        ("fto", "FTO"),
+        ("master_tetraminx", "master tetraminx"),
+    ] {
+        let info: serde_json::Value = serde_json::from_str(&ok(&["info", id, "--json"])).unwrap();
+        assert_eq!(info["name"], name, "{id}");
+    }
+    let (code, _, err) = run(&["info", "megamix"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean megaminx"), "{err}");
+}
+
+#[test]
+fn an_alg_where_a_file_belongs_says_use_alg() {
+    let (code, _, err) = run(&["solve", "3x3x3", "R U"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("use --alg \"R U\""), "{err}");
+}
+
+#[test]
+fn completions_and_man_page() {
+    assert!(ok(&["completions", "bash"]).contains("_twistor()"));
+    assert!(ok(&["completions", "zsh"]).contains("#compdef twistor"));
+    assert!(ok(&["completions", "fish"]).contains("complete -c twistor"));
+    let man = ok(&["man"]);
+    assert!(
+        man.contains(".TH twistor 1") && man.contains("solve"),
+        "{man}"
+    );
+}
