@@ -298,3 +298,17 @@ fn completions_and_man_page() {
         "{man}"
     );
 }
+
+#[test]
+fn sequence_tools_print_json() {
+    for (cmd, input, alg) in [
+        ("cancel", "R U U' R2", "R'"),
+        ("canonicalize", "R L R", "L R2"),
+    ] {
+        let out = ok(&[cmd, "3x3x3", input, "--json"]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["input"], input);
+        assert_eq!(v["alg"], alg);
+        assert_eq!(v["length"], alg.split_whitespace().count());
+    }
+}

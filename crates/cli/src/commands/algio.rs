@@ -56,6 +56,20 @@ pub fn emit(line: &str) -> Result<(), CliError> {
     }
 }
 
+/// Writes the result of a sequence tool for the alg `input`: the alg
+/// alone, or with `--json` `{"input": ..., "alg": ..., "length": n}`.
+pub fn emit_alg(input: &str, alg: &Alg, json: bool) -> Result<(), CliError> {
+    if json {
+        let length = expand(alg, usize::MAX).map_or(0, |m| m.len());
+        emit(
+            &serde_json::json!({"input": input.trim(), "alg": alg.to_string(), "length": length})
+                .to_string(),
+        )
+    } else {
+        emit(&show(alg))
+    }
+}
+
 /// An alg's text, or `.` (cubing.js's empty alg) when it has no moves.
 pub fn show(alg: &Alg) -> String {
     let s = alg.to_string();

@@ -3,7 +3,7 @@
 
 use twistor_tools::sequence::{canonicalize, moves_to_alg, MoveTable, CANONICALIZE_LIMIT};
 
-use crate::commands::algio::{alg_error, alg_moves, emit, for_each_alg, show};
+use crate::commands::algio::{alg_error, alg_moves, emit_alg, for_each_alg};
 use crate::error::CliResult;
 use crate::puzzle_source::PuzzleSource;
 
@@ -21,6 +21,9 @@ pub struct CanonicalizeArgs {
     source: PuzzleSource,
     /// Algs; read from standard input, one a line, if none.
     algs: Vec<String>,
+    /// Print one JSON object a line: `{"input": ..., "alg": ..., "length": n}`.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs `twistor canonicalize`.
@@ -30,6 +33,6 @@ pub fn run(args: CanonicalizeArgs) -> CliResult {
     for_each_alg(&args.algs, |text| {
         let moves = alg_moves(text, CANONICALIZE_LIMIT)?;
         let out = canonicalize(&mut table, &moves).map_err(|e| alg_error(text, e))?;
-        emit(&show(&moves_to_alg(&out)))
+        emit_alg(text, &moves_to_alg(&out), args.json)
     })
 }

@@ -8,7 +8,7 @@ use twistor_tools::sequence::{moves_to_alg, MoveTable, MOVE_LIMIT};
 use twistor_tools::shorten::{ShortenOptions, Shortener};
 
 use crate::cache::{report_table_event, CacheArgs};
-use crate::commands::algio::{alg_error, alg_moves, emit, for_each_alg, show};
+use crate::commands::algio::{alg_error, alg_moves, emit_alg, for_each_alg};
 use crate::error::{CliError, CliResult};
 use crate::moves::{move_set, MoveSubset};
 use crate::progress::Progress;
@@ -31,6 +31,9 @@ pub struct ShortenArgs {
     source: PuzzleSource,
     /// Algs; read from standard input, one a line, if none.
     algs: Vec<String>,
+    /// Print one JSON object a line: `{"input": ..., "alg": ..., "length": n}`.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     moves: MoveSubset,
     /// Longest window replaced by an optimal sequence.
@@ -97,6 +100,6 @@ pub fn run(args: ShortenArgs) -> CliResult {
                 report.windows_given_up, args.max_nodes
             );
         }
-        emit(&show(&moves_to_alg(&out)))
+        emit_alg(text, &moves_to_alg(&out), args.json)
     })
 }

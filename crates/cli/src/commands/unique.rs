@@ -2,7 +2,7 @@
 
 use twistor_tools::sequence::{MoveTable, PositionFilter, MOVE_LIMIT};
 
-use crate::commands::algio::{alg_error, alg_moves, emit, for_each_alg};
+use crate::commands::algio::{alg_error, alg_moves, emit, emit_alg, for_each_alg};
 use crate::error::{CliError, CliResult};
 use crate::puzzle_source::PuzzleSource;
 
@@ -20,6 +20,9 @@ pub struct UniqueArgs {
     source: PuzzleSource,
     /// Algs; read from standard input, one a line, if none.
     algs: Vec<String>,
+    /// Print one JSON object a line: `{"input": ..., "alg": ..., "length": n}`.
+    #[arg(long)]
+    json: bool,
     /// Count positions equal up to the puzzle's rotations as one.
     #[arg(long)]
     symmetry: bool,
@@ -40,7 +43,11 @@ pub fn run(args: UniqueArgs) -> CliResult {
             .sequence_transformation(&moves)
             .map_err(|e| alg_error(text, e))?;
         if filter.insert(&t) {
-            emit(text.trim())?;
+            if args.json {
+                emit_alg(text, &crate::load::parse_alg(text)?, true)?;
+            } else {
+                emit(text.trim())?;
+            }
         }
         Ok(())
     })

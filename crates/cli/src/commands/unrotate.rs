@@ -2,7 +2,7 @@
 
 use twistor_tools::sequence::{moves_to_alg, unrotate, MoveTable, MOVE_LIMIT};
 
-use crate::commands::algio::{alg_error, alg_moves, emit, for_each_alg, show};
+use crate::commands::algio::{alg_error, alg_moves, emit_alg, for_each_alg};
 use crate::error::CliResult;
 use crate::puzzle_source::PuzzleSource;
 
@@ -19,6 +19,9 @@ pub struct UnrotateArgs {
     source: PuzzleSource,
     /// Algs; read from standard input, one a line, if none.
     algs: Vec<String>,
+    /// Print one JSON object a line: `{"input": ..., "alg": ..., "length": n}`.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs `twistor unrotate`.
@@ -28,6 +31,6 @@ pub fn run(args: UnrotateArgs) -> CliResult {
     for_each_alg(&args.algs, |text| {
         let moves = alg_moves(text, MOVE_LIMIT)?;
         let out = unrotate(&mut table, &moves).map_err(|e| alg_error(text, e))?;
-        emit(&show(&moves_to_alg(&out)))
+        emit_alg(text, &moves_to_alg(&out), args.json)
     })
 }
