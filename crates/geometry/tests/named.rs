@@ -5,8 +5,8 @@
 //! PuzzleGeometry's command-line defaults and with all moves: the orbits,
 //! the move names, every move's cycle structure on every orbit, and the
 //! order of all moves done once in name order (see
-//! `data/gen_structure.mjs`). Orbit names and piece numbering may differ;
-//! structure and behaviour may not.
+//! `data/gen_structure.mjs`). These checks do not depend on orbit names or
+//! piece numbering; `pg_reference.rs` checks those, piece for piece.
 
 use std::collections::BTreeMap;
 
