@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use twistor_core::Puzzle;
-use twistor_geometry::{GeneratedPuzzle, PieceKind, PuzzleOptions};
+use twistor_geometry::{Descriptor, GeneratedPuzzle, PieceKind, PuzzleOptions};
 use twistor_tools::catalog::{self, Resolved};
 
 use crate::error::CliError;
@@ -165,6 +165,13 @@ impl PuzzleSource {
         adjust(&mut options);
         let name = match catalog::resolve(spec) {
             Resolved::Geometry(name) => name,
+            Resolved::Descriptor { name, descriptor } => {
+                let built = Descriptor::parse(descriptor)
+                    .and_then(|d| GeneratedPuzzle::from_descriptor(name, &d, &options));
+                return built
+                    .map(Some)
+                    .map_err(|e| CliError::input(format!("{spec}: {e}")));
+            }
             Resolved::NotModelled { id, what } => {
                 return Err(CliError::input(format!(
                     "{spec}: cubing.js's {id} is {what}, which twistor has no model of yet \

@@ -27,6 +27,14 @@ use twistor_geometry::{descriptor_for, NAMED_PUZZLES};
 pub enum Resolved {
     /// A PuzzleGeometry puzzle, by its name there.
     Geometry(&'static str),
+    /// A cubing.js puzzle that is a solid and cuts PuzzleGeometry has no
+    /// name for.
+    Descriptor {
+        /// Its cubing.js id, used as the puzzle's name.
+        name: &'static str,
+        /// Its descriptor.
+        descriptor: &'static str,
+    },
     /// A cubing.js puzzle twistor does not model yet.
     NotModelled {
         /// The cubing.js id.
@@ -60,7 +68,12 @@ pub const ALIASES: &[(&str, &str)] = &[
     ("minx", "megaminx"),
     ("fto", "FTO"),
     ("master_fto", "master FTO"),
+    ("baby_fto", "skewb diamond"),
 ];
+
+/// cubing.js puzzle ids built from a solid and cuts PuzzleGeometry has no
+/// name for.
+pub const DESCRIPTORS: &[(&str, &str)] = &[("kilominx", "d f 0.56")];
 
 /// cubing.js puzzle ids whose definitions are not PuzzleGeometry's and
 /// that twistor has no model of yet.
@@ -68,9 +81,7 @@ pub const NOT_MODELLED: &[(&str, &str)] = &[
     ("clock", "the Rubik's Clock (dials and pins)"),
     ("sq1", "the Square-1 (a bandaged puzzle)"),
     ("square1", "the Square-1 (a bandaged puzzle)"),
-    ("kilominx", "the kilominx"),
     ("redi_cube", "the Redi Cube"),
-    ("baby_fto", "the baby FTO"),
     (
         "melindas2x2x2x2",
         "Melinda's 2x2x2x2 (a four-dimensional puzzle)",
@@ -91,6 +102,9 @@ pub fn resolve(name: &str) -> Resolved {
             return Resolved::Geometry(pg);
         }
     }
+    if let Some(&(name, descriptor)) = DESCRIPTORS.iter().find(|(a, _)| *a == lower) {
+        return Resolved::Descriptor { name, descriptor };
+    }
     if let Some(&(id, what)) = NOT_MODELLED.iter().find(|(a, _)| *a == lower) {
         return Resolved::NotModelled { id, what };
     }
@@ -103,6 +117,7 @@ pub fn resolve(name: &str) -> Resolved {
 pub fn all_names() -> Vec<String> {
     let mut names: Vec<String> = NAMED_PUZZLES.iter().map(|(n, _)| n.to_string()).collect();
     names.extend(ALIASES.iter().map(|(a, _)| a.to_string()));
+    names.extend(DESCRIPTORS.iter().map(|(a, _)| a.to_string()));
     names.extend(NOT_MODELLED.iter().map(|(a, _)| a.to_string()));
     names
 }
@@ -222,6 +237,14 @@ mod tests {
             Resolved::Geometry("master tetraminx")
         );
         assert_eq!(resolve("gigaminx"), Resolved::Geometry("gigaminx"));
+        assert_eq!(resolve("baby_fto"), Resolved::Geometry("skewb diamond"));
+        assert!(matches!(
+            resolve("kilominx"),
+            Resolved::Descriptor {
+                name: "kilominx",
+                ..
+            }
+        ));
         assert!(matches!(resolve("clock"), Resolved::NotModelled { .. }));
         assert!(matches!(resolve("sq1"), Resolved::NotModelled { .. }));
     }
