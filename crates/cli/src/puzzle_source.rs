@@ -131,6 +131,16 @@ impl PuzzleSource {
         }
     }
 
+    /// Loads the definition alone, as PuzzleGeometry's command line writes
+    /// it: no rotations are added for notation, so the outer-move 3x3x3 is
+    /// its corners and edges (`info`, `convert`).
+    pub fn load_definition(&self) -> Result<Puzzle, CliError> {
+        match self.generated(|_| {})? {
+            Some(g) => Ok(g.into_puzzle()),
+            None => self.load(),
+        }
+    }
+
     /// Loads the puzzle as its community searches and writes it: on a
     /// named pyraminx, skewb, megaminx or FTO the search moves are the
     /// notation's (`U L R B u l r b`), so solutions print in it

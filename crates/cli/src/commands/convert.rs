@@ -32,7 +32,7 @@ pub struct ConvertArgs {
 
 /// Runs `twistor convert`.
 pub fn run(args: ConvertArgs) -> CliResult {
-    let puzzle = args.source.load()?;
+    let puzzle = args.source.load_definition()?;
     let format = match args.to {
         Format::Tws => PuzzleFormat::Tws,
         Format::Json => PuzzleFormat::KPuzzleJson,
