@@ -43,18 +43,16 @@ fn with_stdin(args: &[&str], input: &str) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-fn shared(path: &str) -> String {
-    format!(
-        "{}/../../../shared/puzzles/{path}",
-        env!("CARGO_MANIFEST_DIR")
-    )
+/// A definition file of the tests' own, in `tests/data`.
+fn data(file: &str) -> String {
+    format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"))
 }
 
 #[test]
 fn cancel_canonicalize_unrotate_print_expected_algs() {
     assert_eq!(ok(&["cancel", "3x3x3", "R U U' R2"]), "R'\n");
     assert_eq!(
-        ok(&["cancel", &shared("tws/3x3x3.tws"), "R U U' R2", "F F2 F"]),
+        ok(&["cancel", &data("2x2x2.tws"), "R U U' R2", "F F2 F"]),
         "R'\n.\n"
     );
     assert_eq!(
@@ -81,7 +79,7 @@ fn unique_drops_repeated_positions() {
         ok(&["unique", "3x3x3", "--symmetry", "R", "U", "F", "R2", "U R"]),
         "R\nR2\nU R\n"
     );
-    let (code, _, err) = twistor(&["unique", &shared("tws/3x3x3.tws"), "--symmetry", "R"]);
+    let (code, _, err) = twistor(&["unique", &data("2x2x2.tws"), "--symmetry", "R"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("rotations"));
 }
@@ -113,7 +111,7 @@ fn random_states_stream_as_scramble_files_and_reproduce() {
     let c = ok(&["random", "2x2x2", "-n", "3", "--seed", "43"]);
     assert_eq!(a, b);
     assert_ne!(a, c);
-    let path = shared("tws/4x4x4.tws");
+    let path = data("2x2x2.tws");
     let text = ok(&["random", &path, "-n", "4", "--seed", "1"]);
     let puzzle = read_puzzle(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
     let scrambles = parse_scrambles(&text, "random.scr", &puzzle).unwrap();
@@ -152,7 +150,7 @@ fn a_huge_count_streams() {
 
 #[test]
 fn info_reports_positions_and_keeps_the_contract_keys() {
-    let out = ok(&["info", &shared("tws/4x4x4.tws"), "--json"]);
+    let out = ok(&["info", "4x4x4", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     for key in ["name", "orbits", "moves", "group_order"] {
         assert!(v.get(key).is_some(), "{key}");
@@ -168,10 +166,16 @@ fn info_reports_positions_and_keeps_the_contract_keys() {
         v["parity_constraints"],
         serde_json::json!([["CORNERS", "EDGES"]])
     );
-    let text = ok(&["info", &shared("tws/4x4x4.tws")]);
+    let text = ok(&["info", "4x4x4"]);
     assert!(text
         .contains("distinguishable positions: 177628724197557644876978255387965784064000000000"));
     assert!(text.contains("move orders: F:4"));
+    // A definition file: distinct pieces, so no separate count of
+    // distinguishable positions.
+    let out = ok(&["info", &data("2x2x2.tws"), "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["group_order"], "88179840");
+    assert!(v.get("positions").is_none());
 }
 
 #[test]

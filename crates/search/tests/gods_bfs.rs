@@ -1,9 +1,16 @@
 //! God's algorithm by breadth-first search: published tables, and the bit
-//! arrays against the sorted arrays (two independent engines).
+//! arrays against the sorted arrays and against a plain breadth-first
+//! search (independent engines). The puzzles are the support module's
+//! definitions and the geometry crate's.
 
 mod support;
 
-use support::{move_set, shared_puzzle};
+use std::collections::HashMap;
+
+use support::{
+    bfs_distances, cube2, geometry, geometry_with_rotations, loopover3, move_set, shared_puzzle,
+    two_colour_cube2,
+};
 
 use twistor_core::Puzzle;
 use twistor_search::gods::{
@@ -27,7 +34,7 @@ fn with_maxima(storage: Storage) -> GodsOptions {
 /// OEIS A079761 and Longridge's table of the 2x2x2 in the face-turn metric.
 #[test]
 fn two_by_two_face_turn_metric_with_local_maxima() {
-    let p = shared_puzzle("tws", "2x2x2");
+    let p = cube2();
     let moves = move_set(&p, Some("U,F,R"), Metric::Htm);
     let r = run(&p, &moves, with_maxima(Storage::BitArray));
     assert_eq!(r.plan.engine, Engine::BitArray);
@@ -51,7 +58,7 @@ fn two_by_two_face_turn_metric_with_local_maxima() {
 /// every local maximum is strong (a quarter turn changes the parity).
 #[test]
 fn two_by_two_quarter_turn_metric_with_local_maxima() {
-    let p = shared_puzzle("tws", "2x2x2");
+    let p = cube2();
     let moves = move_set(&p, Some("U,F,R"), Metric::Qtm);
     let r = run(&p, &moves, with_maxima(Storage::BitArray));
     let t = &r.table;
@@ -74,7 +81,7 @@ fn two_by_two_quarter_turn_metric_with_local_maxima() {
 /// The antipodes come with shortest sequences that reach them.
 #[test]
 fn antipodes_come_with_shortest_sequences() {
-    let p = shared_puzzle("tws", "2x2x2");
+    let p = cube2();
     let moves = move_set(&p, Some("U,F,R"), Metric::Htm);
     let options = GodsOptions {
         antipodes: 4,
@@ -100,15 +107,24 @@ fn antipodes_come_with_shortest_sequences() {
 /// puzzles with identical pieces, orientations and inexact indices.
 #[test]
 fn bit_arrays_and_sorted_arrays_agree() {
-    for (name, moves, metric) in [
-        ("pyramorphix", None, Metric::Htm),
-        ("puzzlernovice", None, Metric::Htm),
-        ("lo33", None, Metric::Qtm),
-        ("2x2x2", Some("U,R"), Metric::Htm),
-        ("skewb_diamond", Some("F,R,U"), Metric::Htm),
-        ("master_pyramorphix", Some("FD,LR,FL"), Metric::Qtm),
+    for (name, p, moves, metric) in [
+        ("pyramorphix", geometry("pyramorphix"), None, Metric::Htm),
+        ("two-colour 2x2x2", two_colour_cube2(), None, Metric::Htm),
+        ("LoopOver 3x3", loopover3(), None, Metric::Qtm),
+        ("2x2x2", cube2(), Some("U,R"), Metric::Htm),
+        (
+            "skewb diamond",
+            geometry("skewb diamond"),
+            None,
+            Metric::Htm,
+        ),
+        (
+            "master pyramorphix",
+            geometry("master pyramorphix"),
+            None,
+            Metric::Qtm,
+        ),
     ] {
-        let p = shared_puzzle("tws", name);
         let ms = move_set(&p, moves, metric);
         let bits = run(&p, &ms, with_maxima(Storage::BitArray));
         let sorted = run(
@@ -125,38 +141,56 @@ fn bit_arrays_and_sorted_arrays_agree() {
     }
 }
 
-/// Published counts that need identical pieces (the Puzzler Novice) and
-/// the conformance data of the LoopOver 3x3.
+/// The table of `p` from the distances of a plain breadth-first search
+/// (of a puzzle at most 64 moves deep).
+fn bfs_counts(p: &Puzzle, moves: &MoveSet) -> Vec<u64> {
+    let dist: HashMap<Vec<u8>, u32> = bfs_distances(p, moves, 64);
+    let mut counts = vec![0u64; dist.values().max().map_or(0, |&d| d as usize + 1)];
+    for &d in dist.values() {
+        counts[d as usize] += 1;
+    }
+    counts
+}
+
+/// Identical pieces: the two-colour 2x2x2 (C(8,4) · 3^7 positions)
+/// against a plain breadth-first search over its patterns, and the
+/// published counts of the Puzzler Novice when `../shared` is there. The
+/// LoopOver 3x3's table is its conformance data.
 #[test]
 fn identical_pieces_and_sliding_tiles() {
-    let p = shared_puzzle("tws", "puzzlernovice");
-    let r = run(
-        &p,
-        &MoveSet::all(&p, Metric::Htm).unwrap(),
-        GodsOptions::default(),
-    );
-    assert_eq!(
-        r.table.counts,
-        [1, 5, 25, 98, 409, 1555, 5391, 14419, 28341, 30236, 13760, 2546, 213, 21]
-    );
-    let p = shared_puzzle("tws", "lo33");
-    let r = run(
-        &p,
-        &MoveSet::all(&p, Metric::Htm).unwrap(),
-        GodsOptions::default(),
-    );
+    let p = two_colour_cube2();
+    let ms = MoveSet::all(&p, Metric::Htm).unwrap();
+    let r = run(&p, &ms, GodsOptions::default());
+    assert_eq!(r.table.total(), 153_090);
+    assert_eq!(r.table.counts, bfs_counts(&p, &ms));
+    if let Some(p) = shared_puzzle("tws", "puzzlernovice") {
+        let r = run(
+            &p,
+            &MoveSet::all(&p, Metric::Htm).unwrap(),
+            GodsOptions::default(),
+        );
+        assert_eq!(
+            r.table.counts,
+            [1, 5, 25, 98, 409, 1555, 5391, 14419, 28341, 30236, 13760, 2546, 213, 21]
+        );
+    }
+    let p = loopover3();
+    let ms = MoveSet::all(&p, Metric::Htm).unwrap();
+    let r = run(&p, &ms, GodsOptions::default());
     assert_eq!(
         r.table.counts,
         [1, 12, 96, 736, 5208, 28674, 89497, 54741, 2475]
     );
+    assert_eq!(r.table.total(), 181_440);
+    assert_eq!(r.table.counts, bfs_counts(&p, &ms));
 }
 
 /// Reducing by the rotations gives the same table as not reducing, with
 /// fewer stored classes.
 #[test]
 fn symmetry_reduction_matches_the_full_enumeration() {
-    for name in ["pyramorphix", "skewb_diamond"] {
-        let p = shared_puzzle("tws-symm", name);
+    for name in ["pyramorphix", "skewb diamond"] {
+        let p = geometry_with_rotations(name);
         let ms = MoveSet::all(&p, Metric::Htm).unwrap();
         let reduced = run(&p, &ms, with_maxima(Storage::SortedArray));
         assert!(reduced.plan.symmetry.is_some_and(|s| s > 1), "{name}");
@@ -169,7 +203,7 @@ fn symmetry_reduction_matches_the_full_enumeration() {
 
 #[test]
 fn too_little_memory_says_how_much_is_needed() {
-    let p = shared_puzzle("tws", "2x2x2");
+    let p = cube2();
     let ms = MoveSet::all(&p, Metric::Htm).unwrap();
     let options = GodsOptions {
         memory_limit: 1 << 20,

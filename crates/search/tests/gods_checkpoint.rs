@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::shared_puzzle;
+use support::cube2;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -14,10 +14,10 @@ use twistor_search::gods::{
 };
 use twistor_search::{Metric, MoveSet};
 
-/// The 2x2x2 with the given moves (`<U,F,R>`: 3,674,160 positions, 11
+/// The support module's 2x2x2 with the given moves (`<U,F,R>`: 3,674,160 positions, 11
 /// deep; `<U,R>`: 29,160, 14 deep).
 fn two_by_two(moves: &[&str]) -> (Puzzle, MoveSet) {
-    let p = shared_puzzle("tws", "2x2x2");
+    let p = cube2();
     let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
     let ms = MoveSet::named(&p, &names, Metric::Htm).unwrap();
     (p, ms)

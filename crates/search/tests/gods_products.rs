@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::{move_set, shared_puzzle};
+use support::{cube2, geometry, loopover3, move_set, two_colour_cube2};
 
 use twistor_core::Puzzle;
 use twistor_search::gods::{
@@ -32,7 +32,7 @@ fn products(a: usize) -> GodsMethod {
 /// stored depth 9 with depths 1 and 2.
 #[test]
 fn products_match_breadth_first_on_the_two_by_two_face_turns() {
-    let p = shared_puzzle("tws", "2x2x2");
+    let p = cube2();
     let ms = move_set(&p, Some("U,F,R"), Metric::Htm);
     let bfs = run(&p, &ms, GodsMethod::BreadthFirst);
     let prod = run(&p, &ms, products(9));
@@ -54,7 +54,7 @@ fn products_match_breadth_first_on_the_two_by_two_face_turns() {
 /// The 2x2x2 in the quarter-turn metric: depths 13 and 14 as products.
 #[test]
 fn products_match_breadth_first_on_the_two_by_two_quarter_turns() {
-    let p = shared_puzzle("tws", "2x2x2");
+    let p = cube2();
     let ms = move_set(&p, Some("U,F,R"), Metric::Qtm);
     let bfs = run(&p, &ms, GodsMethod::BreadthFirst);
     let prod = run(&p, &ms, products(12));
@@ -74,14 +74,18 @@ fn products_match_breadth_first_on_small_puzzles() {
     for (name, moves, metric, a) in [
         ("pyramorphix", None, Metric::Htm, 1),
         ("pyramorphix", None, Metric::Qtm, 2),
-        ("lo33", None, Metric::Htm, 6),
-        ("lo33", None, Metric::Htm, 3),
+        ("LoopOver 3x3", None, Metric::Htm, 6),
+        ("LoopOver 3x3", None, Metric::Htm, 3),
         ("2x2x2", Some("U,R"), Metric::Htm, 3),
         ("2x2x2", Some("U,R"), Metric::Qtm, 4),
-        ("skewb_diamond", None, Metric::Htm, 9),
-        ("master_pyramorphix", None, Metric::Htm, 13),
+        ("skewb diamond", None, Metric::Htm, 9),
+        ("master pyramorphix", None, Metric::Htm, 13),
     ] {
-        let p = shared_puzzle("tws", name);
+        let p = match name {
+            "LoopOver 3x3" => loopover3(),
+            "2x2x2" => cube2(),
+            _ => geometry(name),
+        };
         let ms = move_set(&p, moves, metric);
         let bfs = run(&p, &ms, GodsMethod::BreadthFirst);
         let prod = run(&p, &ms, products(a));
@@ -91,7 +95,7 @@ fn products_match_breadth_first_on_small_puzzles() {
 
 #[test]
 fn products_refuse_identical_pieces() {
-    let p = shared_puzzle("tws", "puzzlernovice");
+    let p = two_colour_cube2();
     let ms = MoveSet::all(&p, Metric::Htm).unwrap();
     let options = GodsOptions {
         method: products(2),

@@ -5,8 +5,11 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use twistor_core::{Pattern, Puzzle};
+use twistor_formats::read_puzzle;
+use twistor_geometry::{build, PuzzleOptions};
 use twistor_search::{Metric, MoveSet};
 
 /// The 2x2x2 as a .tws definition (corners URF UFL ULB UBR DFR DLF DBL DRB
@@ -95,14 +98,103 @@ pub fn pattern(puzzle: &Puzzle, bytes: &[u8]) -> Pattern {
         .expect("a reachable pattern")
 }
 
-/// A reference puzzle from `../shared/puzzles/DIR/NAME.tws`.
-pub fn shared_puzzle(dir: &str, name: &str) -> Puzzle {
-    let path = format!(
-        "{}/../../../shared/puzzles/{dir}/{name}.tws",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    twistor_formats::read_puzzle(&text, &path).unwrap()
+/// The 2x2x2 of [`CUBE2`].
+pub fn cube2() -> Puzzle {
+    read_puzzle(CUBE2, "cube2.tws").unwrap()
+}
+
+/// [`CUBE2`] with only the up/down colour showing: the four up corners
+/// are alike, and so are the four down ones (orientations still count).
+/// C(8,4) · 3^7 = 153,090 positions with every face turning.
+pub fn two_colour_cube2() -> Puzzle {
+    let solved = "Solved\nCORNERS\n1 2 3 4 5 6 7 8\n";
+    assert!(CUBE2.contains(solved));
+    let text = CUBE2
+        .replace(solved, "Solved\nCORNERS\n1 1 1 1 2 2 2 2\n")
+        .replace("Name Cube2", "Name TwoColourCube2");
+    let p = read_puzzle(&text, "two-colour-cube2.tws").unwrap();
+    assert!(p.layout().has_identical_pieces(p.start()));
+    p
+}
+
+/// The LoopOver 3x3: nine tiles in a 3x3 grid (slots numbered row by
+/// row) on a torus; a move shifts a row right (`R1` .. `R3`) or a column
+/// down (`C1` .. `C3`) by one place, the end tile coming round to the
+/// other end. Every move is a 3-cycle, so the 9!/2 = 181,440 even
+/// permutations are the positions.
+pub const LOOPOVER3: &str = "Name LoopOver3
+Set TILES 9 1
+Solved
+TILES
+1 2 3 4 5 6 7 8 9
+End
+Move R1
+TILES
+3 1 2 4 5 6 7 8 9
+End
+Move R2
+TILES
+1 2 3 6 4 5 7 8 9
+End
+Move R3
+TILES
+1 2 3 4 5 6 9 7 8
+End
+Move C1
+TILES
+7 2 3 1 5 6 4 8 9
+End
+Move C2
+TILES
+1 8 3 4 2 6 7 5 9
+End
+Move C3
+TILES
+1 2 9 4 5 3 7 8 6
+End
+";
+
+/// The puzzle of [`LOOPOVER3`].
+pub fn loopover3() -> Puzzle {
+    read_puzzle(LOOPOVER3, "loopover3.tws").unwrap()
+}
+
+/// A puzzle the geometry crate builds from its name (`pyraminx`,
+/// `skewb diamond`), with the default options.
+pub fn geometry(name: &str) -> Puzzle {
+    build(name, &PuzzleOptions::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .into_puzzle()
+}
+
+/// [`geometry`] with the whole-puzzle rotations as well.
+pub fn geometry_with_rotations(name: &str) -> Puzzle {
+    let options = PuzzleOptions {
+        rotations: true,
+        ..PuzzleOptions::default()
+    };
+    build(name, &options)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .into_puzzle()
+}
+
+/// `../shared` beside the checkout, if it is there (reference data the
+/// project does not make; checks against it are skipped without it).
+pub fn shared_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
+    dir.is_dir().then_some(dir)
+}
+
+/// A reference puzzle from `../shared/puzzles/DIR/NAME.tws`, if
+/// `../shared` is there; a note on stderr if not.
+pub fn shared_puzzle(dir: &str, name: &str) -> Option<Puzzle> {
+    let Some(shared) = shared_dir() else {
+        eprintln!("../shared is absent: the check against {dir}/{name}.tws is skipped");
+        return None;
+    };
+    let path = shared.join(format!("puzzles/{dir}/{name}.tws"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Some(read_puzzle(&text, &path.to_string_lossy()).unwrap())
 }
 
 /// The listed moves (`U,F,R`), or every move of the puzzle.
