@@ -312,3 +312,22 @@ fn sequence_tools_print_json() {
         assert_eq!(v["length"], alg.split_whitespace().count());
     }
 }
+
+#[test]
+fn up_to_rotation_solves_a_position_held_differently() {
+    // Held as it is, a rotated cube cannot be solved by face turns alone.
+    let (code, _, err) = run(&["solve", "3x3x3", "--alg", "y R U", "--generic"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("--up-to-rotation"), "{err}");
+    for puzzle in ["2x2x2", "3x3x3", "megaminx"] {
+        let sol = ok(&["solve", puzzle, "--alg", "y R U", "--up-to-rotation"]);
+        let sol = sol.trim();
+        assert_eq!(sol.split_whitespace().count(), 3, "{puzzle}: {sol}");
+        assert!(sol.starts_with('y'), "{puzzle}: {sol}");
+        assert_eq!(
+            pattern(puzzle, &format!("y R U {sol}")),
+            pattern(puzzle, ""),
+            "{puzzle}: {sol}"
+        );
+    }
+}

@@ -12,8 +12,10 @@
 
 pub mod analysis;
 pub mod catalog;
+pub mod handmade;
 pub mod random;
 pub mod rng;
+pub mod rotations;
 pub mod scramble;
 pub mod sequence;
 pub mod shorten;

@@ -13,6 +13,7 @@ use twistor_search::{
     Metric, SearchProgress, SolutionCount, SolveOptions, Solver, SolverOptions, TableEvent,
 };
 use twistor_tools::analysis::{reachability, Reachability};
+use twistor_tools::rotations::WholeRotations;
 
 use twistor_cube333::recognize::CubeCorrespondence;
 
@@ -81,6 +82,14 @@ pub struct SolveArgs {
     /// solution is asked for).
     #[arg(long)]
     generic: bool,
+    /// Count positions that differ by a whole-puzzle rotation as one: find
+    /// the shortest way to the goal in any orientation the puzzle can be
+    /// held in, and write it as the rotation then the moves (`y R U'`).
+    /// Off by default: a position is solved as it is held, as twsearch and
+    /// cubing.js do. Named puzzles carry their rotations; files need
+    /// rotation moves (`x`, `Uv`).
+    #[arg(long)]
+    up_to_rotation: bool,
     /// Print one JSON object a line: `{"solutions": [...], "length": n}`.
     #[arg(long)]
     json: bool,
@@ -117,7 +126,7 @@ pub fn run(args: SolveArgs) -> CliResult {
     let grips: Vec<usize> = moves.grips().iter().map(|g| g.puzzle_move).collect();
     let whole_turns = metric == Metric::Htm && moves.grips().iter().all(|g| g.step == 1);
     let mut recognised = None;
-    if one_solution && whole_turns && !args.generic {
+    if one_solution && whole_turns && !args.generic && !args.up_to_rotation {
         if let Some(corr) = CubeCorrespondence::find(&puzzle, &grips) {
             if crate::commands::cube333::recognised_tables_cached(&args.cache, args.memory) {
                 return crate::commands::cube333::solve_recognised(
@@ -197,58 +206,107 @@ pub fn run(args: SolveArgs) -> CliResult {
     // Positions the moves cannot reach are told apart before searching
     // (a search would run to --max-depth and find nothing).
     let chain = reachability_chain(&puzzle, &grips, &solver);
+    let rotations = if args.up_to_rotation {
+        let group = WholeRotations::of(&puzzle).map_err(CliError::input)?;
+        if group.is_empty() {
+            return Err(CliError::input(format!(
+                "--up-to-rotation: {} has no whole-puzzle rotations",
+                args.source.puzzle
+            )));
+        }
+        Some(group)
+    } else {
+        None
+    };
     let mut unsolved = 0;
     for (i, (name, start)) in positions.iter().enumerate() {
         let label = name.as_deref().unwrap_or("position");
-        if reachability(puzzle.layout(), &chain, &goal.pattern, start) == Reachability::Unreachable
+        if rotations.is_none()
+            && reachability(puzzle.layout(), &chain, &goal.pattern, start)
+                == Reachability::Unreachable
         {
             unsolved += 1;
-            eprintln!("{label}: unreachable: no sequence of the search moves reaches it");
-            if args.json {
-                let mut v = json!({ "solutions": [], "length": null, "unreachable": true });
-                if let Some(n) = name {
-                    v["name"] = json!(n);
-                }
-                outln!("{v}");
-            } else {
-                outln!("# unreachable with these moves");
-            }
+            unreachable_line(label, name, args.json, false);
             continue;
         }
         let t1 = Instant::now();
-        let stop = AtomicBool::new(false);
-        let report = std::thread::scope(|scope| {
-            // Within the generic search's budget, if it has one.
-            let (done, wait) = std::sync::mpsc::channel::<()>();
-            if let Some(secs) = generic_budget {
-                let stop = &stop;
-                scope.spawn(move || {
-                    let limit = Duration::from_secs_f64(secs.max(0.0));
-                    if let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                });
-            }
-            let report = solver.solve(start, &solve_options, &stop, &mut |p: &SearchProgress| {
-                let secs = t1.elapsed().as_secs_f64().max(1e-9);
-                bar.message(&format!(
-                    "{label}: depth {} searched, {} nodes ({:.1} M/s)",
-                    p.depth,
-                    p.nodes,
-                    p.nodes as f64 / secs / 1e6
-                ));
-                if args.verbose {
-                    eprintln!(
-                        "  depth {:2} done: {:>14} nodes, {:8.2} s",
-                        p.depth,
-                        p.nodes,
-                        t1.elapsed().as_secs_f64()
-                    );
+        // Each orientation the puzzle may be held in is a start of its own
+        // (--up-to-rotation); the shortest answer wins, the identity first.
+        let candidates: Vec<(&str, Pattern)> = match &rotations {
+            None => vec![("", start.clone())],
+            Some(group) => group
+                .iter()
+                .map(|r| {
+                    (
+                        r.name.as_str(),
+                        puzzle.layout().apply(start, &r.transformation),
+                    )
+                })
+                .filter(|(_, p)| {
+                    reachability(puzzle.layout(), &chain, &goal.pattern, p)
+                        != Reachability::Unreachable
+                })
+                .collect(),
+        };
+        let mut best: Option<(&str, twistor_search::SolveReport)> = None;
+        let mut bar = Progress::stderr();
+        for (rotation, start) in &candidates {
+            let stop = AtomicBool::new(false);
+            let report = std::thread::scope(|scope| {
+                // Within the generic search's budget, if it has one.
+                let (done, wait) = std::sync::mpsc::channel::<()>();
+                if let Some(secs) = generic_budget {
+                    let stop = &stop;
+                    scope.spawn(move || {
+                        let limit = Duration::from_secs_f64(secs.max(0.0));
+                        if let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    });
                 }
+                let report =
+                    solver.solve(start, &solve_options, &stop, &mut |p: &SearchProgress| {
+                        let secs = t1.elapsed().as_secs_f64().max(1e-9);
+                        bar.message(&format!(
+                            "{label}: depth {} searched, {} nodes ({:.1} M/s)",
+                            p.depth,
+                            p.nodes,
+                            p.nodes as f64 / secs / 1e6
+                        ));
+                        if args.verbose {
+                            eprintln!(
+                                "  depth {:2} done: {:>14} nodes, {:8.2} s",
+                                p.depth,
+                                p.nodes,
+                                t1.elapsed().as_secs_f64()
+                            );
+                        }
+                    });
+                drop(done);
+                report
             });
-            drop(done);
-            report
-        });
+            let length = |r: &twistor_search::SolveReport| r.solutions.first().map(|s| s.len());
+            let better = match &best {
+                None => true,
+                Some((_, b)) => match (length(&report), length(b)) {
+                    (Some(x), Some(y)) => x < y,
+                    (Some(_), None) => true,
+                    _ => false,
+                },
+            };
+            let stopped = report.stopped;
+            if better || stopped {
+                best = Some((rotation, report));
+            }
+            if stopped {
+                break;
+            }
+        }
+        let Some((rotation, report)) = best else {
+            unreachable_line(label, name, args.json, true);
+            unsolved += 1;
+            continue;
+        };
         bar.finish();
         let secs = t1.elapsed().as_secs_f64();
         if let (Some(budget), Some(corr)) = (&mut generic_budget, &recognised) {
@@ -287,7 +345,14 @@ pub fn run(args: SolveArgs) -> CliResult {
         let sols: Vec<String> = report
             .solutions
             .iter()
-            .map(|s| solver.names(s).join(" "))
+            .map(|s| {
+                let moves = solver.names(s).join(" ");
+                match (rotation.is_empty(), moves.is_empty()) {
+                    (true, _) => moves,
+                    (false, true) => rotation.to_string(),
+                    (false, false) => format!("{rotation} {moves}"),
+                }
+            })
             .collect();
         let length = report.solutions.first().map(|s| s.len());
         eprintln!(
@@ -342,6 +407,26 @@ fn reachability_chain(puzzle: &Puzzle, grips: &[usize], solver: &Solver) -> Stab
         .map(|g| layout.to_points(g.transformation.as_bytes()))
         .collect();
     StabilizerChain::new(layout.num_points(), &gens)
+}
+
+/// Reports a position no sequence of the search moves reaches (in any
+/// orientation, with `--up-to-rotation`).
+fn unreachable_line(label: &str, name: &Option<String>, json: bool, any_rotation: bool) {
+    let how = if any_rotation {
+        "in any orientation"
+    } else {
+        "(--up-to-rotation also tries every orientation the puzzle can be held in)"
+    };
+    eprintln!("{label}: unreachable: no sequence of the search moves reaches it {how}");
+    if json {
+        let mut v = json!({ "solutions": [], "length": null, "unreachable": true });
+        if let Some(n) = name {
+            v["name"] = json!(n);
+        }
+        outln!("{v}");
+    } else {
+        outln!("# unreachable with these moves");
+    }
 }
 
 /// Exit code 2 at the end of a batch in which some entries could not be read.
