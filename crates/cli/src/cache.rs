@@ -2,6 +2,7 @@
 //! about them.
 
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use twistor_cube333::cache::CacheOptions;
 use twistor_search::{default_cache_dir, TableCache, TableEvent};
@@ -51,13 +52,38 @@ impl CacheArgs {
     }
 }
 
-/// Shows what happens to the tables: progress on the bar, cache trouble on stderr.
-pub fn report_table_event(bar: &mut Progress, e: TableEvent) {
+/// Tables this large (entries) get a line before they fill: at the fill
+/// rates measured here they take a second or more.
+const ANNOUNCED_ENTRIES: u64 = 1 << 27;
+
+/// Shows what happens to the tables: progress on the bar, cache trouble on
+/// stderr, and one line naming a large table, its size and where it will
+/// be cached when it starts to fill.
+pub fn report_table_event(bar: &mut Progress, cache: Option<&TableCache>, e: TableEvent) {
     match e {
-        TableEvent::Filling(p) => bar.message(&format!(
-            "table {}: depth {} ({} of {} entries)",
-            p.table, p.depth, p.reached, p.size
-        )),
+        TableEvent::Filling(p) => {
+            if p.size >= ANNOUNCED_ENTRIES && !crate::progress::quiet() {
+                static ANNOUNCED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+                let mut seen = ANNOUNCED.lock().unwrap_or_else(|e| e.into_inner());
+                if !seen.contains(&p.table) {
+                    seen.push(p.table.clone());
+                    let place = match cache {
+                        Some(c) if c.write => format!("it will be cached in {}", c.dir.display()),
+                        _ => "it will not be cached".to_string(),
+                    };
+                    bar.println(&format!(
+                        "table {}: filling {} entries ({:.0} MiB); {place}",
+                        p.table,
+                        p.size,
+                        p.size as f64 / 2.0 / f64::from(1 << 20)
+                    ));
+                }
+            }
+            bar.message(&format!(
+                "table {}: depth {} ({} of {} entries)",
+                p.table, p.depth, p.reached, p.size
+            ))
+        }
         TableEvent::Loaded { .. } | TableEvent::Stored { .. } => {}
         TableEvent::Hashing { depth, entries } => bar.message(&format!(
             "hashing positions within {depth} moves into {entries} entries"

@@ -59,6 +59,14 @@ impl Progress {
         }
     }
 
+    /// Prints a line above the display (plainly when it is not drawn).
+    pub fn println(&self, line: &str) {
+        match &self.bar {
+            Some(b) => b.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
+        }
+    }
+
     /// Clears the line.
     pub fn finish(&mut self) {
         if let Some(b) = self.bar.take() {

@@ -133,6 +133,11 @@ pub fn run(args: Cube333Args) -> CliResult {
     }
 }
 
+/// Prints a table event on stderr (loads are silent).
+pub fn report_cache_event(e: CacheEvent) {
+    reporter(false)(e)
+}
+
 /// Prints table events on stderr, one line each; loads are silent unless
 /// `verbose`.
 fn reporter(verbose: bool) -> impl FnMut(CacheEvent) {

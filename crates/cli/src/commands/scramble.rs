@@ -61,18 +61,19 @@ pub fn run(args: ScrambleArgs) -> CliResult {
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let mut bar = Progress::stderr();
-    let mut cube_events = |e: CacheEvent| {
-        if let CacheEvent::Rejected { table, reason, .. }
-        | CacheEvent::WriteFailed { table, reason, .. } = e
-        {
+    let mut cube_events = |e: CacheEvent| match e {
+        CacheEvent::Rejected { table, reason, .. }
+        | CacheEvent::WriteFailed { table, reason, .. } => {
             eprintln!("twistor: table {table}: {reason}");
         }
+        CacheEvent::Building { .. } => crate::commands::cube333::report_cache_event(e),
+        CacheEvent::Loaded { .. } | CacheEvent::Built { .. } => {}
     };
     let mut scrambler = Scrambler::new(
         event,
         seed,
         &options,
-        &mut |e: TableEvent| report_table_event(&mut bar, e),
+        &mut |e: TableEvent| report_table_event(&mut bar, options.table_cache.as_ref(), e),
         &mut cube_events,
     )
     .map_err(CliError::failure)?;

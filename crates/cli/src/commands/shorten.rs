@@ -73,7 +73,7 @@ pub fn run(args: ShortenArgs) -> CliResult {
         moves,
         &solver_options,
         &stop,
-        &mut |e: TableEvent| report_table_event(&mut bar, e),
+        &mut |e: TableEvent| report_table_event(&mut bar, solver_options.cache.as_ref(), e),
     )
     .map_err(CliError::failure)?;
     bar.finish();

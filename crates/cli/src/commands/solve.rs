@@ -168,7 +168,7 @@ pub fn run(args: SolveArgs) -> CliResult {
         goal.pattern.clone(),
         &options,
         &stop,
-        &mut |e: TableEvent| report_table_event(&mut bar, e),
+        &mut |e: TableEvent| report_table_event(&mut bar, options.cache.as_ref(), e),
     )
     .map_err(CliError::failure)?;
     bar.finish();
