@@ -35,7 +35,8 @@ fn corrupt_phase2_file_is_detected_and_rebuilt() {
         matches!(&events[0], CacheEvent::Rejected { reason, .. } if reason.contains("checksum")),
         "{events:?}"
     );
-    assert!(matches!(&events[1], CacheEvent::Built { .. }));
+    assert!(matches!(&events[1], CacheEvent::Building { .. }));
+    assert!(matches!(&events[2], CacheEvent::Built { .. }));
     assert_eq!(second.entry_counts(), reference);
 
     // Truncated: also rejected.

@@ -18,7 +18,7 @@
 //! use twistor_formats::positions::{read_positions, PositionBody};
 //! # let puzzle = twistor_formats::read_puzzle(
 //! #     "Set EDGES 2 2\nSolved\nEDGES\n1 2\n0 0\nEnd\nMove F\nEDGES\n2 1\n1 0\nEnd\n", "flip.tws").unwrap();
-//! let entries = read_positions("F\nF F\nQ\n", "-", &puzzle);
+//! let entries = read_positions("F\nF F\nF (\n", "-", &puzzle);
 //! assert_eq!(entries.len(), 3);
 //! assert!(matches!(entries[0].body, Ok(PositionBody::Alg(_))));
 //! assert_eq!(entries[2].line, 3);
