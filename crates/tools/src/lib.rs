@@ -13,7 +13,6 @@
 pub mod analysis;
 pub mod catalog;
 pub mod handmade;
-pub mod handmade;
 pub mod random;
 pub mod rng;
 pub mod rotations;
