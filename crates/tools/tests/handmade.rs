@@ -300,3 +300,21 @@ fn loopover_reaches_the_even_arrangements() {
     assert_eq!(l.pattern_orbits(&p)[0].pieces[..5], [1, 2, 3, 4, 0]);
     round_trip(&lo, "U R' 2U 3R2 [M, E] 5D L'");
 }
+
+// ------------------------------------------------------------ TriQuad
+
+#[test]
+fn tri_quad_turns_a_quarter_and_a_third() {
+    let tq = puzzle("tri_quad");
+    let l = tq.layout();
+    assert_eq!(order(&tq, "U"), 4u32.into());
+    assert_eq!(order(&tq, "R"), 3u32.into());
+    assert_ne!(alg(&tq, "U R"), alg(&tq, "R U"));
+    // The pieces on the axes only turn in place: U takes a quarter off
+    // CORNER_U, R adds two thirds to CORNER_R.
+    let p = l.apply(tq.start(), &alg(&tq, "U R U R' U R"));
+    let orbits = l.pattern_orbits(&p);
+    assert_eq!(orbits[1].orientation, [4 - 3]);
+    assert_eq!(orbits[2].orientation, [(2 + 1 + 2) % 3]);
+    round_trip(&tq, "U R U' R2 U2 R' [U, R] [R: U]");
+}

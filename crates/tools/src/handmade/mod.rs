@@ -2,7 +2,7 @@
 //!
 //! cubing.js builds most of its puzzles with PuzzleGeometry, which
 //! twistor's geometry crate reproduces; a few it writes out by hand
-//! instead (the clock, the Square-1, the Redi Cube, Loopover, ...). A
+//! instead (the clock, the Square-1, the Redi Cube, Loopover, the TriQuad, ...). A
 //! KPattern is only meaningful against the definition it was written for,
 //! so to read and write positions cubing.js understands, twistor must
 //! number those puzzles' pieces and name and define their moves exactly
@@ -25,12 +25,13 @@ mod cubie;
 mod loopover;
 mod redi_cube;
 mod square1;
+mod tri_quad;
 
 use twistor_core::{Layout, MoveDef, MoveKind, Orbit, PatternOrbit, Puzzle, Transformation};
 use twistor_formats::{alg::Alg, resolve::alg_transformation};
 
 /// The cubing.js puzzle ids twistor models here, as cubing.js spells them.
-pub const IDS: &[&str] = &["clock", "square1", "redi_cube", "loopover"];
+pub const IDS: &[&str] = &["clock", "square1", "redi_cube", "loopover", "tri_quad"];
 
 /// twistor's definition of the hand-written cubing.js puzzle `id` (`clock`,
 /// `square1`, ...; see [`IDS`]): the same orbits, piece numbering, start
@@ -42,6 +43,7 @@ pub fn definition(id: &str) -> Option<Puzzle> {
         "square1" => Some(square1::definition()),
         "redi_cube" => Some(redi_cube::definition()),
         "loopover" => Some(loopover::definition()),
+        "tri_quad" => Some(tri_quad::definition()),
         _ => None,
     }
 }
