@@ -440,6 +440,9 @@ pub fn batch_result(unreadable: usize) -> CliResult {
     }
 }
 
+/// A position to solve and its name, if it has one.
+type NamedPosition = (Option<String>, Pattern);
+
 /// The positions to solve, each with its name if it has one, and how many
 /// entries could not be read (each already reported on stderr with its
 /// file and line; the rest are still solved).
@@ -447,7 +450,7 @@ fn positions(
     puzzle: &Puzzle,
     goal: &crate::target::Goal,
     args: &SolveArgs,
-) -> Result<(Vec<(Option<String>, Pattern)>, usize), CliError> {
+) -> Result<(Vec<NamedPosition>, usize), CliError> {
     if let Some(alg) = &args.alg {
         if args.scramble_file.is_some() {
             return Err(CliError::input("give a scramble file or --alg, not both"));
