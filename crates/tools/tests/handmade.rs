@@ -318,3 +318,68 @@ fn tri_quad_turns_a_quarter_and_a_third() {
     assert_eq!(orbits[2].orientation, [(2 + 1 + 2) % 3]);
     round_trip(&tq, "U R U' R2 U2 R' [U, R] [R: U]");
 }
+
+// ------------------------------------------------------------ scrambles
+
+#[test]
+fn wca_scrambles_read_on_the_models() {
+    use twistor_tools::scramble::{Event, ScrambleOptions, Scrambler};
+    for (event, id) in [(Event::Clock, "clock"), (Event::Square1, "square1")] {
+        let p = puzzle(id);
+        let mut s = Scrambler::new(
+            event,
+            7,
+            &ScrambleOptions::default(),
+            &mut |_| {},
+            &mut |_| {},
+        )
+        .unwrap();
+        for _ in 0..20 {
+            let scramble = s.next_scramble().alg;
+            round_trip(&p, &scramble);
+            assert!(!p.layout().is_identity(&alg(&p, &scramble)), "{scramble}");
+        }
+    }
+}
+
+// ------------------------------------------------------------ as JSON
+
+/// Algs that reach a few positions on each puzzle.
+fn sample_algs(id: &str) -> &'static [&'static str] {
+    match id {
+        "clock" => &["UR3+ DL2- y2 ALL5+ z BMUL1+", "x2 ULw4- B1+ UL"],
+        "square1" => &["(1, 0) / (-3, 3) / (2, -1) /", "/ (6, 6) /"],
+        "redi_cube" => &["F UR' B L x y' R D'", "[U, D'] z"],
+        "loopover" => &["U 2R' 3D E M 5L2", "4U 2L'"],
+        "tri_quad" => &["U R U' R' U2 R", "R2 U"],
+        _ => &[],
+    }
+}
+
+#[test]
+fn kpuzzle_json_round_trips_and_patterns_mean_the_same_in_cubing_js() {
+    use twistor_formats::kpuzzle::{parse_kpattern, write_kpattern, write_kpuzzle, JsonStyle};
+    for &id in IDS {
+        let ours = puzzle(id);
+        // Written as a KPuzzle and read back: the same definition.
+        let again = parse_kpuzzle(&write_kpuzzle(&ours), id).unwrap();
+        for m in ours.moves() {
+            assert_eq!(mv(&again, &m.name), &m.transformation, "{id}: {}", m.name);
+        }
+        let theirs = reference(id);
+        assert!(!sample_algs(id).is_empty(), "{id}");
+        for text in sample_algs(id) {
+            let p = ours.layout().apply(ours.start(), &alg(&ours, text));
+            let json = write_kpattern(&ours, &p, JsonStyle::Compact);
+            assert_eq!(parse_kpattern(&json, id, &ours).unwrap(), p, "{id}: {text}");
+            if let Some(theirs) = &theirs {
+                let q = theirs.layout().apply(theirs.start(), &alg(theirs, text));
+                assert_eq!(
+                    parse_kpattern(&json, id, theirs).unwrap(),
+                    q,
+                    "{id}: {text}"
+                );
+            }
+        }
+    }
+}
