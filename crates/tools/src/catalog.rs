@@ -4,7 +4,9 @@
 //! names (`3x3x3`, `master skewb`, `FTO`; see [`twistor_geometry::NAMED_PUZZLES`]),
 //! cubing.js's puzzle ids (`fto`, `master_tetraminx`, `kilominx`), and
 //! the WCA's event ids (`333`, `pyram`, `minx`, `sq1`). [`resolve`] maps
-//! every one of them to the puzzle twistor builds, says plainly when a
+//! every one of them to the puzzle twistor builds (from geometry, or for
+//! the puzzles cubing.js writes by hand, such as `clock` and `sq1`, from
+//! twistor's own models in [`crate::handmade`]), says plainly when a
 //! cubing.js puzzle is one twistor has no model of yet, and otherwise
 //! offers the nearest names ("did you mean …").
 //!
@@ -13,6 +15,7 @@
 //!
 //! assert_eq!(resolve("333"), Resolved::Geometry("3x3x3"));
 //! assert_eq!(resolve("master_tetraminx"), Resolved::Geometry("master tetraminx"));
+//! assert_eq!(resolve("sq1"), Resolved::Handmade("square1"));
 //! match resolve("megamix") {
 //!     Resolved::Unknown { suggestions } => assert_eq!(suggestions[0], "megaminx"),
 //!     other => panic!("{other:?}"),
@@ -35,6 +38,11 @@ pub enum Resolved {
         /// Its descriptor.
         descriptor: &'static str,
     },
+    /// A cubing.js puzzle whose definition cubing.js writes by hand, by
+    /// its cubing.js id (`clock`, `square1`, `redi_cube`, `loopover`,
+    /// `tri_quad`): [`crate::handmade::definition`] builds twistor's
+    /// model of it.
+    Handmade(&'static str),
     /// A cubing.js puzzle twistor does not model yet.
     NotModelled {
         /// The cubing.js id.
@@ -75,20 +83,24 @@ pub const ALIASES: &[(&str, &str)] = &[
 /// name for.
 pub const DESCRIPTORS: &[(&str, &str)] = &[("kilominx", "d f 0.56")];
 
+/// Names of the puzzles cubing.js defines by hand and twistor models in
+/// [`crate::handmade`], and the cubing.js id each stands for (the WCA's
+/// `sq1` is cubing.js's `square1`).
+pub const HANDMADE: &[(&str, &str)] = &[
+    ("clock", "clock"),
+    ("sq1", "square1"),
+    ("square1", "square1"),
+    ("redi_cube", "redi_cube"),
+    ("loopover", "loopover"),
+    ("tri_quad", "tri_quad"),
+];
+
 /// cubing.js puzzle ids whose definitions are not PuzzleGeometry's and
 /// that twistor has no model of yet.
-pub const NOT_MODELLED: &[(&str, &str)] = &[
-    ("clock", "the Rubik's Clock (dials and pins)"),
-    ("sq1", "the Square-1 (a bandaged puzzle)"),
-    ("square1", "the Square-1 (a bandaged puzzle)"),
-    ("redi_cube", "the Redi Cube"),
-    (
-        "melindas2x2x2x2",
-        "Melinda's 2x2x2x2 (a four-dimensional puzzle)",
-    ),
-    ("loopover", "Loopover (a sliding grid)"),
-    ("tri_quad", "the TriQuad"),
-];
+pub const NOT_MODELLED: &[(&str, &str)] = &[(
+    "melindas2x2x2x2",
+    "Melinda's 2x2x2x2 (a four-dimensional puzzle)",
+)];
 
 /// What `name` stands for (exact, then ignoring case and `_` for spaces).
 pub fn resolve(name: &str) -> Resolved {
@@ -105,6 +117,13 @@ pub fn resolve(name: &str) -> Resolved {
     if let Some(&(name, descriptor)) = DESCRIPTORS.iter().find(|(a, _)| *a == lower) {
         return Resolved::Descriptor { name, descriptor };
     }
+    let underscored = lower.replace(' ', "_");
+    if let Some(&(_, id)) = HANDMADE
+        .iter()
+        .find(|(a, _)| *a == lower || *a == underscored)
+    {
+        return Resolved::Handmade(id);
+    }
     if let Some(&(id, what)) = NOT_MODELLED.iter().find(|(a, _)| *a == lower) {
         return Resolved::NotModelled { id, what };
     }
@@ -118,6 +137,7 @@ pub fn all_names() -> Vec<String> {
     let mut names: Vec<String> = NAMED_PUZZLES.iter().map(|(n, _)| n.to_string()).collect();
     names.extend(ALIASES.iter().map(|(a, _)| a.to_string()));
     names.extend(DESCRIPTORS.iter().map(|(a, _)| a.to_string()));
+    names.extend(HANDMADE.iter().map(|(a, _)| a.to_string()));
     names.extend(NOT_MODELLED.iter().map(|(a, _)| a.to_string()));
     names
 }
@@ -245,8 +265,34 @@ mod tests {
                 ..
             }
         ));
-        assert!(matches!(resolve("clock"), Resolved::NotModelled { .. }));
-        assert!(matches!(resolve("sq1"), Resolved::NotModelled { .. }));
+        assert!(matches!(
+            resolve("melindas2x2x2x2"),
+            Resolved::NotModelled { .. }
+        ));
+    }
+
+    #[test]
+    fn hand_written_cubing_js_puzzles_have_twistor_models() {
+        assert_eq!(resolve("clock"), Resolved::Handmade("clock"));
+        assert_eq!(resolve("sq1"), Resolved::Handmade("square1"));
+        assert_eq!(resolve("square1"), Resolved::Handmade("square1"));
+        assert_eq!(resolve("Redi_Cube"), Resolved::Handmade("redi_cube"));
+        assert_eq!(resolve("redi cube"), Resolved::Handmade("redi_cube"));
+        assert_eq!(resolve("loopover"), Resolved::Handmade("loopover"));
+        assert_eq!(resolve("tri_quad"), Resolved::Handmade("tri_quad"));
+        for (name, id) in HANDMADE {
+            assert_eq!(resolve(name), Resolved::Handmade(id), "{name}");
+            let puzzle = crate::handmade::definition(id).expect("a model");
+            assert_eq!(puzzle.name(), *id);
+        }
+        for id in crate::handmade::IDS {
+            assert!(HANDMADE.iter().any(|(_, i)| i == id), "{id}");
+            assert!(!NOT_MODELLED.iter().any(|(i, _)| i == id), "{id}");
+        }
+        match resolve("sqare1") {
+            Resolved::Unknown { suggestions } => assert_eq!(suggestions[0], "square1"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
