@@ -122,6 +122,9 @@ impl PuzzleSource {
     /// descriptor is built (with the whole-puzzle rotations notation such
     /// as `x` and `M` needs).
     pub fn load(&self) -> Result<Puzzle, CliError> {
+        if let Some(p) = self.handmade()? {
+            return Ok(p);
+        }
         match self.generated(|o| o.notation_rotations = true)? {
             Some(g) => Ok(g.into_puzzle()),
             None => {
@@ -156,8 +159,29 @@ impl PuzzleSource {
         }
     }
 
+    /// One of cubing.js's hand-written puzzles (`clock`, `sq1`), as
+    /// twistor defines it, or `None` when `PUZZLE` names something else.
+    fn handmade(&self) -> Result<Option<Puzzle>, CliError> {
+        let spec = self.puzzle.as_str();
+        if Path::new(spec).exists() || spec == "-" {
+            return Ok(None);
+        }
+        let Resolved::Handmade(id) = catalog::resolve(spec) else {
+            return Ok(None);
+        };
+        if self.geometry.any() {
+            return Err(CliError::input(format!(
+                "{spec}: the geometry options apply only to puzzles built from geometry"
+            )));
+        }
+        twistor_tools::handmade::definition(id)
+            .map(Some)
+            .ok_or_else(|| CliError::failure(format!("{spec}: no definition of {id}")))
+    }
+
     /// The puzzle built from geometry, or `None` when `PUZZLE` is an
-    /// existing file; `adjust` may change the options the flags give.
+    /// existing file or a hand-written puzzle; `adjust` may change the
+    /// options the flags give.
     pub fn generated(
         &self,
         adjust: impl FnOnce(&mut PuzzleOptions),
@@ -175,6 +199,7 @@ impl PuzzleSource {
         adjust(&mut options);
         let name = match catalog::resolve(spec) {
             Resolved::Geometry(name) => name,
+            Resolved::Handmade(_) => return Ok(None),
             Resolved::Descriptor { name, descriptor } => {
                 let built = Descriptor::parse(descriptor)
                     .and_then(|d| GeneratedPuzzle::from_descriptor(name, &d, &options));

@@ -331,3 +331,32 @@ fn up_to_rotation_solves_a_position_held_differently() {
         );
     }
 }
+
+#[test]
+fn random_3x3x3_pipes_into_333_solve() {
+    let kpatterns = ok(&["random", "3x3x3", "-n", "2", "--seed", "9", "--json"]);
+    for input in [
+        ok(&["random", "3x3x3", "-n", "2", "--seed", "9"]),
+        kpatterns.clone(),
+    ] {
+        let out = ok_with(&["333", "solve"], &input);
+        assert_eq!(out.lines().count(), 2, "{out}");
+        for (solution, want) in out.lines().zip(kpatterns.lines()) {
+            let want: serde_json::Value = serde_json::from_str(want).unwrap();
+            assert_eq!(pattern("3x3x3", &format!("({solution})'")), want);
+        }
+    }
+}
+
+#[test]
+fn cubing_js_hand_written_puzzles_are_names() {
+    for (id, orbit) in [
+        ("clock", "DIALS"),
+        ("sq1", "WEDGES"),
+        ("loopover", "SQUARES"),
+    ] {
+        let info: serde_json::Value = serde_json::from_str(&ok(&["info", id, "--json"])).unwrap();
+        let orbits = info["orbits"].as_array().unwrap();
+        assert!(orbits.iter().any(|o| o["name"] == orbit), "{id}: {info}");
+    }
+}

@@ -171,9 +171,10 @@ impl Event {
         EVENTS.iter().find(|e| e.0 == self).map_or("", |e| e.1)
     }
 
-    /// The puzzle's name (`3x3x3`, `megaminx`, `clock`, `square1`): except
-    /// for clock and Square-1, which twistor has no model of, the puzzle
-    /// twistor builds for it, on which its scrambles are written.
+    /// The puzzle's name (`3x3x3`, `megaminx`, `clock`, `square1`): the
+    /// puzzle twistor builds for it (from geometry, or its own models of
+    /// the clock and Square-1 in [`crate::handmade`]), on which its
+    /// scrambles are written.
     pub fn puzzle_name(self) -> &'static str {
         EVENTS.iter().find(|e| e.0 == self).map_or("", |e| e.2)
     }

@@ -15,6 +15,10 @@ use twistor_cube333::timing::thread_cpu_time;
 use twistor_cube333::twophase::{solve, solve_batch, SolveOptions, TwoPhaseTables};
 use twistor_cube333::{CubieCube, MoveSeq};
 
+use twistor_cube333::recognize::CubeCorrespondence;
+use twistor_formats::positions::{detect, read_positions, PositionBody, PositionFormat};
+use twistor_formats::resolve::alg_transformation;
+
 use crate::cache::CacheArgs;
 use crate::error::{CliError, CliResult};
 use crate::load::{read_text, shorten};
@@ -250,19 +254,62 @@ fn cube_from_line(t: &str) -> Result<CubieCube, String> {
     }
 }
 
+/// The cubes in a scramble file or KPattern lines written for the named
+/// 3x3x3 (`twistor random 3x3x3 | twistor 333 solve`), read through the
+/// correspondence that finds the cube in the definition.
+fn cubes_from_positions(text: &str) -> Result<(Vec<CubieCube>, usize, Option<Namer>), CliError> {
+    let options = twistor_geometry::PuzzleOptions {
+        notation_rotations: true,
+        ..Default::default()
+    };
+    let puzzle = twistor_geometry::build("3x3x3", &options)
+        .map_err(CliError::failure)?
+        .into_puzzle();
+    let grips = puzzle.search_moves();
+    let corr = CubeCorrespondence::find(&puzzle, &grips)
+        .ok_or_else(|| CliError::failure("the named 3x3x3 was not recognised as a cube"))?;
+    let layout = puzzle.layout();
+    let mut cubes = Vec::new();
+    let mut bad = 0;
+    for entry in read_positions(text, "-", &puzzle) {
+        let pattern = match entry.body {
+            Ok(PositionBody::Pattern(p)) => Ok(p),
+            Ok(PositionBody::Alg(a)) => alg_transformation(&puzzle, &a)
+                .map(|t| layout.apply(puzzle.start(), &t))
+                .map_err(|e| format!("-:{}: {e}", entry.line)),
+            Err(e) => Err(e.to_string()),
+        };
+        let cube = pattern.and_then(|p| {
+            corr.cube(layout, &p)
+                .ok_or_else(|| format!("-:{}: {}: not a 3x3x3 position", entry.line, entry.name))
+        });
+        match cube {
+            Ok(c) => cubes.push(c),
+            Err(message) => {
+                eprintln!("twistor: {message}");
+                bad += 1;
+            }
+        }
+    }
+    Ok((cubes, bad, Some((puzzle, corr))))
+}
+
 /// The cubes to solve, in order, and how many lines could not be read
 /// (each reported on stderr with its line; the others are still solved).
-fn read_cubes(a: &SolveArgs) -> Result<(Vec<CubieCube>, usize), CliError> {
+fn read_cubes(a: &SolveArgs) -> Result<(Vec<CubieCube>, usize, Option<Namer>), CliError> {
     if let Some(alg) = &a.alg {
         let moves = MoveSeq::from_alg(alg).map_err(|e| CliError::input(format!("--alg: {e}")))?;
-        return Ok((vec![CubieCube::from_moves(&moves.0)], 0));
+        return Ok((vec![CubieCube::from_moves(&moves.0)], 0, None));
     }
     if let Some(f) = &a.facelets {
         return cube_from_line(f.trim())
-            .map(|c| (vec![c], 0))
+            .map(|c| (vec![c], 0, None))
             .map_err(CliError::input);
     }
     let text = read_text("-")?;
+    if detect(&text) != PositionFormat::AlgLines {
+        return cubes_from_positions(&text);
+    }
     let mut cubes = Vec::new();
     let mut bad = 0;
     for (i, line) in text.lines().enumerate() {
@@ -278,23 +325,41 @@ fn read_cubes(a: &SolveArgs) -> Result<(Vec<CubieCube>, usize), CliError> {
             }
         }
     }
-    Ok((cubes, bad))
+    Ok((cubes, bad, None))
 }
 
-fn print_solution(out: &mut impl Write, moves: &MoveSeq, json: bool) -> std::io::Result<()> {
+/// A definition the cubes were read on, and where the cube sits in it: a
+/// solution is written in that definition's moves.
+type Namer = (twistor_core::Puzzle, CubeCorrespondence);
+
+fn print_solution(
+    out: &mut impl Write,
+    moves: &MoveSeq,
+    json: bool,
+    namer: Option<&Namer>,
+) -> std::io::Result<()> {
+    let text = match namer {
+        Some((puzzle, corr)) => corr
+            .moves_back(moves)
+            .into_iter()
+            .map(|(index, amount)| twistor_core::power_name(&puzzle.moves()[index].name, amount))
+            .collect::<Vec<_>>()
+            .join(" "),
+        None => moves.to_string(),
+    };
     if json {
         writeln!(
             out,
             "{}",
-            serde_json::json!({"solution": moves.to_string(), "length": moves.len()})
+            serde_json::json!({"solution": text, "length": moves.len()})
         )
     } else {
-        writeln!(out, "{moves}")
+        writeln!(out, "{text}")
     }
 }
 
 fn run_solve(a: SolveArgs) -> CliResult {
-    let (cubes, unreadable) = read_cubes(&a)?;
+    let (cubes, unreadable, namer) = read_cubes(&a)?;
     let time_limit = match a.time_limit {
         Some(s) if !(s.is_finite() && s > 0.0) => {
             return Err(CliError::input(format!(
@@ -316,7 +381,7 @@ fn run_solve(a: SolveArgs) -> CliResult {
             let s = solver.solve(c, &optimal_options(&bar));
             drop(bar);
             let mut out = stdout.lock();
-            print_solution(&mut out, &s.moves, a.json)?;
+            print_solution(&mut out, &s.moves, a.json, namer.as_ref())?;
             out.flush()?;
             eprintln!(
                 "optimal: {} moves in {:.2} s ({} nodes)",
@@ -341,7 +406,7 @@ fn run_solve(a: SolveArgs) -> CliResult {
     let mut failures = 0;
     for r in &results {
         match r {
-            Ok(s) => print_solution(&mut out, &s.moves, a.json)?,
+            Ok(s) => print_solution(&mut out, &s.moves, a.json, namer.as_ref())?,
             Err(e) => {
                 failures += 1;
                 eprintln!("twistor: {e}");
