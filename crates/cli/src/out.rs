@@ -35,3 +35,14 @@ macro_rules! outln {
     () => { $crate::out::write(format_args!("\n")) };
     ($($arg:tt)*) => { $crate::out::write(format_args!("{}\n", format_args!($($arg)*))) };
 }
+
+/// `eprintln!` for what a person may like to know but a script does not
+/// need (timings, table summaries); `--quiet` drops it. Errors and
+/// warnings use `eprintln!`.
+macro_rules! note {
+    ($($arg:tt)*) => {
+        if !$crate::progress::quiet() {
+            eprintln!($($arg)*);
+        }
+    };
+}

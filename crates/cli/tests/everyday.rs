@@ -360,3 +360,15 @@ fn cubing_js_hand_written_puzzles_are_names() {
         assert!(orbits.iter().any(|o| o["name"] == orbit), "{id}: {info}");
     }
 }
+
+#[test]
+fn quiet_leaves_stderr_to_errors() {
+    let (code, out, err) = run(&["solve", "2x2x2", "--alg", "R U", "-q"], "");
+    assert_eq!((code, out.trim()), (0, "U' R'"));
+    assert_eq!(err, "");
+    let (code, _, err) = run(&["random", "2x2x2", "-q"], "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    let (code, _, err) = run(&["solve", "2x2x2", "-q"], "R Q\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown move Q"), "{err}");
+}

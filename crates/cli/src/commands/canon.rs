@@ -42,7 +42,7 @@ pub fn run(args: CanonArgs) -> CliResult {
         let list: Vec<String> = counts.iter().map(ToString::to_string).collect();
         outln!("{{\"counts\": [{}]}}", list.join(", "));
     } else {
-        eprintln!("{} canonical states", fsm.num_states());
+        note!("{} canonical states", fsm.num_states());
         for (d, c) in counts.iter().enumerate() {
             outln!("{d} {c}");
         }

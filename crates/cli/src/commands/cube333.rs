@@ -148,7 +148,7 @@ fn reporter(verbose: bool) -> impl FnMut(CacheEvent) {
     move |e| match e {
         CacheEvent::Loaded { table, path, bytes } => {
             if verbose {
-                eprintln!(
+                note!(
                     "table {table}: loaded {} ({:.1} MB)",
                     path.display(),
                     bytes as f64 / 1e6
@@ -170,7 +170,7 @@ fn reporter(verbose: bool) -> impl FnMut(CacheEvent) {
                 let place = path
                     .map(|p| format!("; it will be cached in {}", p.display()))
                     .unwrap_or_else(|| "; it will not be cached".to_string());
-                eprintln!(
+                note!(
                     "table {table}: building {:.1} MB (once; can take a while){place}",
                     bytes as f64 / 1e6
                 );
@@ -185,7 +185,7 @@ fn reporter(verbose: bool) -> impl FnMut(CacheEvent) {
             let place = path
                 .map(|p| format!(", saved to {}", p.display()))
                 .unwrap_or_default();
-            eprintln!(
+            note!(
                 "table {table}: built in {:.1} s ({:.1} MB){place}",
                 elapsed.as_secs_f64(),
                 bytes as f64 / 1e6
@@ -383,7 +383,7 @@ fn run_solve(a: SolveArgs) -> CliResult {
             let mut out = stdout.lock();
             print_solution(&mut out, &s.moves, a.json, namer.as_ref())?;
             out.flush()?;
-            eprintln!(
+            note!(
                 "optimal: {} moves in {:.2} s ({} nodes)",
                 s.moves.len(),
                 t0.elapsed().as_secs_f64(),
@@ -414,7 +414,7 @@ fn run_solve(a: SolveArgs) -> CliResult {
         }
     }
     out.flush()?;
-    eprintln!(
+    note!(
         "solved {} of {} cubes in {:.3} s",
         results.len() - failures,
         results.len(),
@@ -485,7 +485,7 @@ fn run_bench(a: BenchArgs) -> CliResult {
             let t0 = Instant::now();
             let s = solver.solve(c, &OptimalOptions::default());
             let ms = t0.elapsed().as_secs_f64() * 1e3;
-            eprintln!(
+            note!(
                 "cube {i}: {} moves, {:.2} s, {} nodes",
                 s.moves.len(),
                 ms / 1e3,
@@ -499,7 +499,7 @@ fn run_bench(a: BenchArgs) -> CliResult {
     }
     let t_load = Instant::now();
     let tables = TwoPhaseTables::load(&opts, &mut report);
-    eprintln!("tables ready in {:.3} s", t_load.elapsed().as_secs_f64());
+    note!("tables ready in {:.3} s", t_load.elapsed().as_secs_f64());
     let sopts = SolveOptions {
         max_length: a.max_length as usize,
         ..Default::default()
@@ -526,7 +526,7 @@ fn run_tables(a: TablesArgs) -> CliResult {
     let mut report = reporter(true);
     let t0 = Instant::now();
     let tables = TwoPhaseTables::load(&opts, &mut report);
-    eprintln!(
+    note!(
         "two-phase tables: {:.1} MB, ready in {:.2} s",
         tables.size_bytes() as f64 / 1e6,
         t0.elapsed().as_secs_f64()
@@ -534,7 +534,7 @@ fn run_tables(a: TablesArgs) -> CliResult {
     if a.optimal {
         let t0 = Instant::now();
         let solver = OptimalSolver::load(a.optimal_table.kind()?, &opts, &mut report);
-        eprintln!(
+        note!(
             "optimal table: {:.1} MB, ready in {:.2} s",
             solver.size_bytes() as f64 / 1e6,
             t0.elapsed().as_secs_f64()
@@ -593,7 +593,7 @@ pub fn solve_recognised(
             "phase-1"
         }
     };
-    eprintln!(
+    note!(
         "3x3x3 recognised: using the dedicated optimal solver ({} table; --generic for the generic search)",
         table_name(kind)
     );
@@ -612,7 +612,7 @@ pub fn solve_recognised(
         let s = match solver.solve_up_to(&cube, &optimal_options(&bar), limit) {
             Some(s) => s,
             None => {
-                eprintln!(
+                note!(
                     "{}: longer than {limit} moves; building the huge table",
                     name.as_deref().unwrap_or("position")
                 );
@@ -628,7 +628,7 @@ pub fn solve_recognised(
             .map(|(index, amount)| twistor_core::power_name(&puzzle.moves()[index].name, amount))
             .collect();
         let solution = words.join(" ");
-        eprintln!(
+        note!(
             "{}: optimal {} moves in {:.2} s ({} nodes)",
             name.as_deref().unwrap_or("position"),
             words.len(),

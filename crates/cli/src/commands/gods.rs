@@ -147,17 +147,17 @@ impl Bars {
                 match slot.take() {
                     Some(bar) => {
                         bar.finish_and_clear();
-                        eprintln!("{line}");
+                        note!("{line}");
                     }
-                    None => eprintln!("{line}"),
+                    None => note!("{line}"),
                 }
             }
-            GodsEvent::Resumed { depth } => eprintln!("resuming after depth {depth}"),
+            GodsEvent::Resumed { depth } => note!("resuming after depth {depth}"),
             GodsEvent::FindingAntipodes { count } => {
                 if let Some(bar) = slot.take() {
                     bar.finish_and_clear();
                 }
-                eprintln!("finding move sequences for {count} antipodes");
+                note!("finding move sequences for {count} antipodes");
             }
             GodsEvent::Plan(_) | GodsEvent::CheckpointSaved { .. } => {}
         }

@@ -49,7 +49,7 @@ pub fn run(args: RandomArgs) -> CliResult {
     let gens = search_move_indices(&puzzle, &args.moves)?;
     let seed = args.seed.unwrap_or_else(|| {
         let s = clock_seed();
-        eprintln!("twistor: seed {s}");
+        note!("twistor: seed {s}");
         s
     });
     let mut states = RandomStates::new(&puzzle, &gens, seed);

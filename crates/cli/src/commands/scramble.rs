@@ -48,7 +48,7 @@ pub fn run(args: ScrambleArgs) -> CliResult {
     let event = Event::parse(&args.event).map_err(CliError::input)?;
     let seed = args.seed.unwrap_or_else(|| {
         let s = clock_seed();
-        eprintln!("twistor: seed {s}");
+        note!("twistor: seed {s}");
         s
     });
     let options = ScrambleOptions {

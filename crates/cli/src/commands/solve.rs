@@ -144,7 +144,7 @@ pub fn run(args: SolveArgs) -> CliResult {
             // generic search, growing its tables as it goes, solves short
             // positions sooner. It gets that long, then the rest go to
             // the dedicated solver (at most twice the better of the two).
-            eprintln!(
+            note!(
                 "3x3x3 recognised; the dedicated solver's tables are not cached: \
                  trying the generic search for up to {GENERIC_FIRST_SECS} s first"
             );
@@ -180,7 +180,7 @@ pub fn run(args: SolveArgs) -> CliResult {
         });
         format!("; hashed positions within {}{symmetry}", h.depth())
     });
-    eprintln!(
+    note!(
         "tables: {} ({:.1} MiB) in {:.2} s{}{}",
         solver.tables().len(),
         table_bytes as f64 / (1 << 20) as f64,
@@ -274,7 +274,7 @@ pub fn run(args: SolveArgs) -> CliResult {
                             p.nodes as f64 / secs / 1e6
                         ));
                         if args.verbose {
-                            eprintln!(
+                            note!(
                                 "  depth {:2} done: {:>14} nodes, {:8.2} s",
                                 p.depth,
                                 p.nodes,
@@ -312,7 +312,7 @@ pub fn run(args: SolveArgs) -> CliResult {
         if let (Some(budget), Some(corr)) = (&mut generic_budget, &recognised) {
             *budget -= secs;
             if report.stopped {
-                eprintln!(
+                note!(
                     "{}: not solved by the generic search in its time; \
                      the dedicated solver takes this and the rest",
                     name.as_deref().unwrap_or("position")
@@ -340,7 +340,7 @@ pub fn run(args: SolveArgs) -> CliResult {
             let hashed = solver
                 .hashed()
                 .map_or(String::new(), |h| format!(" hashed within {}", h.depth()));
-            eprintln!("  tables now:{tables}{hashed}");
+            note!("  tables now:{tables}{hashed}");
         }
         let sols: Vec<String> = report
             .solutions
@@ -355,7 +355,7 @@ pub fn run(args: SolveArgs) -> CliResult {
             })
             .collect();
         let length = report.solutions.first().map(|s| s.len());
-        eprintln!(
+        note!(
             "{}: {} solution(s){} in {:.3} s, {} nodes ({:.1} M/s)",
             name.as_deref().unwrap_or("position"),
             sols.len(),
@@ -417,7 +417,7 @@ fn unreachable_line(label: &str, name: &Option<String>, json: bool, any_rotation
     } else {
         "(--up-to-rotation also tries every orientation the puzzle can be held in)"
     };
-    eprintln!("{label}: unreachable: no sequence of the search moves reaches it {how}");
+    note!("{label}: unreachable: no sequence of the search moves reaches it {how}");
     if json {
         let mut v = json!({ "solutions": [], "length": null, "unreachable": true });
         if let Some(n) = name {
