@@ -57,7 +57,7 @@ enum Command {
     Cube333(commands::cube333::Cube333Args),
     /// Uniformly random positions from the exact state space.
     Random(commands::random::RandomArgs),
-    /// WCA-style scrambles (333, 222, pyram, skewb, 444-777, minx, clock, sq1).
+    /// WCA scrambles for every event (333, 333bf, 333fm, 222, 444-777, pyram, skewb, minx, clock, sq1, ...).
     Scramble(commands::scramble::ScrambleArgs),
     /// Merge adjacent moves on the same grip.
     Cancel(commands::cancel::CancelArgs),

@@ -9,6 +9,14 @@
 //! - `333`: a uniformly random cube ([`CubieCube::random`]), solved by
 //!   Kociemba's two-phase algorithm within 21 moves; states solved or one
 //!   move from solved are drawn again.
+//! - `333oh` is `333`; `333bf` (and `333mbf`, one cube a scramble) ends
+//!   with a uniformly random one of the 24 whole-cube orientations, as the
+//!   WCA's scrambler writes it: a wide turn about R or F (or none), then
+//!   one about U (or none), `Rw Uw'`; `333fm` is `R' U' F`, the scramble,
+//!   `R' U' F`. The solver is never asked for another state to make the
+//!   seams clean: when its solution's first or last move would cancel into
+//!   the orientation or the padding, it solves the cube with a chosen
+//!   first or last move on another axis instead (see `solve_off_axes`).
 //! - `222`: a uniformly random element of the group `<R, U, F>` (the
 //!   down-back-left corner stays fixed, as WCA 2x2x2 scrambles keep it),
 //!   solved optimally with R, U, F; at least 4 moves from solved.
@@ -20,7 +28,9 @@
 //!   one corner fixed), solved optimally; at least 7 moves from solved.
 //!
 //! Random-move scrambles where the WCA uses them: `555` (60 moves), `666`
-//! (80), `777` (100), and `444` (40; the WCA uses random-state 4x4x4
+//! (80), `777` (100), `444bf` and `555bf` (the same, ending in a random
+//! orientation: rotations `x y'` on the 4x4x4, three-layer turns
+//! `3Rw 3Uw'` on the 5x5x5), and `444` (40; the WCA uses random-state 4x4x4
 //! scrambles, which need a reduction solver the project does not have).
 //! Moves are drawn uniformly among the face turns and wide turns of the
 //! event (`Rw`, and `3Rw` on the 6x6x6 and 7x7x7; on even cubes the
@@ -97,7 +107,7 @@ use twistor_cube333::cache::{CacheEvent, CacheOptions};
 use twistor_cube333::twophase::{
     solve as two_phase, SolveOptions as TwoPhaseOptions, TwoPhaseTables,
 };
-use twistor_cube333::{CubieCube, Move as CubeMove};
+use twistor_cube333::{CubieCube, Face as CubeFace, Move as CubeMove, MoveSeq};
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::alg_transformation;
 use twistor_geometry::PuzzleOptions;
@@ -114,6 +124,20 @@ use crate::ToolError;
 pub enum Event {
     /// 3x3x3 (random state).
     Cube333,
+    /// 3x3x3 blindfolded: random state, then a random whole-cube
+    /// orientation as wide turns (`Rw Uw'`).
+    Cube333Bf,
+    /// 3x3x3 fewest moves: `R' U' F`, a random-state scramble, `R' U' F`.
+    Cube333Fm,
+    /// 3x3x3 one-handed (as 333).
+    Cube333Oh,
+    /// 3x3x3 multi-blind (as 333bf, one cube a scramble).
+    Cube333Mbf,
+    /// 4x4x4 blindfolded: random moves, then a random orientation (`x y'`).
+    Cube444Bf,
+    /// 5x5x5 blindfolded: random moves, then a random orientation
+    /// (`3Rw 3Uw'`).
+    Cube555Bf,
     /// 2x2x2 (random state).
     Cube222,
     /// 4x4x4 (random moves).
@@ -136,7 +160,7 @@ pub enum Event {
     Square1,
 }
 
-const EVENTS: [(Event, &str, &str); 11] = [
+const EVENTS: [(Event, &str, &str); 17] = [
     (Event::Cube333, "333", "3x3x3"),
     (Event::Cube222, "222", "2x2x2"),
     (Event::Cube444, "444", "4x4x4"),
@@ -148,6 +172,13 @@ const EVENTS: [(Event, &str, &str); 11] = [
     (Event::Megaminx, "minx", "megaminx"),
     (Event::Clock, "clock", "clock"),
     (Event::Square1, "sq1", "square1"),
+    // After the main events, so a puzzle name finds its main event.
+    (Event::Cube333Bf, "333bf", "3x3x3"),
+    (Event::Cube333Fm, "333fm", "3x3x3"),
+    (Event::Cube333Oh, "333oh", "3x3x3"),
+    (Event::Cube333Mbf, "333mbf", "3x3x3"),
+    (Event::Cube444Bf, "444bf", "4x4x4"),
+    (Event::Cube555Bf, "555bf", "5x5x5"),
 ];
 
 impl Event {
@@ -183,7 +214,15 @@ impl Event {
     pub fn is_random_state(self) -> bool {
         matches!(
             self,
-            Event::Cube333 | Event::Cube222 | Event::Pyraminx | Event::Skewb | Event::Clock
+            Event::Cube333
+                | Event::Cube333Bf
+                | Event::Cube333Fm
+                | Event::Cube333Oh
+                | Event::Cube333Mbf
+                | Event::Cube222
+                | Event::Pyraminx
+                | Event::Skewb
+                | Event::Clock
         )
     }
 }
@@ -216,9 +255,9 @@ pub struct Scrambler {
 }
 
 enum Engine {
-    TwoPhase(Box<TwoPhaseTables>),
+    TwoPhase(Box<TwoPhaseTables>, CubeFinish),
     Optimal(Box<OptimalEngine>),
-    Cube(CubeMoves),
+    Cube(CubeMoves, Option<&'static [&'static str; 3]>),
     Megaminx,
     Clock,
     Square1,
@@ -235,11 +274,18 @@ impl Scrambler {
         events: &mut dyn FnMut(TableEvent),
         cube_events: &mut dyn FnMut(CacheEvent),
     ) -> Result<Scrambler, ToolError> {
+        let two_phase = |finish, cube_events: &mut dyn FnMut(CacheEvent)| {
+            Engine::TwoPhase(
+                Box::new(TwoPhaseTables::load(&options.cube333_cache, cube_events)),
+                finish,
+            )
+        };
         let engine = match event {
-            Event::Cube333 => Engine::TwoPhase(Box::new(TwoPhaseTables::load(
-                &options.cube333_cache,
-                cube_events,
-            ))),
+            Event::Cube333 | Event::Cube333Oh => two_phase(CubeFinish::Plain, cube_events),
+            Event::Cube333Bf | Event::Cube333Mbf => two_phase(CubeFinish::Blind, cube_events),
+            Event::Cube333Fm => two_phase(CubeFinish::FewestMoves, cube_events),
+            Event::Cube444Bf => Engine::Cube(CubeMoves::new(4, 40), Some(&ROTATIONS)),
+            Event::Cube555Bf => Engine::Cube(CubeMoves::new(5, 60), Some(&WIDE_3)),
             Event::Cube222 => Engine::Optimal(Box::new(OptimalEngine::new(
                 "2x2x2",
                 &["R", "U", "F"],
@@ -264,10 +310,10 @@ impl Scrambler {
                 options,
                 events,
             )?)),
-            Event::Cube444 => Engine::Cube(CubeMoves::new(4, 40)),
-            Event::Cube555 => Engine::Cube(CubeMoves::new(5, 60)),
-            Event::Cube666 => Engine::Cube(CubeMoves::new(6, 80)),
-            Event::Cube777 => Engine::Cube(CubeMoves::new(7, 100)),
+            Event::Cube444 => Engine::Cube(CubeMoves::new(4, 40), None),
+            Event::Cube555 => Engine::Cube(CubeMoves::new(5, 60), None),
+            Event::Cube666 => Engine::Cube(CubeMoves::new(6, 80), None),
+            Event::Cube777 => Engine::Cube(CubeMoves::new(7, 100), None),
             Event::Megaminx => Engine::Megaminx,
             Event::Clock => Engine::Clock,
             Event::Square1 => Engine::Square1,
@@ -282,12 +328,21 @@ impl Scrambler {
     pub fn next_scramble(&mut self) -> Scramble {
         let rng = &mut self.rng;
         match &mut self.engine {
-            Engine::TwoPhase(tables) => cube333(tables, rng),
+            Engine::TwoPhase(tables, finish) => cube333(tables, *finish, rng),
             Engine::Optimal(e) => e.scramble(rng),
-            Engine::Cube(c) => Scramble {
-                alg: c.scramble(rng),
-                distance: None,
-            },
+            Engine::Cube(c, orientation) => {
+                let mut alg = c.scramble(rng);
+                if let Some(names) = orientation {
+                    let turn = random_orientation(names, rng);
+                    if !turn.is_empty() {
+                        alg = format!("{alg} {turn}");
+                    }
+                }
+                Scramble {
+                    alg,
+                    distance: None,
+                }
+            }
             Engine::Megaminx => Scramble {
                 alg: megaminx(rng),
                 distance: None,
@@ -304,28 +359,177 @@ impl Scrambler {
     }
 }
 
-/// A random-state 3x3x3 scramble.
-fn cube333(tables: &TwoPhaseTables, rng: &mut SeededRng) -> Scramble {
+/// How a random-state 3x3x3 scramble ends, by event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CubeFinish {
+    /// 333, 333oh: the scramble alone.
+    Plain,
+    /// 333bf, 333mbf: then a random whole-cube orientation as wide turns.
+    Blind,
+    /// 333fm: between `R' U' F` and `R' U' F`, with no move cancelling
+    /// into them.
+    FewestMoves,
+}
+
+/// The turns that reorient a cube for blindfolded events, by the three
+/// names of its R, F and U sides' turns: one of 24 orientations, as the
+/// WCA's scrambler draws them (a turn about R or F, then one about U).
+const WIDE_2: [&str; 3] = ["Rw", "Fw", "Uw"];
+/// 4x4x4 blindfolded scrambles end in rotations.
+const ROTATIONS: [&str; 3] = ["x", "z", "y"];
+/// 5x5x5 blindfolded scrambles end in three-layer wide turns.
+const WIDE_3: [&str; 3] = ["3Rw", "3Fw", "3Uw"];
+
+/// A uniformly random one of the 24 orientations, as 0 to 2 turns.
+fn random_orientation(names: &[&str; 3], rng: &mut SeededRng) -> String {
+    let [r, f, u] = names;
+    let first = ["", "", "2", "'", "", "'"];
+    let k = rng.below(6);
+    let mut out = Vec::new();
+    match k {
+        1..=3 => out.push(format!("{r}{}", first[k])),
+        4 | 5 => out.push(format!("{f}{}", first[k])),
+        _ => {}
+    }
+    let j = rng.below(4);
+    if j > 0 {
+        out.push(format!("{u}{}", ["", "", "2", "'"][j]));
+    }
+    out.join(" ")
+}
+
+/// A two-phase solution of `cube` whose first and last moves are off the
+/// given axes. When the solver's own solution does not fit, the cube is
+/// solved with a chosen first move `q1` and last move `q2` (the search
+/// solves `q2 · cube · q1`, and `q1 T q2` solves the cube), trying moves
+/// off the axes until the merged sequence fits. The state is never redrawn,
+/// so scrambles stay uniform over states.
+fn solve_off_axes(
+    tables: &TwoPhaseTables,
+    cube: &CubieCube,
+    first_not: Option<usize>,
+    last_not: Option<usize>,
+) -> Option<Vec<CubeMove>> {
+    let options = TwoPhaseOptions::default();
+    let fits = |moves: &[CubeMove]| {
+        let off = |m: Option<&CubeMove>, a: Option<usize>| match (m, a) {
+            (Some(m), Some(a)) => axis(m.face()) != a,
+            _ => true,
+        };
+        off(moves.first(), first_not) && off(moves.last(), last_not)
+    };
+    let choices = |not: Option<usize>| -> Vec<Option<CubeMove>> {
+        let mut v = vec![None];
+        if let Some(a) = not {
+            v.extend(CubeMove::all().filter(|m| axis(m.face()) != a).map(Some));
+        }
+        v
+    };
+    let mut fallback = None;
+    for q1 in choices(first_not) {
+        for q2 in choices(last_not) {
+            let mut image = *cube;
+            if let Some(m) = q1 {
+                image = image.apply_move(m);
+            }
+            if let Some(m) = q2 {
+                image = CubieCube::from_moves(&[m]).multiply(&image);
+            }
+            let Ok(solution) = two_phase(tables, &image, &options) else {
+                continue;
+            };
+            let mut moves: Vec<CubeMove> = q1.into_iter().collect();
+            moves.extend(solution.moves.0.iter().copied());
+            moves.extend(q2);
+            let moves = merge_turns(&moves);
+            if fits(&moves) {
+                return Some(moves);
+            }
+            fallback.get_or_insert(moves);
+        }
+    }
+    fallback
+}
+
+/// Merges adjacent turns of the same face (`R R'` vanishes, `R R` is `R2`)
+/// until none are left.
+fn merge_turns(moves: &[CubeMove]) -> Vec<CubeMove> {
+    let mut out: Vec<CubeMove> = Vec::with_capacity(moves.len());
+    for &m in moves {
+        match out.last() {
+            Some(&last) if last.face() == m.face() => {
+                out.pop();
+                let q = i64::from(last.quarter_turns()) + i64::from(m.quarter_turns());
+                if let Some(merged) = CubeMove::new(m.face(), q) {
+                    out.push(merged);
+                }
+            }
+            _ => out.push(m),
+        }
+    }
+    out
+}
+
+/// The axis of a face (U/D, R/L, F/B) as 0, 1, 2.
+fn axis(face: CubeFace) -> usize {
+    match face {
+        CubeFace::U | CubeFace::D => 0,
+        CubeFace::R | CubeFace::L => 1,
+        CubeFace::F | CubeFace::B => 2,
+    }
+}
+
+/// A random-state 3x3x3 scramble, finished as the event asks.
+fn cube333(tables: &TwoPhaseTables, finish: CubeFinish, rng: &mut SeededRng) -> Scramble {
     let singles: Vec<CubieCube> = CubeMove::all()
         .map(|m| CubieCube::from_moves(&[m]))
         .collect();
-    let options = TwoPhaseOptions::default();
     loop {
         let cube = CubieCube::random(|| rng.next_u64());
         if cube.is_solved() || singles.contains(&cube) {
             continue;
         }
+        // The scramble is the solution backwards: its last move is the
+        // inverse of the solution's first.
+        let (orientation, first_not, last_not) = match finish {
+            CubeFinish::Plain => (String::new(), None, None),
+            CubeFinish::Blind => {
+                let turn = random_orientation(&WIDE_2, rng);
+                let first = turn.chars().next().map(|c| match c {
+                    'R' => axis(CubeFace::R),
+                    'F' => axis(CubeFace::F),
+                    _ => axis(CubeFace::U),
+                });
+                (turn, first, None)
+            }
+            // Nothing may cancel into the final R' or the first F.
+            CubeFinish::FewestMoves => (
+                String::new(),
+                Some(axis(CubeFace::R)),
+                Some(axis(CubeFace::F)),
+            ),
+        };
         // Every cube has a two-phase solution within 21 moves; without a
         // time or probe limit the search always finds one.
-        let Ok(solution) = two_phase(tables, &cube, &options) else {
+        let Some(solution) = solve_off_axes(tables, &cube, first_not, last_not) else {
             continue;
         };
+        let body = MoveSeq(solution).inverse().to_string();
+        let alg = match finish {
+            CubeFinish::Plain => body,
+            CubeFinish::Blind if orientation.is_empty() => body,
+            CubeFinish::Blind => format!("{body} {orientation}"),
+            CubeFinish::FewestMoves => format!("{FMC_PADDING} {body} {FMC_PADDING}"),
+        };
         return Scramble {
-            alg: solution.moves.inverse().to_string(),
+            alg,
             distance: None,
         };
     }
 }
+
+/// What every fewest-moves scramble begins and ends with.
+pub const FMC_PADDING: &str = "R' U' F";
 
 /// Random-state scrambles by an optimal solver on a puzzle from geometry.
 struct OptimalEngine {

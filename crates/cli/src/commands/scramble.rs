@@ -17,7 +17,7 @@ use crate::progress::Progress;
     after_help = "Events (WCA ids): 333, 222, pyram, skewb: random state (uniform among \
 states at least 2, 4, 6 and 7 moves from solved, as the WCA requires), the inverse of a solution \
 (two-phase for 333, optimal for the others; 222 uses R U F, pyram U L R B then tips u l r b, \
-skewb R U L B). 444, 555, 666, 777: random moves (40, 60, 80, 100) with wide turns Rw, 3Rw. \
+skewb R U L B). 333oh as 333; 333bf and 333mbf end in a random whole-cube orientation (Rw Uw'); 333fm is R' U' F, a random-state scramble, R' U' F, with nothing cancelling into the padding. 444bf and 555bf end in a random orientation (x y', 3Rw 3Uw'). 444, 555, 666, 777: random moves (40, 60, 80, 100) with wide turns Rw, 3Rw. \
 minx: Pochmann's R++ D-- ... U' rows, seven to a scramble, on one line. clock: UR DR DL UL U R D L \
 ALL y2 U R D L ALL, each with an amount 0+ to 6+ or 1- to 5- drawn uniformly (random state), as \
 in UR4- DR3+ DL0+ UL2- U5+ R1- D3+ L6+ ALL2- y2 U2+ R5- D1- L0+ ALL4+. sq1: twelve (a,b) / turns, \
@@ -27,7 +27,7 @@ scrambles.\n\nExamples:\n  twistor scramble 333 -n 5 --seed 1\n  twistor scrambl
 twistor scramble minx -n 2 --json\n  twistor scramble clock -n 5\n  twistor scramble sq1 --seed 3"
 )]
 pub struct ScrambleArgs {
-    /// The event: 333, 222, 444, 555, 666, 777, pyram, skewb, minx, clock,
+    /// The event: 333, 333bf, 333fm, 333oh, 333mbf, 222, 444, 444bf, 555, 555bf, 666, 777, pyram, skewb, minx, clock,
     /// sq1 (or the puzzle's name: 3x3x3, pyraminx, megaminx, square1, ...).
     event: String,
     /// How many scrambles (streamed; any number).
