@@ -50,3 +50,12 @@ pub fn move_set(puzzle: &Puzzle, subset: &MoveSubset, metric: Metric) -> Result<
     };
     result.map_err(|e| CliError::input(format!("--moves: {e}")))
 }
+
+/// `-n/--count`: how many, at least one (the same rule in every command).
+pub fn positive_count(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{s:?} is not a whole number")),
+    }
+}

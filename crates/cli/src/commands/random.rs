@@ -26,7 +26,7 @@ pub struct RandomArgs {
     #[command(flatten)]
     moves: MoveSubset,
     /// How many positions (streamed; any number).
-    #[arg(short = 'n', long = "count", default_value_t = 1)]
+    #[arg(short = 'n', long = "count", default_value_t = 1, value_parser = crate::moves::positive_count)]
     count: u64,
     /// Seed of the random generator.
     #[arg(long)]

@@ -31,7 +31,7 @@ pub struct ScrambleArgs {
     /// sq1 (or the puzzle's name: 3x3x3, pyraminx, megaminx, square1, ...).
     event: String,
     /// How many scrambles (streamed; any number).
-    #[arg(short = 'n', long = "count", default_value_t = 1)]
+    #[arg(short = 'n', long = "count", default_value_t = 1, value_parser = crate::moves::positive_count)]
     count: u64,
     /// Seed of the random generator.
     #[arg(long)]
