@@ -74,6 +74,43 @@ fn group_table(shape: Shape) -> &'static GroupTable {
     &tables[i]
 }
 
+/// How many rotations of the solid the turns `gens` generate.
+pub(crate) fn generated_order(shape: Shape, gens: &[Quat]) -> usize {
+    let table = group_table(shape);
+    let n = table.elements.len();
+    let gens: Vec<usize> = gens
+        .iter()
+        .filter_map(|&q| table.elements.iter().position(|g| g.same_rotation(q)))
+        .collect();
+    let Some(id) = table
+        .elements
+        .iter()
+        .position(|g| g.same_rotation(Quat::IDENTITY))
+    else {
+        return 0;
+    };
+    let mut seen = vec![false; n];
+    seen[id] = true;
+    let mut queue = VecDeque::from([id]);
+    let mut count = 1;
+    while let Some(i) = queue.pop_front() {
+        for &g in &gens {
+            let j = table.product[g * n + i] as usize;
+            if !seen[j] {
+                seen[j] = true;
+                count += 1;
+                queue.push_back(j);
+            }
+        }
+    }
+    count
+}
+
+/// The order of the solid's whole rotation group.
+pub(crate) fn group_order(shape: Shape) -> usize {
+    group_table(shape).elements.len()
+}
+
 /// How a puzzle family's notation is rewritten into grips.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Mapper {
@@ -166,6 +203,14 @@ impl Mapper {
         };
         let bare = outer.is_none() && inner.is_none();
         match self {
+            // On any cube-shaped puzzle SiGN's rotations mean what they
+            // mean on the cube: `x` turns the whole puzzle as `R` turns.
+            Mapper::Plain if bare && solid.shape == Shape::Cube => Some(plain(match family {
+                "x" => "Rv",
+                "y" => "Uv",
+                "z" => "Fv",
+                _ => family,
+            })),
             Mapper::Plain => Some(plain(family)),
             Mapper::Cube { layers } => {
                 let n = *layers;

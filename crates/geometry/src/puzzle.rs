@@ -83,7 +83,13 @@ pub struct PuzzleOptions {
     /// on odd cubes) as moves named `…v`, where the move set cannot make
     /// them. They are rotations, never search moves; orbits only they move
     /// (the 3x3x3's centres) are kept, so that what notation reaches
-    /// through them (`M`, `x`) acts on every piece it turns.
+    /// through them (`M`, `x`) acts on every piece it turns. Where turns
+    /// about the puzzle's own axes do not reach every rotation of the
+    /// solid (the skewb's corner axes: no `x`; the FTO's face axes: no
+    /// `T`), rotations about other axes are added too (the cube's face
+    /// rotations, named `x y z` on the skewb, whose notation reads `Rv` as
+    /// a corner rotation), and pieces then form orbits under the whole
+    /// rotation group, as with [`PuzzleOptions::rotations`].
     pub notation_rotations: bool,
 }
 
@@ -125,24 +131,37 @@ impl GeneratedPuzzle {
     ) -> Result<GeneratedPuzzle, GeometryError> {
         let mut desc = descriptor.clone();
         if options.rotations {
-            // Cuts outside the solid add axes (and their rotations) without
-            // cutting anything.
-            for kind in [CutKind::Face, CutKind::Vertex, CutKind::Edge] {
-                if !desc.has(kind) {
-                    desc.cuts.push(Cut {
-                        kind,
-                        distance: 10.0,
-                    });
-                }
+            add_rotation_axes(&mut desc);
+        }
+        let mut geometry = Geometry::new(&desc)?;
+        // The descriptor's own axes; any after them only carry rotations
+        // for notation (their cuts, outside the solid, come last).
+        let cut_axes = geometry.axes.len();
+        if options.notation_rotations
+            && !options.rotations
+            && options.fix.is_none()
+            && !generates_all_rotations(&geometry, &geometry.axes)
+        {
+            // Turns about the puzzle's own axes do not reach every rotation
+            // of the solid (the skewb's corner axes make only the 12 of a
+            // tetrahedron, so no `x`): add the axes PuzzleGeometry adds for
+            // `addRotations`. Pieces then form orbits under the whole
+            // rotation group (the skewb's two sets of four corners become
+            // one orbit of eight), numbered as cubing.js numbers them. (If
+            // the extra planes are more than a descriptor may have, the
+            // notation does without those rotations.)
+            let mut extended = desc.clone();
+            add_rotation_axes(&mut extended);
+            if let Ok(g) = Geometry::new(&extended) {
+                geometry = g;
             }
         }
-        let geometry = Geometry::new(&desc)?;
         let fixed = match options.fix {
             Some(kind) => Some(choose_fixed(&geometry, kind)?),
             None => None,
         };
         let mut moves = Vec::new();
-        for (k, axis) in geometry.axes.iter().enumerate() {
+        for (k, axis) in geometry.axes.iter().enumerate().take(cut_axes) {
             for (lo, hi) in axis_ranges(
                 axis,
                 options,
@@ -174,20 +193,41 @@ impl GeneratedPuzzle {
         // them (`M` on the 3x3x3 is `L' R` and a rotation), and an orbit
         // only they move (the 3x3x3's centres) must be there to take it.
         if options.notation_rotations && fixed.is_none() {
-            for (k, axis) in geometry.axes.iter().enumerate() {
-                let name = format!("{}v", axis.pos);
-                if turns_whole_axis(&moves, k, axis.planes())
-                    || moves.iter().any(|m| m.name == name)
-                {
-                    continue;
-                }
-                moves.push(SliceMove {
-                    name,
+            for (k, axis) in geometry.axes.iter().enumerate().take(cut_axes) {
+                let m = SliceMove {
+                    name: format!("{}v", axis.pos),
                     axis: k,
                     lo: 0,
                     hi: axis.planes(),
                     inverted: false,
-                });
+                };
+                if turns_whole_axis(&moves, k, axis.planes())
+                    || moves.iter().any(|o| o.name == m.name)
+                {
+                    continue;
+                }
+                moves.push(m);
+            }
+            // The added axes: their rotations kind by kind (face centres,
+            // then vertices, then edge midpoints), until every rotation of
+            // the solid is reached (the dino cube gets the cube's `Fv Dv
+            // Lv`, the skewb the same turns named by SiGN, `z y x`).
+            let mapper = mapper_for(&geometry, descriptor);
+            let mut used: Vec<usize> = (0..cut_axes).collect();
+            for kind in [FeatureKind::Face, FeatureKind::Vertex, FeatureKind::Edge] {
+                if generates_all_rotations(&geometry, used.iter().map(|&k| &geometry.axes[k])) {
+                    break;
+                }
+                for (k, axis) in geometry.axes.iter().enumerate().skip(cut_axes) {
+                    if used.contains(&k) || (axis.pos_kind != kind && axis.neg_kind != kind) {
+                        continue;
+                    }
+                    used.push(k);
+                    let m = added_rotation(k, axis, &mapper);
+                    if !moves.iter().any(|o| o.name == m.name) {
+                        moves.push(m);
+                    }
+                }
             }
         }
         let kept = kept_orbits(&geometry, options, &moves)?;
@@ -441,6 +481,11 @@ fn make_notation(
             sign: if m.inverted { -1 } else { 1 },
         });
     }
+    GeometryNotation::new(g.solid, mapper_for(g, desc), axes)
+}
+
+/// The community notation mapping for a puzzle with this geometry.
+fn mapper_for(g: &Geometry, desc: &Descriptor) -> Mapper {
     let first_axis: Vec<f64> = g
         .axes
         .first()
@@ -451,8 +496,43 @@ fn make_notation(
         .iter()
         .find(|a| a.pos_kind == FeatureKind::Face && a.neg_kind == FeatureKind::Face)
         .map(|a| a.slices() as u32);
-    let mapper = Mapper::for_descriptor(desc, &first_axis, face_layers);
-    GeometryNotation::new(g.solid, mapper, axes)
+    Mapper::for_descriptor(desc, &first_axis, face_layers)
+}
+
+/// The whole-puzzle rotation about an axis added for notation: `Fv` (as
+/// PuzzleGeometry names it), except where the notation reads that name as
+/// something else. The skewb's notation reads `Fv`, `Rv` and the other
+/// face letters as its corner rotations, so its face rotations are named
+/// by SiGN instead: `x`, `y`, `z` (the turns of `R`, `U` and `F`).
+fn added_rotation(k: usize, axis: &Axis, mapper: &Mapper) -> SliceMove {
+    let plain = SliceMove {
+        name: format!("{}v", axis.pos),
+        axis: k,
+        lo: 0,
+        hi: axis.planes(),
+        inverted: false,
+    };
+    if *mapper != Mapper::Skewb {
+        return plain;
+    }
+    let sign = |face: &str| match face {
+        "R" => Some("x"),
+        "U" => Some("y"),
+        "F" => Some("z"),
+        _ => None,
+    };
+    match (sign(&axis.pos), sign(&axis.neg)) {
+        (Some(name), _) => SliceMove {
+            name: name.to_string(),
+            ..plain
+        },
+        (None, Some(name)) => SliceMove {
+            name: name.to_string(),
+            inverted: true,
+            ..plain
+        },
+        (None, None) => plain,
+    }
 }
 
 /// The slice ranges PuzzleGeometry turns on one axis under `options`.
@@ -525,6 +605,27 @@ fn axis_ranges(
         r = out;
     }
     Ok(r)
+}
+
+/// Adds a cut outside the solid of every kind the descriptor lacks (as
+/// PuzzleGeometry's `addRotations` does): each adds axes, and their
+/// rotations, without cutting anything.
+fn add_rotation_axes(desc: &mut Descriptor) {
+    for kind in [CutKind::Face, CutKind::Vertex, CutKind::Edge] {
+        if !desc.has(kind) {
+            desc.cuts.push(Cut {
+                kind,
+                distance: 10.0,
+            });
+        }
+    }
+}
+
+/// Whether turns about these axes reach every rotation of the solid.
+fn generates_all_rotations<'a>(g: &Geometry, axes: impl IntoIterator<Item = &'a Axis>) -> bool {
+    let turns: Vec<crate::math::Quat> = axes.into_iter().map(|a| a.turn).collect();
+    crate::notation::generated_order(g.solid.shape, &turns)
+        == crate::notation::group_order(g.solid.shape)
 }
 
 /// PuzzleGeometry's name for turning slices `lo..=hi`, and whether it is

@@ -124,6 +124,68 @@ fn algs_reach_the_patterns_cubing_js_reaches() {
     assert!(checked >= 240, "only {checked} vectors");
 }
 
+/// Compares twistor's pattern after a line's alg (read through its
+/// notation) with cubing.js's, on a puzzle built with `options`; an error
+/// says where they differ (or that the orbits are not cubing.js's).
+fn check_notation_line(v: &Value, options: &PuzzleOptions) -> Result<(), String> {
+    let name = v["name"].as_str().unwrap();
+    let alg = v["alg"].as_str().unwrap();
+    // cubing.js builds its kilominx from a descriptor PuzzleGeometry
+    // has no name for.
+    let spec = if name == "kilominx" { "d f 0.56" } else { name };
+    let puzzle = build(spec, options).unwrap().into_puzzle();
+    let layout = puzzle.layout();
+    let parsed: twistor_formats::alg::Alg = alg.parse().unwrap();
+    let t = twistor_formats::resolve::alg_transformation(&puzzle, &parsed)
+        .map_err(|e| format!("{name}: {alg}: {e}"))?;
+    let ours = layout.pattern_orbits(&layout.apply(puzzle.start(), &t));
+    let start = layout.pattern_orbits(puzzle.start());
+    let context = format!("{name} ({}) after {alg:?}", v["build"]);
+    let theirs = v["pattern"].as_object().unwrap();
+    if theirs.len() != layout.orbits().len() {
+        return Err(format!(
+            "{context}: {} orbits, cubing.js {}",
+            layout.orbits().len(),
+            theirs.len()
+        ));
+    }
+    for (orbit, want) in theirs {
+        let k = layout
+            .orbit_index(orbit)
+            .ok_or_else(|| format!("{context}: twistor has no orbit {orbit}"))?;
+        let pieces = numbers(&want["pieces"]);
+        if pieces.len() != layout.orbits()[k].num_pieces() {
+            return Err(format!("{context}: {orbit} has another size"));
+        }
+        let orientation = numbers(&want["orientation"]);
+        let known: Vec<bool> = match want.get("orientationMod") {
+            Some(m) if m.is_array() => numbers(m).iter().map(|&m| m != 1).collect(),
+            _ => vec![true; pieces.len()],
+        };
+        for slot in 0..pieces.len() {
+            let label = start[k].pieces[pieces[slot] as usize];
+            if ours[k].pieces[slot] != label {
+                return Err(format!("{context}: {orbit} slot {slot}"));
+            }
+            if known[slot] && u64::from(ours[k].orientation[slot]) != orientation[slot] {
+                return Err(format!("{context}: {orbit} slot {slot} orientation"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The options of cubing.js's registry builds: all moves, oriented
+/// centres, and its rotations.
+fn twizzle_options() -> PuzzleOptions {
+    PuzzleOptions {
+        all_moves: true,
+        orient_centers: true,
+        rotations: true,
+        ..PuzzleOptions::default()
+    }
+}
+
 /// The community-notation vectors: cubing.js's puzzle registry builds
 /// its PuzzleGeometry puzzles with all moves, oriented centres and
 /// rotations, and reads algs through its notation mapper; twistor builds
@@ -136,52 +198,77 @@ fn notation_reaches_the_patterns_cubing_js_reaches() {
         if v["build"] != "cubing-puzzles" || v["source"] == "hand-written definition" {
             continue;
         }
-        let name = v["name"].as_str().unwrap();
-        let alg = v["alg"].as_str().unwrap();
-        let options = PuzzleOptions {
-            all_moves: true,
-            orient_centers: true,
-            rotations: true,
-            ..PuzzleOptions::default()
-        };
-        // cubing.js builds its kilominx from a descriptor PuzzleGeometry
-        // has no name for.
-        let spec = if name == "kilominx" { "d f 0.56" } else { name };
-        let puzzle = build(spec, &options).unwrap().into_puzzle();
-        let layout = puzzle.layout();
-        let parsed: twistor_formats::alg::Alg = alg.parse().unwrap();
-        let t = twistor_formats::resolve::alg_transformation(&puzzle, &parsed)
-            .unwrap_or_else(|e| panic!("{name}: {alg}: {e}"));
-        let ours = layout.pattern_orbits(&layout.apply(puzzle.start(), &t));
-        let start = layout.pattern_orbits(puzzle.start());
-        let context = format!("{name} (cubing.js registry) after {alg:?}");
-        for (orbit, want) in v["pattern"].as_object().unwrap() {
-            let k = layout
-                .orbit_index(orbit)
-                .unwrap_or_else(|| panic!("{context}: twistor has no orbit {orbit}"));
-            let pieces = numbers(&want["pieces"]);
-            let orientation = numbers(&want["orientation"]);
-            let known: Vec<bool> = match want.get("orientationMod") {
-                Some(m) if m.is_array() => numbers(m).iter().map(|&m| m != 1).collect(),
-                _ => vec![true; pieces.len()],
-            };
-            for slot in 0..pieces.len() {
-                let label = start[k].pieces[pieces[slot] as usize];
-                assert_eq!(
-                    ours[k].pieces[slot], label,
-                    "{context}: {orbit} slot {slot}"
-                );
-                if known[slot] {
-                    assert_eq!(
-                        u64::from(ours[k].orientation[slot]),
-                        orientation[slot],
-                        "{context}: {orbit} slot {slot} orientation"
-                    );
-                }
-            }
+        if let Err(e) = check_notation_line(&v, &twizzle_options()) {
+            panic!("{e}");
         }
         checked += 1;
     }
     eprintln!("{checked} notation vectors agree with cubing.js");
     assert!(checked >= 20, "only {checked} notation vectors");
+}
+
+/// Whole-puzzle rotations as the command line reads algs (the rotations
+/// notation needs, no others): the skewb's `x y z`, the FTO's `T`, and face
+/// rotations such as `Rv` on puzzles whose own axes do not reach them (the
+/// dino cube's, the pyramorphix's) reach cubing.js's patterns. Where the
+/// puzzle's axes do not reach every rotation of the solid, those rotations
+/// join orbits as cubing.js's rotations do, so the definition is cubing.js's
+/// to the piece; elsewhere its orbits may be numbered otherwise, and the
+/// line is checked on the build with every rotation.
+#[test]
+fn notation_rotations_reach_the_patterns_cubing_js_reaches() {
+    let notation = PuzzleOptions {
+        all_moves: true,
+        orient_centers: true,
+        notation_rotations: true,
+        ..PuzzleOptions::default()
+    };
+    let mut same_build = std::collections::BTreeSet::new();
+    let mut checked = 0;
+    for line in VECTORS.lines().filter(|l| !l.trim().is_empty()) {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let alg = v["alg"].as_str().unwrap();
+        let rotates = alg.split_whitespace().any(|m| {
+            m.starts_with(['x', 'y', 'z', 'T']) || m.trim_end_matches(['2', '\'']).ends_with('v')
+        });
+        if v["build"] != "pg-twizzle" && !(v["build"] == "cubing-puzzles" && rotates) {
+            continue;
+        }
+        if v["source"] == "hand-written definition" {
+            continue;
+        }
+        let name = v["name"].as_str().unwrap().to_string();
+        if let Err(e) = check_notation_line(&v, &twizzle_options()) {
+            panic!("{e}");
+        }
+        let built = build(&name, &notation).unwrap();
+        let extended = built.geometry().axes().len()
+            > build(&name, &PuzzleOptions::default())
+                .unwrap()
+                .geometry()
+                .axes()
+                .len();
+        match check_notation_line(&v, &notation) {
+            Ok(()) => {
+                same_build.insert(name);
+            }
+            Err(e) => assert!(!extended, "{e}"),
+        }
+        checked += 1;
+    }
+    eprintln!("{checked} rotation vectors agree with cubing.js; as the command line builds them: {same_build:?}");
+    assert!(checked >= 25, "only {checked} rotation vectors");
+    for name in [
+        "skewb",
+        "FTO",
+        "dino",
+        "pyramorphix",
+        "master skewb",
+        "skewb diamond",
+    ] {
+        assert!(
+            same_build.contains(name),
+            "{name}: not checked as the command line builds it"
+        );
+    }
 }

@@ -40,11 +40,12 @@ fn file_name(name: &str) -> String {
     )
 }
 
-/// The options `twistor convert NAME --all-moves` builds with.
+/// The options `twistor convert NAME --all-moves` builds with: no
+/// rotations for notation (those that reach the skewb's `x` join its two
+/// corner orbits, as cubing.js's own rotations do).
 fn options() -> PuzzleOptions {
     PuzzleOptions {
         all_moves: true,
-        notation_rotations: true,
         ..Default::default()
     }
 }

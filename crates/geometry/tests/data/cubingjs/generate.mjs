@@ -32,6 +32,9 @@
 // community notation its users type; "puzzle_id" is the registry id and
 // "pattern" the only pattern (there is no cli_pattern); "all_moves" is
 // nominal there and "source" says how the registry builds the puzzle.
+// Lines with "build": "pg-twizzle" are puzzles the registry does not have,
+// built the way it builds its PuzzleGeometry puzzles and read through
+// PGNotation (see the end of this script and the README).
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -184,6 +187,66 @@ for (const [id, spec] of Object.entries(notation)) {
     lines.push({
       name: spec.name, puzzle_id: id, all_moves: true, build: "cubing-puzzles", notation: true,
       source: source[id] ?? `"${spec.name}", ${twizzlePG}`, alg,
+      pattern: patternData(kp, alg),
+    });
+  }
+}
+
+// Whole-puzzle rotations by themselves and among turns, through the
+// registry: the skewb's SiGN rotations (its notation mapper sends x y z to
+// the cube's face rotations Rv Uv Fv) and the FTO's T (a corner rotation).
+const rotationAlgs = {
+  skewb: ["x", "y", "z", "x2 y'", "x y x'", "R x U' z2 L y' B", "x' Rv z Fv y' ULv"],
+  fto: ["T", "T' F T2 U'", "T2 Rv T' BLv"],
+};
+for (const [id, algs] of Object.entries(rotationAlgs)) {
+  const kp = await puzzles[id].kpuzzle();
+  for (const alg of algs) {
+    lines.push({
+      name: notation[id].name, puzzle_id: id, all_moves: true, build: "cubing-puzzles", notation: true,
+      source: source[id] ?? `"${notation[id].name}", ${twizzlePG}`, alg,
+      pattern: patternData(kp, alg),
+    });
+  }
+}
+
+// Puzzles the registry does not have, built as it builds its PuzzleGeometry
+// puzzles (allMoves, orientCenters, addRotations; the twisty definition,
+// renamed by the notation mapper, read through PGNotation). These have no
+// community notation (PuzzleGeometry's NullMapper): algs use the
+// definition's own move names and face rotations such as Rv, which
+// cubing.js accepts about every face of the solid although it rejects
+// x y z here. Lines: "build": "pg-twizzle".
+const { ExperimentalPGNotation } = await load("puzzle-geometry");
+const rotationPuzzles = {
+  dino: "Rv Uv' Fv2",
+  helicopter: "Rv Uv' Fv2",
+  "little chop": "Rv Uv' Fv2",
+  "master skewb": "Rv Uv' Fv2",
+  "compy cube": "Rv Uv' Fv2",
+  pyramorphix: "Rv Fv' Dv",
+  mastermorphix: "Rv Fv' Dv",
+  "skewb diamond": "Rv Uv' BLv",
+};
+for (const [name, rotations] of Object.entries(rotationPuzzles)) {
+  const pg = getPuzzleGeometryByName(name, { allMoves: true, orientCenters: true, addRotations: true });
+  const pgn = new ExperimentalPGNotation(pg, pg.getOrbitsDef(true));
+  const kp = new KPuzzle(pgn.remapKPuzzleDefinition(pg.getKPuzzleDefinition(true)), {
+    experimentalPGNotation: pgn,
+  });
+  // Turns only (rotations are named ...v): rotations are added by hand.
+  const turns = Object.keys(kp.definition.moves).filter((m) => !m.endsWith("v"));
+  const rand = rng(`pg-twizzle/${name}`);
+  const seq = [];
+  for (let i = 0; i < 10; i++) {
+    const w = turns[Math.floor(rand() * turns.length)];
+    seq.push(w + ["", "'"][Math.floor(rand() * 2)]);
+  }
+  const mixed = [...seq.slice(0, 4), rotations.split(" ")[0], ...seq.slice(4, 8), rotations.split(" ")[1]];
+  for (const alg of [rotations, mixed.join(" ")]) {
+    lines.push({
+      name, all_moves: true, build: "pg-twizzle", notation: true,
+      source: `"${name}", ${twizzlePG}, PGNotation`, alg,
       pattern: patternData(kp, alg),
     });
   }
