@@ -260,7 +260,10 @@ mod tests {
     #[test]
     fn detection_skips_comments() {
         assert_eq!(detect("# x\n\nR U\n"), PositionFormat::AlgLines);
-        assert_eq!(detect("// c\nScrambleAlg x\n"), PositionFormat::ScrambleFile);
+        assert_eq!(
+            detect("// c\nScrambleAlg x\n"),
+            PositionFormat::ScrambleFile
+        );
         assert_eq!(detect("\u{feff}{\"A\":1}"), PositionFormat::KPatternJson);
     }
 }
