@@ -108,6 +108,7 @@ impl GeometryFlags {
             keep_still_orbits: self.keep_still_orbits,
             rotations: self.rotations,
             notation_rotations: false,
+            distinct_pieces: false,
         }
     }
 
@@ -136,9 +137,14 @@ impl PuzzleSource {
 
     /// Loads the definition alone, as PuzzleGeometry's command line writes
     /// it: no rotations are added for notation, so the outer-move 3x3x3 is
-    /// its corners and edges (`info`, `convert`).
-    pub fn load_definition(&self) -> Result<Puzzle, CliError> {
-        match self.generated(|_| {})? {
+    /// its corners and edges (`info`, `convert`). With `distinct_pieces`
+    /// every piece is numbered apart in the start state, as cubing.js's
+    /// KPuzzle definitions are (`convert --to json`).
+    pub fn load_definition(&self, distinct_pieces: bool) -> Result<Puzzle, CliError> {
+        if let Some(p) = self.handmade()? {
+            return Ok(p);
+        }
+        match self.generated(|o| o.distinct_pieces = distinct_pieces)? {
             Some(g) => Ok(g.into_puzzle()),
             None => self.load(),
         }

@@ -91,6 +91,12 @@ pub struct PuzzleOptions {
     /// a corner rotation), and pieces then form orbits under the whole
     /// rotation group, as with [`PuzzleOptions::rotations`].
     pub notation_rotations: bool,
+    /// Number every piece apart in the start state, as cubing.js's KPuzzle
+    /// definitions do (PuzzleGeometry's `getKPuzzleDefinition`). By
+    /// default one-sticker pieces on the same face share a label, as in
+    /// PuzzleGeometry's ksolve output: they look alike, so a cube is
+    /// solved whichever of them sits where.
+    pub distinct_pieces: bool,
 }
 
 /// A move of a generated puzzle: a range of slices on an axis.
@@ -248,7 +254,7 @@ impl GeneratedPuzzle {
                 .collect::<Result<Vec<_>, _>>()?,
         )
         .map_err(|e| GeometryError::Core(e.to_string()))?;
-        let start = start_pattern(&geometry, &kept, &layout)?;
+        let start = start_pattern(&geometry, &kept, &layout, options.distinct_pieces)?;
         let turns = Turns::new(&geometry, &kept, options.orient_centers);
         let mut puzzle = Puzzle::new(name, layout, start);
         for m in &moves {
@@ -735,14 +741,20 @@ fn kept_orbits(
     Ok(kept)
 }
 
-/// The solved state: one-sticker pieces of the same face look alike.
-fn start_pattern(g: &Geometry, kept: &[usize], layout: &Layout) -> Result<Pattern, GeometryError> {
+/// The solved state: one-sticker pieces of the same face look alike
+/// unless `distinct`.
+fn start_pattern(
+    g: &Geometry,
+    kept: &[usize],
+    layout: &Layout,
+    distinct: bool,
+) -> Result<Pattern, GeometryError> {
     let orbits: Vec<PatternOrbit> = kept
         .iter()
         .map(|&o| {
             let od = &g.orbits[o];
             let n = od.cubies.len();
-            let pieces: Vec<u8> = if od.stickers == 1 {
+            let pieces: Vec<u8> = if od.stickers == 1 && !distinct {
                 let mut ids: Vec<(usize, u8)> = Vec::new();
                 od.cubies
                     .iter()

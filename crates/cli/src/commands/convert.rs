@@ -22,7 +22,10 @@ pub enum Format {
 pub struct ConvertArgs {
     #[command(flatten)]
     source: PuzzleSource,
-    /// The format to write.
+    /// The format to write. A named puzzle's KPuzzle JSON numbers every
+    /// piece apart in its default pattern, as cubing.js's definitions do;
+    /// its .tws gives alike centres one label, as PuzzleGeometry's ksolve
+    /// output does.
     #[arg(long, value_enum)]
     to: Format,
     /// Write here instead of standard output.
@@ -32,7 +35,11 @@ pub struct ConvertArgs {
 
 /// Runs `twistor convert`.
 pub fn run(args: ConvertArgs) -> CliResult {
-    let puzzle = args.source.load_definition()?;
+    // Named puzzles are written as PuzzleGeometry writes them: KPuzzle JSON
+    // numbers every piece apart (as cubing.js's definitions do), .tws gives
+    // alike centres one label (as its ksolve output does).
+    let json = matches!(args.to, Format::Json);
+    let puzzle = args.source.load_definition(json)?;
     let format = match args.to {
         Format::Tws => PuzzleFormat::Tws,
         Format::Json => PuzzleFormat::KPuzzleJson,

@@ -30,7 +30,7 @@ pub struct InfoArgs {
 
 /// Runs `twistor info`.
 pub fn run(args: InfoArgs) -> CliResult {
-    let puzzle = args.source.load_definition()?;
+    let puzzle = args.source.load_definition(false)?;
     let gens = search_move_indices(&puzzle, &args.moves)?;
     let chain = puzzle.group(&gens);
     let order = chain.order();
