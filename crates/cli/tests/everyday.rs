@@ -212,6 +212,13 @@ fn every_command_ends_quietly_when_stdout_closes() {
         &["describe-sets", "3x3x3"],
         &["completions", "bash"],
         &["man"],
+        &["gods", "2x2x2", "--moves", "U,R"],
+        &["canonicalize", "3x3x3", "R L R", "U D U"],
+        &["shorten", "3x3x3", "R U R' U' R U R' U'"],
+        &["unrotate", "3x3x3", "x R", "y U"],
+        &["unique", "3x3x3", "R U", "U R"],
+        &["333", "solve", "--alg", "R U F"],
+        &["info", "clock", "--json"],
     ] {
         head_c1(args);
     }

@@ -78,12 +78,6 @@ fn face_labels(g: &GeneratedPuzzle, orbit: usize) -> Option<Vec<u64>> {
     (seen.len() < faces.len()).then_some(labels)
 }
 
-fn numbers(v: &Value) -> Vec<u64> {
-    v.as_array()
-        .map(|a| a.iter().filter_map(Value::as_u64).collect())
-        .unwrap_or_default()
-}
-
 /// The first difference between twistor's definition and the reference.
 fn first_difference(g: &GeneratedPuzzle, have: &Value, want: &Value) -> Option<String> {
     if have["orbits"] != want["orbits"] {

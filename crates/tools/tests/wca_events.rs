@@ -52,8 +52,7 @@ fn axis(token: &str) -> char {
 /// end it (those in `orientation`).
 fn split<'a>(alg: &'a str, orientation: &[&str]) -> (Vec<&'a str>, Vec<&'a str>) {
     let tokens: Vec<&str> = alg.split_whitespace().collect();
-    let is_orientation =
-        |t: &str| orientation.contains(&t.trim_end_matches(|c| c == '2' || c == '\''));
+    let is_orientation = |t: &str| orientation.contains(&t.trim_end_matches(['2', '\'']));
     let cut = tokens
         .iter()
         .rposition(|t| !is_orientation(t))
