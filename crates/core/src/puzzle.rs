@@ -272,6 +272,18 @@ impl Puzzle {
             .collect()
     }
 
+    /// What a word in the named moves does: each `(index into
+    /// [`Puzzle::moves`], signed amount)` in turn, as notation resolves to.
+    pub fn word_transformation(&self, word: &[(usize, i32)]) -> Transformation {
+        let l = &self.layout;
+        word.iter().fold(l.identity(), |t, &(i, amount)| {
+            l.compose(
+                &t,
+                &l.power(&self.moves[i].transformation, i64::from(amount)),
+            )
+        })
+    }
+
     /// Transformations of the given moves.
     pub fn transformations(&self, indices: &[usize]) -> Vec<&Transformation> {
         indices

@@ -21,13 +21,7 @@ pub fn move_transformation(puzzle: &Puzzle, m: &Move) -> Result<Transformation, 
     // face-layer move called `L`.
     if let Some(notation) = puzzle.notation() {
         if let Some(parts) = notation.resolve(puzzle, &m.family, m.outer_layer, m.inner_layer) {
-            let mut t = layout.identity();
-            for (i, k) in parts {
-                t = layout.compose(
-                    &t,
-                    &layout.power(&puzzle.moves()[i].transformation, k as i64),
-                );
-            }
+            let t = puzzle.word_transformation(&parts);
             return Ok(layout.power(&t, m.amount as i64));
         }
     }

@@ -198,7 +198,6 @@ pub fn in_notation(
     if moves.is_empty() {
         return Ok(puzzle.clone());
     }
-    let layout = puzzle.layout();
     let taken = |name: &str| moves.iter().any(|(n, _)| n == name);
     let mut all: Vec<MoveDef> = Vec::new();
     for m in puzzle.moves() {
@@ -213,14 +212,9 @@ pub fn in_notation(
         all.push(m);
     }
     for (name, word) in moves {
-        let mut t = layout.identity();
-        for &(i, amount) in word {
-            let step = layout.power(&puzzle.moves()[i].transformation, i64::from(amount));
-            t = layout.compose(&t, &step);
-        }
         all.push(MoveDef {
             name: name.clone(),
-            transformation: t,
+            transformation: puzzle.word_transformation(word),
             kind: MoveKind::Base,
             definition: None,
         });

@@ -55,12 +55,7 @@ impl WholeRotations {
         if let Some(n) = puzzle.notation() {
             for cand in ["x", "y", "z"] {
                 if let Some(word) = n.resolve(puzzle, cand, None, None) {
-                    let mut t = layout.identity();
-                    for (i, amount) in word {
-                        let step =
-                            layout.power(&puzzle.moves()[i].transformation, i64::from(amount));
-                        t = layout.compose(&t, &step);
-                    }
+                    let t = puzzle.word_transformation(&word);
                     if !layout.is_identity(&t) {
                         gens.push((cand.to_string(), t));
                     }
