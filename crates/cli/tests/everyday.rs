@@ -379,3 +379,29 @@ fn quiet_leaves_stderr_to_errors() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown move Q"), "{err}");
 }
+
+#[test]
+fn scramble_svg_draws_each_scrambled_puzzle_as_show_does() {
+    let dir = std::env::temp_dir().join(format!("twistor-svg-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    for (event, puzzle) in [
+        ("333", "3x3x3"),
+        ("pyram", "pyraminx"),
+        ("minx", "megaminx"),
+    ] {
+        let algs = ok(&["scramble", event, "-n", "2", "--seed", "4", "--svg", d]);
+        for (i, alg) in algs.lines().enumerate() {
+            let drawn =
+                std::fs::read_to_string(dir.join(format!("{event}-{}.svg", i + 1))).unwrap();
+            assert_eq!(drawn, ok(&["show", puzzle, alg, "--svg"]), "{event} {alg}");
+            assert_ne!(
+                drawn,
+                ok(&["show", puzzle, "", "--svg"]),
+                "{event}: drawn solved"
+            );
+        }
+    }
+    let (code, _, err) = run(&["scramble", "clock", "--svg", d], "");
+    assert_eq!(code, 2, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -39,6 +39,10 @@ pub struct ScrambleArgs {
     /// Print one JSON object a line: `{"event": ..., "scramble": ...}`.
     #[arg(long)]
     json: bool,
+    /// Also draw each scrambled puzzle as an SVG net in this directory
+    /// (EVENT-1.svg, EVENT-2.svg, ...), as `twistor show --svg` draws it.
+    #[arg(long, value_name = "DIR")]
+    svg: Option<std::path::PathBuf>,
     #[command(flatten)]
     cache: CacheArgs,
 }
@@ -60,6 +64,10 @@ pub fn run(args: ScrambleArgs) -> CliResult {
         table_cache: args.cache.cache()?,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    let drawing = match &args.svg {
+        Some(dir) => Some(Drawing::new(event, dir)?),
+        None => None,
+    };
     let mut bar = Progress::stderr();
     let mut cube_events = |e: CacheEvent| match e {
         CacheEvent::Rejected { table, reason, .. }
@@ -78,8 +86,11 @@ pub fn run(args: ScrambleArgs) -> CliResult {
     )
     .map_err(CliError::failure)?;
     bar.finish();
-    for _ in 0..args.count {
+    for i in 1..=args.count {
         let s = scrambler.next_scramble();
+        if let Some(d) = &drawing {
+            d.draw(i, &s.alg)?;
+        }
         if args.json {
             let mut v = json!({"event": event.id(), "scramble": s.alg});
             if let Some(d) = s.distance {
@@ -91,4 +102,49 @@ pub fn run(args: ScrambleArgs) -> CliResult {
         }
     }
     Ok(())
+}
+
+/// Drawings of scrambled puzzles, one SVG file each.
+struct Drawing {
+    puzzle: twistor_geometry::GeneratedPuzzle,
+    dir: std::path::PathBuf,
+    id: &'static str,
+}
+
+impl Drawing {
+    /// Checks that `event`'s puzzle can be drawn and `dir` written to.
+    fn new(event: Event, dir: &std::path::Path) -> Result<Drawing, CliError> {
+        let options = twistor_geometry::PuzzleOptions {
+            notation_rotations: true,
+            keep_still_orbits: true,
+            ..Default::default()
+        };
+        let puzzle = twistor_geometry::build(event.puzzle_name(), &options).map_err(|_| {
+            CliError::input(format!(
+                "--svg: {} scrambles cannot be drawn yet (nets are drawn for puzzles built \
+                 from geometry)",
+                event.id()
+            ))
+        })?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::input(format!("--svg {}: {e}", dir.display())))?;
+        Ok(Drawing {
+            puzzle,
+            dir: dir.to_path_buf(),
+            id: event.id(),
+        })
+    }
+
+    /// Writes the net of the puzzle `alg` scrambles as scramble `i`.
+    fn draw(&self, i: u64, alg: &str) -> Result<(), CliError> {
+        let p = self.puzzle.puzzle();
+        let parsed = crate::load::parse_alg(alg)?;
+        let t = twistor_formats::resolve::alg_transformation(p, &parsed)
+            .map_err(|e| CliError::failure(format!("scramble {alg:?}: {e}")))?;
+        let pattern = p.layout().apply(p.start(), &t);
+        let svg = twistor_geometry::svg::svg(&self.puzzle, &pattern, &Default::default());
+        let path = self.dir.join(format!("{}-{i}.svg", self.id));
+        std::fs::write(&path, svg)
+            .map_err(|e| CliError::input(format!("--svg {}: {e}", path.display())))
+    }
 }
