@@ -405,3 +405,68 @@ fn scramble_svg_draws_each_scrambled_puzzle_as_show_does() {
     assert_eq!(code, 2, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Whether a program is on the PATH.
+fn have(program: &str) -> bool {
+    Command::new(program).arg("-v").output().is_ok()
+}
+
+#[test]
+fn scramble_sheets_are_pdfs_with_every_scramble_and_picture() {
+    let dir = std::env::temp_dir().join(format!("twistor-sheet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for event in ["333", "pyram", "skewb", "minx", "clock", "sq1"] {
+        let pdf = dir.join(format!("{event}.pdf"));
+        let p = pdf.to_str().unwrap();
+        let algs = ok(&["scramble", event, "-n", "6", "--seed", "2", "--sheet", p]);
+        let bytes = std::fs::read(&pdf).unwrap();
+        assert!(bytes.starts_with(b"%PDF-"), "{event}");
+        // Pictures are filled paths; clock and sq1 have none yet.
+        let filled = String::from_utf8_lossy(&bytes).matches("\nh\nB\n").count();
+        assert_eq!(
+            filled > 0,
+            !["clock", "sq1"].contains(&event),
+            "{event}: {filled}"
+        );
+        if !have("pdftotext") || !have("pdftoppm") {
+            eprintln!("pdftotext/pdftoppm not installed: the sheet is not rendered");
+            continue;
+        }
+        let text = Command::new("pdftotext").args(["-raw", p, "-"]).output().unwrap();
+        // pdftotext may drop the spaces of a short wrapped line: compare
+        // without spaces.
+        let squeeze = |s: &str| s.split_whitespace().collect::<String>();
+        let text = squeeze(&String::from_utf8_lossy(&text.stdout));
+        for alg in algs.lines() {
+            assert!(
+                text.contains(&squeeze(alg)),
+                "{event}: {alg} not on the sheet: {text}"
+            );
+        }
+        assert!(text.contains("page2of2"), "{event}: {text}");
+        let png = dir.join(event);
+        let status = Command::new("pdftoppm")
+            .args([
+                "-r",
+                "30",
+                "-png",
+                "-f",
+                "1",
+                "-l",
+                "1",
+                p,
+                png.to_str().unwrap(),
+            ])
+            .status()
+            .unwrap();
+        assert!(status.success(), "{event}: pdftoppm failed");
+        let rendered = std::fs::read(dir.join(format!("{event}-1.png"))).unwrap();
+        assert!(rendered.starts_with(b"\x89PNG"), "{event}");
+    }
+    let (code, _, err) = run(
+        &["scramble", "333", "--sheet", "/nonexistent/dir/x.pdf"],
+        "",
+    );
+    assert_eq!(code, 2, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -18,6 +18,7 @@ pub mod rng;
 pub mod rotations;
 pub mod scramble;
 pub mod sequence;
+pub mod sheet;
 pub mod shorten;
 
 use twistor_formats::alg::AlgError;

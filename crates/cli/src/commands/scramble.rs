@@ -5,6 +5,9 @@ use twistor_cube333::cache::{CacheEvent, CacheOptions};
 use twistor_search::TableEvent;
 use twistor_tools::scramble::{Event, ScrambleOptions, Scrambler};
 
+use twistor_geometry::svg::{draw, svg, DrawnSticker, SvgOptions};
+use twistor_tools::sheet::{scramble_sheet, SheetEntry};
+
 use crate::cache::{report_table_event, CacheArgs};
 use crate::commands::algio::emit;
 use crate::commands::random::clock_seed;
@@ -43,6 +46,11 @@ pub struct ScrambleArgs {
     /// (EVENT-1.svg, EVENT-2.svg, ...), as `twistor show --svg` draws it.
     #[arg(long, value_name = "DIR")]
     svg: Option<std::path::PathBuf>,
+    /// Also write a printable scramble sheet (PDF, A4, five scrambles a
+    /// page, each with a picture of the scrambled puzzle where it can be
+    /// drawn).
+    #[arg(long, value_name = "FILE.pdf")]
+    sheet: Option<std::path::PathBuf>,
     #[command(flatten)]
     cache: CacheArgs,
 }
@@ -64,10 +72,21 @@ pub fn run(args: ScrambleArgs) -> CliResult {
         table_cache: args.cache.cache()?,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let drawing = match &args.svg {
-        Some(dir) => Some(Drawing::new(event, dir)?),
-        None => None,
+    if let Some(dir) = &args.svg {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::input(format!("--svg {}: {e}", dir.display())))?;
+    }
+    if let Some(path) = &args.sheet {
+        // Fail before the work, not after it.
+        std::fs::write(path, b"")
+            .map_err(|e| CliError::input(format!("--sheet {}: {e}", path.display())))?;
+    }
+    let drawing = match (&args.svg, &args.sheet) {
+        (Some(_), _) => Some(Drawing::new(event)?),
+        (None, Some(_)) => Drawing::new(event).ok(),
+        (None, None) => None,
     };
+    let mut entries: Vec<SheetEntry> = Vec::new();
     let mut bar = Progress::stderr();
     let mut cube_events = |e: CacheEvent| match e {
         CacheEvent::Rejected { table, reason, .. }
@@ -89,7 +108,27 @@ pub fn run(args: ScrambleArgs) -> CliResult {
     for i in 1..=args.count {
         let s = scrambler.next_scramble();
         if let Some(d) = &drawing {
-            d.draw(i, &s.alg)?;
+            let (svg, picture) = d.draw(&s.alg)?;
+            if let Some(dir) = &args.svg {
+                let path = dir.join(format!("{}-{i}.svg", event.id()));
+                std::fs::write(&path, svg)
+                    .map_err(|e| CliError::input(format!("--svg {}: {e}", path.display())))?;
+            }
+            if args.sheet.is_some() {
+                entries.push(SheetEntry {
+                    label: i.to_string(),
+                    scramble: s.alg.clone(),
+                    picture,
+                    picture_size: (800.0, 500.0),
+                });
+            }
+        } else if args.sheet.is_some() {
+            entries.push(SheetEntry {
+                label: i.to_string(),
+                scramble: s.alg.clone(),
+                picture: Vec::new(),
+                picture_size: (800.0, 500.0),
+            });
         }
         if args.json {
             let mut v = json!({"event": event.id(), "scramble": s.alg});
@@ -101,19 +140,22 @@ pub fn run(args: ScrambleArgs) -> CliResult {
             emit(&s.alg)?;
         }
     }
+    if let Some(path) = &args.sheet {
+        let pdf = scramble_sheet(&format!("{} scrambles", event.id()), &entries);
+        std::fs::write(path, pdf)
+            .map_err(|e| CliError::input(format!("--sheet {}: {e}", path.display())))?;
+    }
     Ok(())
 }
 
-/// Drawings of scrambled puzzles, one SVG file each.
+/// Pictures of scrambled puzzles: SVG nets, and the same nets as shapes.
 struct Drawing {
     puzzle: twistor_geometry::GeneratedPuzzle,
-    dir: std::path::PathBuf,
-    id: &'static str,
 }
 
 impl Drawing {
-    /// Checks that `event`'s puzzle can be drawn and `dir` written to.
-    fn new(event: Event, dir: &std::path::Path) -> Result<Drawing, CliError> {
+    /// Checks that `event`'s puzzle can be drawn.
+    fn new(event: Event) -> Result<Drawing, CliError> {
         let options = twistor_geometry::PuzzleOptions {
             notation_rotations: true,
             keep_still_orbits: true,
@@ -126,25 +168,20 @@ impl Drawing {
                 event.id()
             ))
         })?;
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CliError::input(format!("--svg {}: {e}", dir.display())))?;
-        Ok(Drawing {
-            puzzle,
-            dir: dir.to_path_buf(),
-            id: event.id(),
-        })
+        Ok(Drawing { puzzle })
     }
 
-    /// Writes the net of the puzzle `alg` scrambles as scramble `i`.
-    fn draw(&self, i: u64, alg: &str) -> Result<(), CliError> {
+    /// The net of the puzzle `alg` scrambles, as SVG and as stickers.
+    fn draw(&self, alg: &str) -> Result<(String, Vec<DrawnSticker>), CliError> {
         let p = self.puzzle.puzzle();
         let parsed = crate::load::parse_alg(alg)?;
         let t = twistor_formats::resolve::alg_transformation(p, &parsed)
             .map_err(|e| CliError::failure(format!("scramble {alg:?}: {e}")))?;
         let pattern = p.layout().apply(p.start(), &t);
-        let svg = twistor_geometry::svg::svg(&self.puzzle, &pattern, &Default::default());
-        let path = self.dir.join(format!("{}-{i}.svg", self.id));
-        std::fs::write(&path, svg)
-            .map_err(|e| CliError::input(format!("--svg {}: {e}", path.display())))
+        let options = SvgOptions::default();
+        Ok((
+            svg(&self.puzzle, &pattern, &options),
+            draw(&self.puzzle, &pattern, &options),
+        ))
     }
 }
