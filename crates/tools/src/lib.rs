@@ -13,6 +13,7 @@
 pub mod analysis;
 pub mod catalog;
 pub mod handmade;
+pub mod picture;
 pub mod random;
 pub mod rng;
 pub mod rotations;

@@ -6,6 +6,7 @@ use twistor_search::TableEvent;
 use twistor_tools::scramble::{Event, ScrambleOptions, Scrambler};
 
 use twistor_geometry::svg::{draw, svg, DrawnSticker, SvgOptions};
+use twistor_tools::picture::{picture, picture_svg};
 use twistor_tools::sheet::{scramble_sheet, SheetEntry};
 
 use crate::cache::{report_table_event, CacheArgs};
@@ -149,8 +150,11 @@ pub fn run(args: ScrambleArgs) -> CliResult {
 }
 
 /// Pictures of scrambled puzzles: SVG nets, and the same nets as shapes.
-struct Drawing {
-    puzzle: twistor_geometry::GeneratedPuzzle,
+enum Drawing {
+    /// A puzzle built from geometry: its net.
+    Net(twistor_geometry::GeneratedPuzzle),
+    /// One of twistor's own models (the clock), drawn by `tools::picture`.
+    Model(&'static str, twistor_core::Puzzle),
 }
 
 impl Drawing {
@@ -161,27 +165,39 @@ impl Drawing {
             keep_still_orbits: true,
             ..Default::default()
         };
-        let puzzle = twistor_geometry::build(event.puzzle_name(), &options).map_err(|_| {
-            CliError::input(format!(
-                "--svg: {} scrambles cannot be drawn yet (nets are drawn for puzzles built \
-                 from geometry)",
+        if let Ok(puzzle) = twistor_geometry::build(event.puzzle_name(), &options) {
+            return Ok(Drawing::Net(puzzle));
+        }
+        let id = event.puzzle_name();
+        let model = twistor_tools::handmade::definition(id);
+        match model {
+            Some(p) if picture(id, &p, p.start()).is_some() => Ok(Drawing::Model(id, p)),
+            _ => Err(CliError::input(format!(
+                "--svg: {} scrambles cannot be drawn yet",
                 event.id()
-            ))
-        })?;
-        Ok(Drawing { puzzle })
+            ))),
+        }
     }
 
-    /// The net of the puzzle `alg` scrambles, as SVG and as stickers.
+    /// The picture of the puzzle `alg` scrambles, as SVG and as shapes.
     fn draw(&self, alg: &str) -> Result<(String, Vec<DrawnSticker>), CliError> {
-        let p = self.puzzle.puzzle();
+        let p = match self {
+            Drawing::Net(g) => g.puzzle(),
+            Drawing::Model(_, p) => p,
+        };
         let parsed = crate::load::parse_alg(alg)?;
         let t = twistor_formats::resolve::alg_transformation(p, &parsed)
             .map_err(|e| CliError::failure(format!("scramble {alg:?}: {e}")))?;
         let pattern = p.layout().apply(p.start(), &t);
-        let options = SvgOptions::default();
-        Ok((
-            svg(&self.puzzle, &pattern, &options),
-            draw(&self.puzzle, &pattern, &options),
-        ))
+        match self {
+            Drawing::Net(g) => {
+                let options = SvgOptions::default();
+                Ok((svg(g, &pattern, &options), draw(g, &pattern, &options)))
+            }
+            Drawing::Model(id, p) => {
+                let shapes = picture(id, p, &pattern).unwrap_or_default();
+                Ok((picture_svg(id, &shapes), shapes))
+            }
+        }
     }
 }
