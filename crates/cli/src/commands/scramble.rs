@@ -152,7 +152,7 @@ pub fn run(args: ScrambleArgs) -> CliResult {
 /// Pictures of scrambled puzzles: SVG nets, and the same nets as shapes.
 enum Drawing {
     /// A puzzle built from geometry: its net.
-    Net(twistor_geometry::GeneratedPuzzle),
+    Net(Box<twistor_geometry::GeneratedPuzzle>),
     /// One of twistor's own models (the clock), drawn by `tools::picture`.
     Model(&'static str, twistor_core::Puzzle),
 }
@@ -166,7 +166,7 @@ impl Drawing {
             ..Default::default()
         };
         if let Ok(puzzle) = twistor_geometry::build(event.puzzle_name(), &options) {
-            return Ok(Drawing::Net(puzzle));
+            return Ok(Drawing::Net(Box::new(puzzle)));
         }
         let id = event.puzzle_name();
         let model = twistor_tools::handmade::definition(id);
