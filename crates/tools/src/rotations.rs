@@ -64,14 +64,15 @@ impl WholeRotations {
         }
         for i in puzzle.rotations() {
             gens.push((
-                puzzle.moves()[i].name.clone(),
+                community_name(puzzle, i),
                 puzzle.moves()[i].transformation.clone(),
             ));
         }
         let gens: Vec<(String, Transformation)> = gens
             .into_iter()
             .flat_map(|(name, t)| {
-                [(format!("{name}'"), layout.invert(&t)), (name, t)]
+                let inverse = layout.invert(&t);
+                [(inverse_name(&name), inverse), (name, t)]
                     .into_iter()
                     .rev()
             })
@@ -117,6 +118,30 @@ impl WholeRotations {
     /// Whether there is only the identity.
     pub fn is_empty(&self) -> bool {
         self.elements.len() <= 1
+    }
+}
+
+/// The name people write for rotation move `index`, where the notation
+/// reads one of theirs as exactly it (the FTO's `T` is a rotation move
+/// with an internal name): `x`, `y`, `z`, `T`, or that with `'`.
+fn community_name(puzzle: &Puzzle, index: usize) -> String {
+    if let Some(n) = puzzle.notation() {
+        for cand in ["x", "y", "z", "T"] {
+            match n.resolve(puzzle, cand, None, None).as_deref() {
+                Some(&[(i, 1)]) if i == index => return cand.to_string(),
+                Some(&[(i, -1)]) if i == index => return format!("{cand}'"),
+                _ => {}
+            }
+        }
+    }
+    puzzle.moves()[index].name.clone()
+}
+
+/// `R` → `R'`, `R'` → `R`.
+fn inverse_name(name: &str) -> String {
+    match name.strip_suffix('\'') {
+        Some(base) => base.to_string(),
+        None => format!("{name}'"),
     }
 }
 

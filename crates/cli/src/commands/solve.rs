@@ -248,9 +248,28 @@ pub fn run(args: SolveArgs) -> CliResult {
                 })
                 .collect(),
         };
+        // One search over the whole depth range; with --up-to-rotation the
+        // orientations are searched depth by depth in turn, so the first
+        // answer is the shortest over all of them, and an orientation the
+        // moves cannot reach (which sifting cannot always tell when pieces
+        // are alike) never holds the others up.
+        let attempts: Vec<(usize, SolveOptions)> = match &rotations {
+            None => vec![(0, solve_options.clone())],
+            Some(_) => (args.min_depth..=args.max_depth)
+                .flat_map(|d| {
+                    let one_depth = SolveOptions {
+                        min_depth: d,
+                        max_depth: d,
+                        ..solve_options.clone()
+                    };
+                    (0..candidates.len()).map(move |c| (c, one_depth.clone()))
+                })
+                .collect(),
+        };
         let mut best: Option<(&str, twistor_search::SolveReport)> = None;
         let mut bar = Progress::stderr();
-        for (rotation, start) in &candidates {
+        for (c, options) in &attempts {
+            let (rotation, start) = &candidates[*c];
             let stop = AtomicBool::new(false);
             let report = std::thread::scope(|scope| {
                 // Within the generic search's budget, if it has one.
@@ -264,41 +283,29 @@ pub fn run(args: SolveArgs) -> CliResult {
                         }
                     });
                 }
-                let report =
-                    solver.solve(start, &solve_options, &stop, &mut |p: &SearchProgress| {
-                        let secs = t1.elapsed().as_secs_f64().max(1e-9);
-                        bar.message(&format!(
-                            "{label}: depth {} searched, {} nodes ({:.1} M/s)",
+                let report = solver.solve(start, options, &stop, &mut |p: &SearchProgress| {
+                    let secs = t1.elapsed().as_secs_f64().max(1e-9);
+                    bar.message(&format!(
+                        "{label}: depth {} searched, {} nodes ({:.1} M/s)",
+                        p.depth,
+                        p.nodes,
+                        p.nodes as f64 / secs / 1e6
+                    ));
+                    if args.verbose {
+                        note!(
+                            "  depth {:2} done: {:>14} nodes, {:8.2} s",
                             p.depth,
                             p.nodes,
-                            p.nodes as f64 / secs / 1e6
-                        ));
-                        if args.verbose {
-                            note!(
-                                "  depth {:2} done: {:>14} nodes, {:8.2} s",
-                                p.depth,
-                                p.nodes,
-                                t1.elapsed().as_secs_f64()
-                            );
-                        }
-                    });
+                            t1.elapsed().as_secs_f64()
+                        );
+                    }
+                });
                 drop(done);
                 report
             });
-            let length = |r: &twistor_search::SolveReport| r.solutions.first().map(|s| s.len());
-            let better = match &best {
-                None => true,
-                Some((_, b)) => match (length(&report), length(b)) {
-                    (Some(x), Some(y)) => x < y,
-                    (Some(_), None) => true,
-                    _ => false,
-                },
-            };
-            let stopped = report.stopped;
-            if better || stopped {
-                best = Some((rotation, report));
-            }
-            if stopped {
+            let found = !report.solutions.is_empty() || report.stopped;
+            best = Some((rotation, report));
+            if found {
                 break;
             }
         }
