@@ -221,13 +221,20 @@ pub fn run(args: SolveArgs) -> CliResult {
     let mut unsolved = 0;
     for (i, (name, start)) in positions.iter().enumerate() {
         let label = name.as_deref().unwrap_or("position");
-        if rotations.is_none()
-            && reachability(puzzle.layout(), &chain, &goal.pattern, start)
-                == Reachability::Unreachable
-        {
-            unsolved += 1;
-            unreachable_line(label, name, args.json, false);
-            continue;
+        if rotations.is_none() {
+            match reachability(puzzle.layout(), &chain, &goal.pattern, start) {
+                Reachability::Unreachable => {
+                    unsolved += 1;
+                    unreachable_line(label, name, args.json, false);
+                    continue;
+                }
+                Reachability::Unknown if !puzzle.rotations().is_empty() => note!(
+                    "{label}: with pieces alike, whether the moves reach this position is not \
+                     known before searching; if it is the puzzle held differently, \
+                     --up-to-rotation solves it"
+                ),
+                _ => {}
+            }
         }
         let t1 = Instant::now();
         // Each orientation the puzzle may be held in is a start of its own
