@@ -83,6 +83,6 @@ pub enum GeometryError {
     #[error("degenerate geometry: {0}")]
     Degenerate(String),
     /// The core model refused the result.
-    #[error("{0}")]
-    Core(String),
+    #[error(transparent)]
+    Core(#[from] twistor_core::CoreError),
 }

@@ -249,11 +249,11 @@ impl GeneratedPuzzle {
                         });
                     }
                     Orbit::new(od.name.clone(), od.cubies.len(), orientations[o])
-                        .map_err(|e| GeometryError::Core(e.to_string()))
+                        .map_err(GeometryError::Core)
                 })
                 .collect::<Result<Vec<_>, _>>()?,
         )
-        .map_err(|e| GeometryError::Core(e.to_string()))?;
+        .map_err(GeometryError::Core)?;
         let start = start_pattern(&geometry, &kept, &layout, options.distinct_pieces)?;
         let turns = Turns::new(&geometry, &kept, options.orient_centers);
         let mut puzzle = Puzzle::new(name, layout, start);
@@ -389,7 +389,7 @@ fn add_base_move(puzzle: &mut Puzzle, name: &str, t: Transformation) -> Result<(
             kind: MoveKind::Base,
             definition: None,
         })
-        .map_err(|e| GeometryError::Core(e.to_string()))
+        .map_err(GeometryError::Core)
 }
 
 /// Builds transformations of slice ranges on the kept orbits.
@@ -782,5 +782,5 @@ fn start_pattern(
         .collect();
     layout
         .pattern(&orbits)
-        .map_err(|e| GeometryError::Core(e.to_string()))
+        .map_err(GeometryError::Core)
 }
