@@ -780,7 +780,5 @@ fn start_pattern(
             }
         })
         .collect();
-    layout
-        .pattern(&orbits)
-        .map_err(GeometryError::Core)
+    layout.pattern(&orbits).map_err(GeometryError::Core)
 }
