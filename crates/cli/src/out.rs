@@ -17,7 +17,7 @@ pub fn write(args: fmt::Arguments<'_>) {
 }
 
 /// Ends the process: quietly for a closed pipe, with a message otherwise.
-pub fn closed_or_failed(e: std::io::Error) -> ! {
+fn closed_or_failed(e: std::io::Error) -> ! {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         std::process::exit(0);
     }

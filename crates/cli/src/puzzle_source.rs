@@ -118,20 +118,32 @@ impl GeometryFlags {
     }
 }
 
+/// The options a picture is drawn with: every piece tracked (centres too),
+/// so the net shows every sticker, and the rotations notation reads.
+pub fn for_drawing(options: &mut PuzzleOptions) {
+    options.notation_rotations = true;
+    options.keep_still_orbits = true;
+}
+
+/// What `PUZZLE` turned out to be.
+enum Source {
+    /// An existing file (or `-`), still to be read.
+    File,
+    /// One of twistor's own models of cubing.js's hand-written puzzles.
+    Handmade(Puzzle),
+    /// A puzzle built from geometry.
+    Built(Box<GeneratedPuzzle>),
+}
+
 impl PuzzleSource {
     /// Loads the puzzle: a file that exists is read; otherwise a name or
     /// descriptor is built (with the whole-puzzle rotations notation such
     /// as `x` and `M` needs).
     pub fn load(&self) -> Result<Puzzle, CliError> {
-        if let Some(p) = self.handmade()? {
-            return Ok(p);
-        }
-        match self.generated(|o| o.notation_rotations = true)? {
-            Some(g) => Ok(g.into_puzzle()),
-            None => {
-                let text = read_text(&self.puzzle)?;
-                twistor_formats::read_puzzle(&text, &self.puzzle).map_err(CliError::input)
-            }
+        match self.source(|o| o.notation_rotations = true)? {
+            Source::File => self.read_file(),
+            Source::Handmade(p) => Ok(p),
+            Source::Built(g) => Ok((*g).into_puzzle()),
         }
     }
 
@@ -141,12 +153,10 @@ impl PuzzleSource {
     /// every piece is numbered apart in the start state, as cubing.js's
     /// KPuzzle definitions are (`convert --to json`).
     pub fn load_definition(&self, distinct_pieces: bool) -> Result<Puzzle, CliError> {
-        if let Some(p) = self.handmade()? {
-            return Ok(p);
-        }
-        match self.generated(|o| o.distinct_pieces = distinct_pieces)? {
-            Some(g) => Ok(g.into_puzzle()),
-            None => self.load(),
+        match self.source(|o| o.distinct_pieces = distinct_pieces)? {
+            Source::File => self.read_file(),
+            Source::Handmade(p) => Ok(p),
+            Source::Built(g) => Ok((*g).into_puzzle()),
         }
     }
 
@@ -155,34 +165,15 @@ impl PuzzleSource {
     /// notation's (`U L R B u l r b`), so solutions print in it
     /// ([`catalog::in_notation`]); files and other puzzles load as they are.
     pub fn load_in_notation(&self) -> Result<Puzzle, CliError> {
-        match self.generated(|o| o.notation_rotations = true)? {
-            Some(g) => {
+        match self.source(|o| o.notation_rotations = true)? {
+            Source::File => self.read_file(),
+            Source::Handmade(p) => Ok(p),
+            Source::Built(g) => {
                 let moves = g.notation().search_notation(g.puzzle());
                 catalog::in_notation(g.puzzle(), &moves)
                     .map_err(|e| CliError::failure(format!("{}: {e}", self.puzzle)))
             }
-            None => self.load(),
         }
-    }
-
-    /// One of cubing.js's hand-written puzzles (`clock`, `sq1`), as
-    /// twistor defines it, or `None` when `PUZZLE` names something else.
-    fn handmade(&self) -> Result<Option<Puzzle>, CliError> {
-        let spec = self.puzzle.as_str();
-        if Path::new(spec).exists() || spec == "-" {
-            return Ok(None);
-        }
-        let Resolved::Handmade(id) = catalog::resolve(spec) else {
-            return Ok(None);
-        };
-        if self.geometry.any() {
-            return Err(CliError::input(format!(
-                "{spec}: the geometry options apply only to puzzles built from geometry"
-            )));
-        }
-        twistor_tools::handmade::definition(id)
-            .map(Some)
-            .ok_or_else(|| CliError::failure(format!("{spec}: no definition of {id}")))
     }
 
     /// The puzzle built from geometry, or `None` when `PUZZLE` is an
@@ -192,6 +183,20 @@ impl PuzzleSource {
         &self,
         adjust: impl FnOnce(&mut PuzzleOptions),
     ) -> Result<Option<GeneratedPuzzle>, CliError> {
+        match self.source(adjust)? {
+            Source::Built(g) => Ok(Some(*g)),
+            Source::File | Source::Handmade(_) => Ok(None),
+        }
+    }
+
+    fn read_file(&self) -> Result<Puzzle, CliError> {
+        let text = read_text(&self.puzzle)?;
+        twistor_formats::read_puzzle(&text, &self.puzzle).map_err(CliError::input)
+    }
+
+    /// What `PUZZLE` is: a file, one of the hand-written puzzles, or a
+    /// name or descriptor built with the flags' options (`adjust`ed).
+    fn source(&self, adjust: impl FnOnce(&mut PuzzleOptions)) -> Result<Source, CliError> {
         let spec = self.puzzle.as_str();
         if Path::new(spec).exists() || spec == "-" {
             if self.geometry.any() {
@@ -199,18 +204,27 @@ impl PuzzleSource {
                     "{spec}: the geometry options apply only to puzzle names and descriptors, not to files"
                 )));
             }
-            return Ok(None);
+            return Ok(Source::File);
         }
         let mut options = self.geometry.options();
         adjust(&mut options);
         let name = match catalog::resolve(spec) {
             Resolved::Geometry(name) => name,
-            Resolved::Handmade(_) => return Ok(None),
+            Resolved::Handmade(id) => {
+                if self.geometry.any() {
+                    return Err(CliError::input(format!(
+                        "{spec}: the geometry options apply only to puzzles built from geometry"
+                    )));
+                }
+                return twistor_tools::handmade::definition(id)
+                    .map(Source::Handmade)
+                    .ok_or_else(|| CliError::failure(format!("{spec}: no definition of {id}")));
+            }
             Resolved::Descriptor { name, descriptor } => {
                 let built = Descriptor::parse(descriptor)
                     .and_then(|d| GeneratedPuzzle::from_descriptor(name, &d, &options));
                 return built
-                    .map(Some)
+                    .map(|g| Source::Built(Box::new(g)))
                     .map_err(|e| CliError::input(format!("{spec}: {e}")));
             }
             Resolved::NotModelled { id, what } => {
@@ -233,7 +247,7 @@ impl PuzzleSource {
             }
         };
         twistor_geometry::build(name, &options)
-            .map(Some)
+            .map(|g| Source::Built(Box::new(g)))
             .map_err(|e| CliError::input(format!("{spec}: {e}")))
     }
 }

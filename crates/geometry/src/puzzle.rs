@@ -114,6 +114,20 @@ pub struct SliceMove {
     pub inverted: bool,
 }
 
+impl SliceMove {
+    /// The whole-puzzle rotation about axis `k`, named as PuzzleGeometry
+    /// names it (`Fv`).
+    fn whole_axis(k: usize, axis: &Axis) -> SliceMove {
+        SliceMove {
+            name: format!("{}v", axis.pos),
+            axis: k,
+            lo: 0,
+            hi: axis.planes(),
+            inverted: false,
+        }
+    }
+}
+
 /// A puzzle built from geometry: the geometry, the definition, and how
 /// one maps to the other.
 #[derive(Debug)]
@@ -200,13 +214,7 @@ impl GeneratedPuzzle {
         // only they move (the 3x3x3's centres) must be there to take it.
         if options.notation_rotations && fixed.is_none() {
             for (k, axis) in geometry.axes.iter().enumerate().take(cut_axes) {
-                let m = SliceMove {
-                    name: format!("{}v", axis.pos),
-                    axis: k,
-                    lo: 0,
-                    hi: axis.planes(),
-                    inverted: false,
-                };
+                let m = SliceMove::whole_axis(k, axis);
                 if turns_whole_axis(&moves, k, axis.planes())
                     || moves.iter().any(|o| o.name == m.name)
                 {
@@ -511,13 +519,7 @@ fn mapper_for(g: &Geometry, desc: &Descriptor) -> Mapper {
 /// face letters as its corner rotations, so its face rotations are named
 /// by SiGN instead: `x`, `y`, `z` (the turns of `R`, `U` and `F`).
 fn added_rotation(k: usize, axis: &Axis, mapper: &Mapper) -> SliceMove {
-    let plain = SliceMove {
-        name: format!("{}v", axis.pos),
-        axis: k,
-        lo: 0,
-        hi: axis.planes(),
-        inverted: false,
-    };
+    let plain = SliceMove::whole_axis(k, axis);
     if *mapper != Mapper::Skewb {
         return plain;
     }

@@ -259,7 +259,42 @@ pub fn draw(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> Ve
 
 /// The position as an SVG net.
 pub fn svg(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> String {
-    let stickers = draw(gp, pattern, options);
+    net_svg(gp, &draw(gp, pattern, options), options)
+}
+
+/// The stickers [`draw`] laid out for `gp`, as an SVG net (one group a
+/// face of the solid).
+pub fn net_svg(gp: &GeneratedPuzzle, stickers: &[DrawnSticker], options: &SvgOptions) -> String {
+    let groups = gp.geometry().solid().faces().iter().map(|f| {
+        let on_face: Vec<&DrawnSticker> = stickers.iter().filter(|x| x.face == f.name).collect();
+        (f.name.as_str(), on_face)
+    });
+    document(gp.puzzle().name(), options, groups)
+}
+
+/// Any drawn shapes as an SVG document, grouped by their `face` in order
+/// of first appearance (pictures of puzzles not built from geometry, such
+/// as the clock, drawn in the same form as the nets).
+pub fn shapes_svg(title: &str, options: &SvgOptions, shapes: &[DrawnSticker]) -> String {
+    let mut faces: Vec<&str> = Vec::new();
+    for s in shapes {
+        if !faces.contains(&s.face.as_str()) {
+            faces.push(&s.face);
+        }
+    }
+    let groups = faces.into_iter().map(|face| {
+        let on_face: Vec<&DrawnSticker> = shapes.iter().filter(|x| x.face == face).collect();
+        (face, on_face)
+    });
+    document(title, options, groups)
+}
+
+/// An SVG document of polygons, one `<g>` a group.
+fn document<'a>(
+    title: &str,
+    options: &SvgOptions,
+    groups: impl Iterator<Item = (&'a str, Vec<&'a DrawnSticker>)>,
+) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -270,11 +305,11 @@ pub fn svg(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> Str
     let _ = writeln!(
         s,
         "<title>{}</title>\n<style>.sticker {{ stroke: #000000; stroke-width: 1px; }}</style>",
-        escape(gp.puzzle().name())
+        escape(title)
     );
-    for f in gp.geometry().solid().faces() {
-        let _ = writeln!(s, "<g id=\"face-{0}\"><title>{0}</title>", escape(&f.name));
-        for st in stickers.iter().filter(|x| x.face == f.name) {
+    for (name, stickers) in groups {
+        let _ = writeln!(s, "<g id=\"face-{0}\"><title>{0}</title>", escape(name));
+        for st in stickers {
             let pts: Vec<String> = st
                 .points
                 .iter()

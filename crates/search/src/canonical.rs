@@ -198,30 +198,9 @@ impl CanonicalFsm {
     /// How many canonical sequences there are of each length `0..=depth`
     /// (saturating at `u128::MAX`).
     pub fn counts(&self, depth: usize) -> Vec<u128> {
-        let mut per_class = vec![0u128; self.num_classes];
-        for &c in &self.class_of_move {
-            per_class[c] += 1;
-        }
-        let mut cur = vec![0u128; self.num_states];
-        cur[0] = 1;
-        let mut out = vec![1u128];
-        for _ in 0..depth {
-            let mut nxt = vec![0u128; self.num_states];
-            for (s, &ways) in cur.iter().enumerate() {
-                if ways == 0 {
-                    continue;
-                }
-                let row = &self.next[s * self.num_classes..(s + 1) * self.num_classes];
-                for (&t, &moves) in row.iter().zip(&per_class) {
-                    if t != FORBIDDEN {
-                        nxt[t as usize] =
-                            nxt[t as usize].saturating_add(ways.saturating_mul(moves));
-                    }
-                }
-            }
-            out.push(nxt.iter().fold(0u128, |a, &b| a.saturating_add(b)));
-            cur = nxt;
-        }
-        out
+        self.exact_counts(depth)
+            .iter()
+            .map(|c| u128::try_from(c).unwrap_or(u128::MAX))
+            .collect()
     }
 }

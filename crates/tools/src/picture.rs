@@ -1,7 +1,8 @@
 //! Pictures of the hand-written puzzles, for scramble sheets: the shapes
 //! a person compares their puzzle with, in the same form as the nets of
-//! puzzles built from geometry ([`DrawnSticker`] polygons in an
-//! 800 × 500 frame, y down), so one renderer draws both.
+//! puzzles built from geometry ([`DrawnSticker`] polygons in the default
+//! [`twistor_geometry::svg::SvgOptions`] frame, 800 × 500, y down), so one
+//! renderer draws both.
 //!
 //! The clock is drawn as it is held after the scramble: the side facing
 //! you on the left, the other side (as seen from behind) on the right.
@@ -11,9 +12,6 @@
 use twistor_core::{Pattern, Puzzle};
 use twistor_geometry::svg::DrawnSticker;
 
-/// The frame pictures are drawn in.
-pub const PICTURE_SIZE: (f64, f64) = (800.0, 500.0);
-
 /// The picture of `pattern` on the hand-written puzzle `id`, where one is
 /// drawn (the clock, so far).
 pub fn picture(id: &str, puzzle: &Puzzle, pattern: &Pattern) -> Option<Vec<DrawnSticker>> {
@@ -21,37 +19,6 @@ pub fn picture(id: &str, puzzle: &Puzzle, pattern: &Pattern) -> Option<Vec<Drawn
         "clock" => clock(puzzle, pattern),
         _ => None,
     }
-}
-
-/// A picture as an SVG document, shapes in order.
-pub fn picture_svg(title: &str, shapes: &[DrawnSticker]) -> String {
-    let (w, h) = PICTURE_SIZE;
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n<title>{}</title>\n<style>.sticker {{ stroke: #000000; stroke-width: 1px; }}</style>\n",
-        escape(title)
-    );
-    for shape in shapes {
-        let points: Vec<String> = shape
-            .points
-            .iter()
-            .map(|(x, y)| format!("{x:.2},{y:.2}"))
-            .collect();
-        s.push_str(&format!(
-            "<polygon id=\"{}\" class=\"sticker\" fill=\"{}\" points=\"{}\"/>\n",
-            escape(&shape.id),
-            escape(&shape.color),
-            points.join(" ")
-        ));
-    }
-    s.push_str("</svg>\n");
-    s
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 const DARK: &str = "#1f4e8c";

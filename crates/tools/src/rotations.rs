@@ -18,7 +18,7 @@
 //! assert!(rotations.iter().any(|r| r.name == "x"));
 //! ```
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use twistor_core::{Puzzle, Transformation};
 
@@ -81,15 +81,15 @@ impl WholeRotations {
             name: String::new(),
             transformation: layout.identity(),
         }];
-        let mut seen: HashMap<Vec<u8>, ()> = HashMap::new();
-        seen.insert(layout.identity().as_bytes().to_vec(), ());
+        let mut seen: HashSet<Vec<u8>> = HashSet::new();
+        seen.insert(layout.identity().as_bytes().to_vec());
         let mut next = 0;
         while next < elements.len() {
             let here = elements[next].clone();
             next += 1;
             for (g, t) in &gens {
                 let product = layout.compose(&here.transformation, t);
-                if seen.insert(product.as_bytes().to_vec(), ()).is_some() {
+                if !seen.insert(product.as_bytes().to_vec()) {
                     continue;
                 }
                 if elements.len() == MAX_ROTATIONS {
@@ -148,16 +148,11 @@ fn inverse_name(name: &str) -> String {
 /// `word` followed by `g`, written as `y2` rather than `y y` when the
 /// last move repeats.
 fn merge(word: &str, g: &str) -> String {
-    let base = g.trim_end_matches('\'');
-    if let Some(last) = word.split(' ').next_back() {
-        if last == g && !g.ends_with('\'') {
-            let head = &word[..word.len() - last.len()];
-            return format!("{head}{base}2");
-        }
-        if last == g && g.ends_with('\'') {
-            let head = &word[..word.len() - last.len()];
-            return format!("{head}{base}2'");
-        }
+    let (head, last) = word.rsplit_once(' ').unwrap_or(("", word));
+    if last == g {
+        let (base, prime) = g.strip_suffix('\'').map_or((g, ""), |b| (b, "'"));
+        let sep = if head.is_empty() { "" } else { " " };
+        return format!("{head}{sep}{base}2{prime}");
     }
     if word.is_empty() {
         g.to_string()

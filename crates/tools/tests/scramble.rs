@@ -1,29 +1,21 @@
 //! Scrambles: notation each puzzle's community reads, the states they
 //! reach, minimum distances and reproducible seeds.
 
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use twistor_core::Puzzle;
-use twistor_cube333::cache::CacheOptions;
 use twistor_cube333::{CubieCube, MoveSeq};
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::alg_transformation;
 use twistor_geometry::{build, PuzzleOptions};
 use twistor_search::target::Goal;
 use twistor_search::{Metric, MoveSet, SolveOptions, Solver, SolverOptions};
-use twistor_tools::scramble::{scramble_puzzle, Event, ScrambleOptions, Scrambler};
+use twistor_tools::scramble::{scramble_puzzle, Event, Scrambler};
+
+mod support;
 
 fn scrambler(event: Event, seed: u64) -> Scrambler {
-    let options = ScrambleOptions {
-        // Shared with crates/cube333's tests, so the tables are built once.
-        cube333_cache: CacheOptions {
-            dir: Some(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("twistor-cube333-tables")),
-            ..Default::default()
-        },
-        table_cache: None,
-        threads: 2,
-    };
+    let options = support::scramble_options();
     Scrambler::new(event, seed, &options, &mut |_| {}, &mut |_| {}).unwrap()
 }
 

@@ -3,26 +3,17 @@
 //! padded with `R' U' F`, and nothing cancels across the seams. Every
 //! scramble is applied to the cube to check what it reaches.
 
-use std::path::PathBuf;
-
 use twistor_core::Puzzle;
-use twistor_cube333::cache::CacheOptions;
 use twistor_cube333::{CubieCube, MoveSeq};
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::alg_transformation;
 use twistor_geometry::{build, PuzzleOptions};
-use twistor_tools::scramble::{Event, ScrambleOptions, Scrambler, FMC_PADDING};
+use twistor_tools::scramble::{Event, Scrambler, FMC_PADDING};
+
+mod support;
 
 fn scrambles(event: &str, n: usize) -> Vec<String> {
-    let options = ScrambleOptions {
-        // Shared with crates/cube333's tests, so the tables are built once.
-        cube333_cache: CacheOptions {
-            dir: Some(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("twistor-cube333-tables")),
-            ..Default::default()
-        },
-        table_cache: None,
-        threads: 2,
-    };
+    let options = support::scramble_options();
     let event = Event::parse(event).unwrap();
     let mut s = Scrambler::new(event, 5, &options, &mut |_| {}, &mut |_| {}).unwrap();
     (0..n).map(|_| s.next_scramble().alg).collect()

@@ -3,10 +3,10 @@
 //! pipeline of any length runs in bounded memory), and lines written as
 //! they are ready.
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 
 use twistor_formats::alg::{Alg, Move};
-use twistor_tools::sequence::expand;
+use twistor_tools::sequence::{expand, moves_to_alg};
 use twistor_tools::ToolError;
 
 use crate::error::CliError;
@@ -48,19 +48,19 @@ pub fn alg_error(text: &str, e: ToolError) -> CliError {
 
 /// Writes one line to standard output; a closed pipe ends quietly.
 pub fn emit(line: &str) -> Result<(), CliError> {
-    let mut out = std::io::stdout().lock();
-    match writeln!(out, "{line}").and_then(|_| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
-        Err(e) => Err(CliError::failure(e)),
-    }
+    outln!("{line}");
+    Ok(())
 }
 
-/// Writes the result of a sequence tool for the alg `input`: the alg
+/// Writes the result of a sequence tool for the alg `input`: the moves
 /// alone, or with `--json` `{"input": ..., "alg": ..., "length": n}`.
-pub fn emit_alg(input: &str, alg: &Alg, json: bool) -> Result<(), CliError> {
+pub fn emit_moves(input: &str, moves: &[Move], json: bool) -> Result<(), CliError> {
+    emit_alg(input, &moves_to_alg(moves), moves.len(), json)
+}
+
+/// [`emit_moves`] for an alg of `length` moves as written.
+pub fn emit_alg(input: &str, alg: &Alg, length: usize, json: bool) -> Result<(), CliError> {
     if json {
-        let length = expand(alg, usize::MAX).map_or(0, |m| m.len());
         emit(
             &serde_json::json!({"input": input.trim(), "alg": alg.to_string(), "length": length})
                 .to_string(),

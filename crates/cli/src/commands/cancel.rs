@@ -1,8 +1,8 @@
 //! `twistor cancel`: merge adjacent moves on the same grip.
 
-use twistor_tools::sequence::{cancel, moves_to_alg, MoveTable, MOVE_LIMIT};
+use twistor_tools::sequence::{cancel, MoveTable, MOVE_LIMIT};
 
-use crate::commands::algio::{alg_error, alg_moves, emit_alg, for_each_alg};
+use crate::commands::algio::{alg_error, alg_moves, emit_moves, for_each_alg};
 use crate::error::CliResult;
 use crate::puzzle_source::PuzzleSource;
 
@@ -31,6 +31,6 @@ pub fn run(args: CancelArgs) -> CliResult {
     for_each_alg(&args.algs, |text| {
         let moves = alg_moves(text, MOVE_LIMIT)?;
         let out = cancel(&mut table, &moves).map_err(|e| alg_error(text, e))?;
-        emit_alg(text, &moves_to_alg(&out), args.json)
+        emit_moves(text, &out, args.json)
     })
 }

@@ -1,9 +1,9 @@
 //! `twistor canonicalize`: cancel, merge across commuting moves, and put
 //! commuting moves in canonical order.
 
-use twistor_tools::sequence::{canonicalize, moves_to_alg, MoveTable, CANONICALIZE_LIMIT};
+use twistor_tools::sequence::{canonicalize, MoveTable, CANONICALIZE_LIMIT};
 
-use crate::commands::algio::{alg_error, alg_moves, emit_alg, for_each_alg};
+use crate::commands::algio::{alg_error, alg_moves, emit_moves, for_each_alg};
 use crate::error::CliResult;
 use crate::puzzle_source::PuzzleSource;
 
@@ -33,6 +33,6 @@ pub fn run(args: CanonicalizeArgs) -> CliResult {
     for_each_alg(&args.algs, |text| {
         let moves = alg_moves(text, CANONICALIZE_LIMIT)?;
         let out = canonicalize(&mut table, &moves).map_err(|e| alg_error(text, e))?;
-        emit_alg(text, &moves_to_alg(&out), args.json)
+        emit_moves(text, &out, args.json)
     })
 }

@@ -166,15 +166,13 @@ fn reporter(verbose: bool) -> impl FnMut(CacheEvent) {
             );
         }
         CacheEvent::Building { table, path, bytes } => {
-            if !crate::progress::quiet() {
-                let place = path
-                    .map(|p| format!("; it will be cached in {}", p.display()))
-                    .unwrap_or_else(|| "; it will not be cached".to_string());
-                note!(
-                    "table {table}: building {:.1} MB (once; can take a while){place}",
-                    bytes as f64 / 1e6
-                );
-            }
+            let place = path
+                .map(|p| format!("; it will be cached in {}", p.display()))
+                .unwrap_or_else(|| "; it will not be cached".to_string());
+            note!(
+                "table {table}: building {:.1} MB (once; can take a while){place}",
+                bytes as f64 / 1e6
+            );
         }
         CacheEvent::Built {
             table,
@@ -258,13 +256,12 @@ fn cube_from_line(t: &str) -> Result<CubieCube, String> {
 /// 3x3x3 (`twistor random 3x3x3 | twistor 333 solve`), read through the
 /// correspondence that finds the cube in the definition.
 fn cubes_from_positions(text: &str) -> Result<(Vec<CubieCube>, usize, Option<Namer>), CliError> {
-    let options = twistor_geometry::PuzzleOptions {
-        notation_rotations: true,
+    // The puzzle `twistor random 3x3x3` writes its positions on.
+    let source = crate::puzzle_source::PuzzleSource {
+        puzzle: "3x3x3".to_string(),
         ..Default::default()
     };
-    let puzzle = twistor_geometry::build("3x3x3", &options)
-        .map_err(CliError::failure)?
-        .into_puzzle();
+    let puzzle = source.load()?;
     let grips = puzzle.search_moves();
     let corr = CubeCorrespondence::find(&puzzle, &grips)
         .ok_or_else(|| CliError::failure("the named 3x3x3 was not recognised as a cube"))?;
@@ -328,6 +325,18 @@ fn read_cubes(a: &SolveArgs) -> Result<(Vec<CubieCube>, usize, Option<Namer>), C
     Ok((cubes, bad, None))
 }
 
+/// Face turns of the cube as the moves of the definition it was found in.
+fn named_moves(
+    puzzle: &twistor_core::Puzzle,
+    corr: &CubeCorrespondence,
+    moves: &MoveSeq,
+) -> Vec<String> {
+    corr.moves_back(moves)
+        .into_iter()
+        .map(|(index, amount)| twistor_core::power_name(&puzzle.moves()[index].name, amount))
+        .collect()
+}
+
 /// A definition the cubes were read on, and where the cube sits in it: a
 /// solution is written in that definition's moves.
 type Namer = (twistor_core::Puzzle, CubeCorrespondence);
@@ -339,12 +348,7 @@ fn print_solution(
     namer: Option<&Namer>,
 ) -> std::io::Result<()> {
     let text = match namer {
-        Some((puzzle, corr)) => corr
-            .moves_back(moves)
-            .into_iter()
-            .map(|(index, amount)| twistor_core::power_name(&puzzle.moves()[index].name, amount))
-            .collect::<Vec<_>>()
-            .join(" "),
+        Some((puzzle, corr)) => named_moves(puzzle, corr, moves).join(" "),
         None => moves.to_string(),
     };
     if json {
@@ -622,11 +626,7 @@ pub fn solve_recognised(
             }
         };
         drop(bar);
-        let words: Vec<String> = correspondence
-            .moves_back(&s.moves)
-            .into_iter()
-            .map(|(index, amount)| twistor_core::power_name(&puzzle.moves()[index].name, amount))
-            .collect();
+        let words = named_moves(puzzle, correspondence, &s.moves);
         let solution = words.join(" ");
         note!(
             "{}: optimal {} moves in {:.2} s ({} nodes)",

@@ -5,8 +5,8 @@ use twistor_cube333::cache::{CacheEvent, CacheOptions};
 use twistor_search::TableEvent;
 use twistor_tools::scramble::{Event, ScrambleOptions, Scrambler};
 
-use twistor_geometry::svg::{draw, svg, DrawnSticker, SvgOptions};
-use twistor_tools::picture::{picture, picture_svg};
+use twistor_geometry::svg::{draw, net_svg, shapes_svg, DrawnSticker, SvgOptions};
+use twistor_tools::picture::picture;
 use twistor_tools::sheet::{scramble_sheet, SheetEntry};
 
 use crate::cache::{report_table_event, CacheArgs};
@@ -106,29 +106,24 @@ pub fn run(args: ScrambleArgs) -> CliResult {
     )
     .map_err(CliError::failure)?;
     bar.finish();
+    let size = SvgOptions::default();
     for i in 1..=args.count {
         let s = scrambler.next_scramble();
-        if let Some(d) = &drawing {
-            let (svg, picture) = d.draw(&s.alg)?;
-            if let Some(dir) = &args.svg {
-                let path = dir.join(format!("{}-{i}.svg", event.id()));
-                std::fs::write(&path, svg)
-                    .map_err(|e| CliError::input(format!("--svg {}: {e}", path.display())))?;
-            }
-            if args.sheet.is_some() {
-                entries.push(SheetEntry {
-                    label: i.to_string(),
-                    scramble: s.alg.clone(),
-                    picture,
-                    picture_size: (800.0, 500.0),
-                });
-            }
-        } else if args.sheet.is_some() {
+        let shapes = match &drawing {
+            Some(d) => d.shapes(&s.alg)?,
+            None => Vec::new(),
+        };
+        if let (Some(dir), Some(d)) = (&args.svg, &drawing) {
+            let path = dir.join(format!("{}-{i}.svg", event.id()));
+            std::fs::write(&path, d.svg(&shapes))
+                .map_err(|e| CliError::input(format!("--svg {}: {e}", path.display())))?;
+        }
+        if args.sheet.is_some() {
             entries.push(SheetEntry {
                 label: i.to_string(),
                 scramble: s.alg.clone(),
-                picture: Vec::new(),
-                picture_size: (800.0, 500.0),
+                picture: shapes,
+                picture_size: (size.width, size.height),
             });
         }
         if args.json {
@@ -160,11 +155,8 @@ enum Drawing {
 impl Drawing {
     /// Checks that `event`'s puzzle can be drawn.
     fn new(event: Event) -> Result<Drawing, CliError> {
-        let options = twistor_geometry::PuzzleOptions {
-            notation_rotations: true,
-            keep_still_orbits: true,
-            ..Default::default()
-        };
+        let mut options = twistor_geometry::PuzzleOptions::default();
+        crate::puzzle_source::for_drawing(&mut options);
         if let Ok(puzzle) = twistor_geometry::build(event.puzzle_name(), &options) {
             return Ok(Drawing::Net(Box::new(puzzle)));
         }
@@ -179,8 +171,8 @@ impl Drawing {
         }
     }
 
-    /// The picture of the puzzle `alg` scrambles, as SVG and as shapes.
-    fn draw(&self, alg: &str) -> Result<(String, Vec<DrawnSticker>), CliError> {
+    /// The picture of the puzzle `alg` scrambles.
+    fn shapes(&self, alg: &str) -> Result<Vec<DrawnSticker>, CliError> {
         let p = match self {
             Drawing::Net(g) => g.puzzle(),
             Drawing::Model(_, p) => p,
@@ -189,15 +181,17 @@ impl Drawing {
         let t = twistor_formats::resolve::alg_transformation(p, &parsed)
             .map_err(|e| CliError::failure(format!("scramble {alg:?}: {e}")))?;
         let pattern = p.layout().apply(p.start(), &t);
+        Ok(match self {
+            Drawing::Net(g) => draw(g, &pattern, &SvgOptions::default()),
+            Drawing::Model(id, p) => picture(id, p, &pattern).unwrap_or_default(),
+        })
+    }
+
+    /// A picture as an SVG document.
+    fn svg(&self, shapes: &[DrawnSticker]) -> String {
         match self {
-            Drawing::Net(g) => {
-                let options = SvgOptions::default();
-                Ok((svg(g, &pattern, &options), draw(g, &pattern, &options)))
-            }
-            Drawing::Model(id, p) => {
-                let shapes = picture(id, p, &pattern).unwrap_or_default();
-                Ok((picture_svg(id, &shapes), shapes))
-            }
+            Drawing::Net(g) => net_svg(g, shapes, &SvgOptions::default()),
+            Drawing::Model(id, _) => shapes_svg(id, &SvgOptions::default(), shapes),
         }
     }
 }

@@ -4,11 +4,11 @@
 use std::sync::atomic::AtomicBool;
 
 use twistor_search::{Metric, SolverOptions, TableEvent};
-use twistor_tools::sequence::{moves_to_alg, MoveTable, MOVE_LIMIT};
+use twistor_tools::sequence::{MoveTable, MOVE_LIMIT};
 use twistor_tools::shorten::{ShortenOptions, Shortener};
 
 use crate::cache::{report_table_event, CacheArgs};
-use crate::commands::algio::{alg_error, alg_moves, emit_alg, for_each_alg};
+use crate::commands::algio::{alg_error, alg_moves, emit_moves, for_each_alg};
 use crate::error::{CliError, CliResult};
 use crate::moves::{move_set, MoveSubset};
 use crate::progress::Progress;
@@ -100,6 +100,6 @@ pub fn run(args: ShortenArgs) -> CliResult {
                 report.windows_given_up, args.max_nodes
             );
         }
-        emit_alg(text, &moves_to_alg(&out), args.json)
+        emit_moves(text, &out, args.json)
     })
 }

@@ -71,12 +71,7 @@ pub fn run(args: ShowArgs) -> CliResult {
             "--width and --height must be between 10 and 100000",
         ));
     }
-    // Every piece is tracked (centres too), so the net shows every sticker.
-    let Some(gp) = args.source.generated(|o| {
-        o.notation_rotations = true;
-        o.keep_still_orbits = true;
-    })?
-    else {
+    let Some(gp) = args.source.generated(crate::puzzle_source::for_drawing)? else {
         if views > 0 {
             return Err(CliError::input(format!(
                 "{}: --svg, --matrix, --pronounce and --sign need a puzzle built from geometry \

@@ -205,7 +205,16 @@ pub fn run(args: SolveArgs) -> CliResult {
     };
     // Positions the moves cannot reach are told apart before searching
     // (a search would run to --max-depth and find nothing).
-    let chain = reachability_chain(&puzzle, &grips, &solver);
+    // Sifting decides only for a goal of distinct pieces: the group is not
+    // built for a goal it cannot help with (alike centres, partial goals).
+    let chain = puzzle
+        .layout()
+        .transformation_of(&goal.pattern)
+        .map(|_| reachability_chain(&puzzle, &grips, &solver));
+    let reach = |position: &Pattern| match &chain {
+        Some(c) => reachability(puzzle.layout(), c, &goal.pattern, position),
+        None => Reachability::Unknown,
+    };
     let rotations = if args.up_to_rotation {
         let group = WholeRotations::of(&puzzle).map_err(CliError::input)?;
         if group.is_empty() {
@@ -222,7 +231,7 @@ pub fn run(args: SolveArgs) -> CliResult {
     for (i, (name, start)) in positions.iter().enumerate() {
         let label = name.as_deref().unwrap_or("position");
         if rotations.is_none() {
-            match reachability(puzzle.layout(), &chain, &goal.pattern, start) {
+            match reach(start) {
                 Reachability::Unreachable => {
                     unsolved += 1;
                     unreachable_line(label, name, args.json, false);
@@ -249,10 +258,7 @@ pub fn run(args: SolveArgs) -> CliResult {
                         puzzle.layout().apply(start, &r.transformation),
                     )
                 })
-                .filter(|(_, p)| {
-                    reachability(puzzle.layout(), &chain, &goal.pattern, p)
-                        != Reachability::Unreachable
-                })
+                .filter(|(_, p)| reach(p) != Reachability::Unreachable)
                 .collect(),
         };
         // One search over the whole depth range; with --up-to-rotation the

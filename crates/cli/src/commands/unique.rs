@@ -44,7 +44,7 @@ pub fn run(args: UniqueArgs) -> CliResult {
             .map_err(|e| alg_error(text, e))?;
         if filter.insert(&t) {
             if args.json {
-                emit_alg(text, &crate::load::parse_alg(text)?, true)?;
+                emit_alg(text, &crate::load::parse_alg(text)?, moves.len(), true)?;
             } else {
                 emit(text.trim())?;
             }

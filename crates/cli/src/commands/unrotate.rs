@@ -1,8 +1,8 @@
 //! `twistor unrotate`: push whole-puzzle rotations to the end.
 
-use twistor_tools::sequence::{moves_to_alg, unrotate, MoveTable, MOVE_LIMIT};
+use twistor_tools::sequence::{unrotate, MoveTable, MOVE_LIMIT};
 
-use crate::commands::algio::{alg_error, alg_moves, emit_alg, for_each_alg};
+use crate::commands::algio::{alg_error, alg_moves, emit_moves, for_each_alg};
 use crate::error::CliResult;
 use crate::puzzle_source::PuzzleSource;
 
@@ -31,6 +31,6 @@ pub fn run(args: UnrotateArgs) -> CliResult {
     for_each_alg(&args.algs, |text| {
         let moves = alg_moves(text, MOVE_LIMIT)?;
         let out = unrotate(&mut table, &moves).map_err(|e| alg_error(text, e))?;
-        emit_alg(text, &moves_to_alg(&out), args.json)
+        emit_moves(text, &out, args.json)
     })
 }
