@@ -1,11 +1,12 @@
-//! The options that say where pruning tables are cached, and the messages
+//! The options that say where pruning tables are kept, and the messages
 //! about them.
 
-use std::path::PathBuf;
-use std::sync::Mutex;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
-use twistor_cube333::cache::CacheOptions;
-use twistor_search::{default_cache_dir, TableCache, TableEvent};
+use twistor_core::store::{NoStore, StoreEvent, TableStore};
+use twistor_search::TableEvent;
+use twistor_store::{default_cache_dir, DirStore};
 
 use crate::error::CliError;
 use crate::progress::Progress;
@@ -22,9 +23,24 @@ pub struct CacheArgs {
 }
 
 impl CacheArgs {
-    /// The cache to use, if any directory is known.
-    pub fn cache(&self) -> Result<Option<TableCache>, CliError> {
-        let dir = match &self.cache_dir {
+    /// The store to keep tables in: the cache directory, or nothing when
+    /// no directory is known.
+    pub fn store(&self) -> Result<Arc<dyn TableStore>, CliError> {
+        Ok(match self.dir()? {
+            Some(dir) if self.no_write => Arc::new(DirStore::new(dir).read_only()),
+            Some(dir) => Arc::new(DirStore::new(dir)),
+            None => Arc::new(NoStore),
+        })
+    }
+
+    /// Where new tables are written, if they are.
+    pub fn written_to(&self) -> Option<PathBuf> {
+        self.dir().ok().flatten().filter(|_| !self.no_write)
+    }
+
+    /// The cache directory, if one is known.
+    fn dir(&self) -> Result<Option<PathBuf>, CliError> {
+        Ok(match &self.cache_dir {
             Some(d) => {
                 if d.exists() && !d.is_dir() {
                     return Err(CliError::input(format!(
@@ -35,20 +51,7 @@ impl CacheArgs {
                 Some(d.clone())
             }
             None => default_cache_dir(),
-        };
-        Ok(dir.map(|dir| TableCache {
-            dir,
-            write: !self.no_write,
-        }))
-    }
-
-    /// The same choice for the dedicated 3x3x3 solver's tables.
-    pub fn cube333_options(&self) -> CacheOptions {
-        CacheOptions {
-            dir: self.cache_dir.clone(),
-            no_write: self.no_write,
-            ..Default::default()
-        }
+        })
     }
 }
 
@@ -56,10 +59,10 @@ impl CacheArgs {
 /// rates measured here they take a second or more.
 const ANNOUNCED_ENTRIES: u64 = 1 << 27;
 
-/// Shows what happens to the tables: progress on the bar, cache trouble on
+/// Shows what happens to the tables: progress on the bar, store trouble on
 /// stderr, and one line naming a large table, its size and where it will
 /// be cached when it starts to fill.
-pub fn report_table_event(bar: &mut Progress, cache: Option<&TableCache>, e: TableEvent) {
+pub fn report_table_event(bar: &mut Progress, written_to: Option<&Path>, e: TableEvent) {
     match e {
         TableEvent::Filling(p) => {
             if p.size >= ANNOUNCED_ENTRIES && !crate::progress::quiet() {
@@ -67,9 +70,9 @@ pub fn report_table_event(bar: &mut Progress, cache: Option<&TableCache>, e: Tab
                 let mut seen = ANNOUNCED.lock().unwrap_or_else(|e| e.into_inner());
                 if !seen.contains(&p.table) {
                     seen.push(p.table.clone());
-                    let place = match cache {
-                        Some(c) if c.write => format!("it will be cached in {}", c.dir.display()),
-                        _ => "it will not be cached".to_string(),
+                    let place = match written_to {
+                        Some(dir) => format!("it will be cached in {}", dir.display()),
+                        None => "it will not be cached".to_string(),
                     };
                     bar.println(&format!(
                         "table {}: filling {} entries ({:.0} MiB); {place}",
@@ -84,20 +87,29 @@ pub fn report_table_event(bar: &mut Progress, cache: Option<&TableCache>, e: Tab
                 p.table, p.depth, p.reached, p.size
             ))
         }
-        TableEvent::Loaded { .. } | TableEvent::Stored { .. } => {}
         TableEvent::Hashing { depth, entries } => bar.message(&format!(
             "hashing positions within {depth} moves into {entries} entries"
         )),
-        TableEvent::Rejected { path, reason } => {
-            bar.finish();
-            eprintln!(
-                "twistor: cached table {} is unusable ({reason}); rebuilding it",
-                path.display()
-            );
-        }
-        TableEvent::StoreFailed { reason } => {
-            bar.finish();
-            eprintln!("twistor: could not cache a table: {reason}");
-        }
+        TableEvent::Store(e) => match e {
+            StoreEvent::Rejected {
+                location, error, ..
+            } => {
+                bar.finish();
+                eprintln!(
+                    "twistor: cached table {} is unusable ({error}); rebuilding it",
+                    location.unwrap_or_default()
+                );
+            }
+            StoreEvent::SaveFailed { error, .. } => {
+                bar.finish();
+                eprintln!("twistor: could not cache a table: {error}");
+            }
+            StoreEvent::Building { .. } => {
+                bar.finish();
+                crate::commands::cube333::report_store_event(e)
+            }
+            StoreEvent::Built { .. } => crate::commands::cube333::report_store_event(e),
+            StoreEvent::Loaded { .. } | StoreEvent::Saved { .. } => {}
+        },
     }
 }

@@ -30,6 +30,7 @@ mod layout;
 pub mod pattern;
 pub mod puzzle;
 pub mod stabilizer;
+pub mod store;
 pub mod symmetry;
 pub mod transformation;
 

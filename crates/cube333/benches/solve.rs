@@ -2,13 +2,14 @@
 //! lengths 21 and 20, and table-free cube operations.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use twistor_cube333::cache::CacheOptions;
 use twistor_cube333::cubie::SplitMix64;
 use twistor_cube333::twophase::{solve, SolveOptions, TwoPhaseTables};
 use twistor_cube333::CubieCube;
+use twistor_store::{default_cache_dir, DirStore};
 
 fn two_phase(c: &mut Criterion) {
-    let tables = TwoPhaseTables::load(&CacheOptions::default(), &mut |_| {});
+    let store = DirStore::new(default_cache_dir().unwrap_or_else(std::env::temp_dir));
+    let tables = TwoPhaseTables::load(&store, &mut |_| {});
     let mut rng = SplitMix64(42);
     let cubes: Vec<CubieCube> = (0..64)
         .map(|_| CubieCube::random(|| rng.next_u64()))

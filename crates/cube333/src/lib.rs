@@ -7,14 +7,15 @@
 //!   checking every defect with its own [`CubeError`].
 //! * [`coord`], [`symmetry`] and [`tables`] hold the coordinates, the 48
 //!   symmetries and the move and symmetry tables; [`prune`] the
-//!   symmetry-reduced pruning tables, cached on disk by [`cache`].
+//!   symmetry-reduced pruning tables.
 //! * [`twophase`] is the two-phase solver, [`optimal`] the optimal one.
 //!
-//! The solvers do no I/O of their own beyond the table cache, and report
-//! what happens to it through a callback.
+//! The solvers do no I/O: their tables come from a
+//! [`TableStore`](twistor_core::store::TableStore) they are given (the
+//! `twistor-store` crate keeps them in a cache directory), and what
+//! happens to the tables is reported through a callback.
 //!
 //! ```
-//! use twistor_cube333::cache::CacheOptions;
 //! use twistor_cube333::twophase::{solve, SolveOptions, TwoPhaseTables};
 //! use twistor_cube333::{CubieCube, MoveSeq};
 //!
@@ -23,9 +24,9 @@
 //! assert_eq!(cube.to_string().len(), 54);
 //!
 //! # let dir = std::env::temp_dir().join("twistor-cube333-doctest");
-//! # let cache = CacheOptions { dir: Some(dir), ..Default::default() };
-//! // `CacheOptions::default()` caches the tables in the user's cache directory.
-//! let tables = TwoPhaseTables::load(&cache, &mut |_event| {});
+//! // Tables kept in a directory: built once (seconds), then mapped.
+//! let store = twistor_store::DirStore::new(dir);
+//! let tables = TwoPhaseTables::load(&store, &mut |_event| {});
 //! let solution = solve(&tables, &cube, &SolveOptions { max_length: 7, ..Default::default() })?;
 //! assert!(cube.apply_moves(&solution.moves.0).is_solved());
 //! assert!(solution.moves.len() <= 7);
@@ -36,7 +37,7 @@
 // orientations) by index; iterator chains would hide which is which.
 #![allow(clippy::needless_range_loop)]
 
-pub mod cache;
+mod cache;
 pub mod coord;
 pub mod cubie;
 mod error;

@@ -22,13 +22,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use crate::cache::{load_or_build, CacheEvent, CacheOptions, TableBytes, TableId};
+use crate::cache::{load_or_build, table_key, TableMemory};
 use crate::coord::{self, N_FLIP, N_TWIST};
 use crate::cubie::CubieCube;
 use crate::moves::{Move, MoveSeq, N_MOVES};
 use crate::prune::{phase1_table, NibbleTable};
 use crate::symmetry::{Symmetries, N_SYM};
 use crate::tables::{CoordTables, N_SLICE_SORTED_CLASS};
+use twistor_core::store::{PayloadLen, StoreEvent, TableKey, TableStore};
 
 /// Which pruning table the optimal solver uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,7 +91,7 @@ pub struct OptimalSolution {
 
 /// The huge table: 2 bits an entry, distance mod 3.
 pub struct HugeTable {
-    bytes: TableBytes,
+    bytes: TableMemory,
 }
 
 /// Entries of the huge table.
@@ -124,31 +125,31 @@ struct Axis {
 }
 
 /// The cache identity of the huge table.
-fn huge_table_id() -> TableId {
-    TableId {
-        name: "optimal-slicesorted-twist-flip".into(),
-        params: [
+fn huge_table_id() -> TableKey {
+    table_key(
+        "optimal-slicesorted-twist-flip",
+        [
             N_SLICE_SORTED_CLASS as u64,
             N_TWIST as u64,
             N_FLIP as u64,
             2,
         ],
-    }
+    )
 }
 
 impl OptimalSolver {
     /// Loads the table from the cache or builds it.
     pub fn load(
         kind: OptimalTableKind,
-        opts: &CacheOptions,
-        report: &mut dyn FnMut(CacheEvent),
+        store: &dyn TableStore,
+        report: &mut dyn FnMut(StoreEvent),
     ) -> OptimalSolver {
         let coord = CoordTables::get();
         let table = match kind {
-            OptimalTableKind::Small => Table::Small(phase1_table(opts, report)),
+            OptimalTableKind::Small => Table::Small(phase1_table(store, report)),
             OptimalTableKind::Huge => {
                 let id = huge_table_id();
-                let bytes = load_or_build(opts, &id, N_HUGE / 4, || build_huge(coord), report);
+                let bytes = load_or_build(store, &id, N_HUGE / 4, || build_huge(coord), report);
                 Table::Huge(HugeTable { bytes })
             }
         };
@@ -285,19 +286,21 @@ impl OptimalSolver {
     /// Whether the huge table is in the cache already (a file is there;
     /// [`OptimalSolver::load`] still checks it), so loading it costs
     /// seconds rather than a build of minutes.
-    pub fn huge_table_cached(opts: &CacheOptions) -> bool {
-        Self::table_cached(OptimalTableKind::Huge, opts)
+    pub fn huge_table_cached(store: &dyn TableStore) -> bool {
+        Self::table_cached(OptimalTableKind::Huge, store)
     }
 
     /// Whether the table of `kind` is in the cache already (a file is
     /// there; [`OptimalSolver::load`] still checks it).
-    pub fn table_cached(kind: OptimalTableKind, opts: &CacheOptions) -> bool {
-        let id = match kind {
-            OptimalTableKind::Huge => huge_table_id(),
-            OptimalTableKind::Small => crate::prune::phase1_table_id(),
+    pub fn table_cached(kind: OptimalTableKind, store: &dyn TableStore) -> bool {
+        let (id, len) = match kind {
+            OptimalTableKind::Huge => (huge_table_id(), N_HUGE / 4),
+            OptimalTableKind::Small => (
+                crate::prune::phase1_table_id(),
+                crate::prune::PHASE1_ENTRIES.div_ceil(2),
+            ),
         };
-        opts.resolved_dir()
-            .is_some_and(|d| d.join(id.file_name()).is_file())
+        store.contains(&id, PayloadLen::Exactly(len as u64))
     }
 
     /// Finds a shortest solution.

@@ -17,10 +17,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::cache::{load_or_build, CacheEvent, CacheOptions, TableBytes, TableId};
+use crate::cache::{load_or_build, table_key, TableMemory};
 use crate::coord::{N_FLIP, N_TWIST, N_UD_EDGES};
 use crate::moves::N_MOVES;
 use crate::tables::{CoordTables, N_CORNER_CLASS, N_FLIPSLICE_CLASS, PHASE2_MOVES};
+use twistor_core::store::{StoreEvent, TableKey, TableStore};
 
 const EMPTY: u64 = 0xF;
 
@@ -241,7 +242,7 @@ pub(crate) fn build_sym_nibbles<S: SymSpace>(space: &S) -> Vec<u8> {
 
 /// A pruning table of exact distances, 4 bits an entry.
 pub struct NibbleTable {
-    bytes: TableBytes,
+    bytes: TableMemory,
     /// Number of entries.
     pub len: usize,
 }
@@ -303,14 +304,17 @@ impl NibbleTable {
     }
 }
 
+/// Entries of the phase-1 table.
+pub(crate) const PHASE1_ENTRIES: usize = N_FLIPSLICE_CLASS * N_TWIST;
+
 /// The phase-1 table: distances to `<U, D, R2, L2, F2, B2>`.
-pub fn phase1_table(opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> NibbleTable {
+pub fn phase1_table(store: &dyn TableStore, report: &mut dyn FnMut(StoreEvent)) -> NibbleTable {
     let t = CoordTables::get();
-    let len = N_FLIPSLICE_CLASS * N_TWIST;
+    let len = PHASE1_ENTRIES;
     let id = phase1_table_id();
     let all: [u8; 18] = std::array::from_fn(|i| i as u8);
     let bytes = load_or_build(
-        opts,
+        store,
         &id,
         len.div_ceil(2),
         || build_sym_nibbles(&Phase1Space(t, all)),
@@ -320,24 +324,24 @@ pub fn phase1_table(opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> 
 }
 
 /// The phase-1 table's cache identity.
-pub(crate) fn phase1_table_id() -> TableId {
-    TableId {
-        name: "phase1-flipslice-twist".into(),
-        params: [N_FLIPSLICE_CLASS as u64, N_TWIST as u64, 4, 0],
-    }
+pub(crate) fn phase1_table_id() -> TableKey {
+    table_key(
+        "phase1-flipslice-twist",
+        [N_FLIPSLICE_CLASS as u64, N_TWIST as u64, 4, 0],
+    )
 }
 
 /// The phase-2 table: distances to solved within `<U, D, R2, L2, F2, B2>`
 /// of (corner permutation, UD-edge permutation).
-pub fn phase2_table(opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> NibbleTable {
+pub fn phase2_table(store: &dyn TableStore, report: &mut dyn FnMut(StoreEvent)) -> NibbleTable {
     let t = CoordTables::get();
     let len = N_CORNER_CLASS * N_UD_EDGES;
-    let id = TableId {
-        name: "phase2-corner-udedge".into(),
-        params: [N_CORNER_CLASS as u64, N_UD_EDGES as u64, 4, 0],
-    };
+    let id = table_key(
+        "phase2-corner-udedge",
+        [N_CORNER_CLASS as u64, N_UD_EDGES as u64, 4, 0],
+    );
     let bytes = load_or_build(
-        opts,
+        store,
         &id,
         len.div_ceil(2),
         || build_sym_nibbles(&Phase2Space(t)),
@@ -348,16 +352,16 @@ pub fn phase2_table(opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> 
 
 /// The corner table: distances of the corners alone (permutation class ×
 /// twist), 6,053,616 entries; a lower bound on the whole cube's distance.
-pub fn corner_table(opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> NibbleTable {
+pub fn corner_table(store: &dyn TableStore, report: &mut dyn FnMut(StoreEvent)) -> NibbleTable {
     let t = CoordTables::get();
     let len = N_CORNER_CLASS * N_TWIST;
-    let id = TableId {
-        name: "corners-perm-twist".into(),
-        params: [N_CORNER_CLASS as u64, N_TWIST as u64, 4, 0],
-    };
+    let id = table_key(
+        "corners-perm-twist",
+        [N_CORNER_CLASS as u64, N_TWIST as u64, 4, 0],
+    );
     let all: [u8; 18] = std::array::from_fn(|i| i as u8);
     let bytes = load_or_build(
-        opts,
+        store,
         &id,
         len.div_ceil(2),
         || build_sym_nibbles(&CornerSpace(t, all)),

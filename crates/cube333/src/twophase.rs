@@ -18,13 +18,13 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use crate::cache::{CacheEvent, CacheOptions};
 use crate::coord::{self, N_FLIP, N_TWIST, N_UD_EDGES};
 use crate::cubie::CubieCube;
 use crate::moves::{Move, MoveSeq, N_MOVES};
 use crate::prune::{phase1_table, phase2_table, NibbleTable};
 use crate::symmetry::Symmetries;
 use crate::tables::CoordTables;
+use twistor_core::store::{StoreEvent, TableStore};
 
 /// Longest phase-1 and phase-2 sequences a search can hold.
 const MAX_LEN: usize = 32;
@@ -39,10 +39,10 @@ pub struct TwoPhaseTables {
 
 impl TwoPhaseTables {
     /// Loads the pruning tables from the cache, or builds (and caches) them.
-    pub fn load(opts: &CacheOptions, report: &mut dyn FnMut(CacheEvent)) -> TwoPhaseTables {
+    pub fn load(store: &dyn TableStore, report: &mut dyn FnMut(StoreEvent)) -> TwoPhaseTables {
         let coord = CoordTables::get();
-        let phase1 = phase1_table(opts, report);
-        let phase2 = phase2_table(opts, report);
+        let phase1 = phase1_table(store, report);
+        let phase2 = phase2_table(store, report);
         TwoPhaseTables {
             coord,
             phase1,

@@ -4,17 +4,13 @@
 
 use std::path::PathBuf;
 
-use twistor_cube333::cache::CacheOptions;
 use twistor_cube333::optimal::{OptimalOptions, OptimalSolver, OptimalTableKind};
 use twistor_cube333::twophase::{solve, SolveError, SolveOptions, TwoPhaseTables};
 use twistor_cube333::{CubieCube, MoveSeq};
+use twistor_store::DirStore;
 
-fn cache() -> CacheOptions {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("twistor-cube333-tables");
-    CacheOptions {
-        dir: Some(dir),
-        ..Default::default()
-    }
+fn cache() -> DirStore {
+    DirStore::new(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("twistor-cube333-tables"))
 }
 
 #[test]

@@ -1,18 +1,14 @@
 //! The phase-1 pruning table against the published distribution of the
 //! 2,217,093,120 phase-1 cosets (Kociemba; twsearch's 3p1 run).
 
-use twistor_cube333::cache::CacheOptions;
+use twistor_core::store::NoStore;
 use twistor_cube333::coord::N_TWIST;
 use twistor_cube333::prune::phase1_table;
 use twistor_cube333::tables::CoordTables;
 
 #[test]
 fn phase1_table_reproduces_the_coset_distribution() {
-    let opts = CacheOptions {
-        no_cache: true,
-        ..Default::default()
-    };
-    let table = phase1_table(&opts, &mut |_| {});
+    let table = phase1_table(&NoStore, &mut |_| {});
     let t = CoordTables::get();
     let dist = table.raw_distribution(N_TWIST, |c| t.flipslice.class_size(c));
     assert_eq!(

@@ -2,7 +2,6 @@
 //! mapped to the cube, solved there and mapped back must solve the puzzle.
 
 use twistor_core::Puzzle;
-use twistor_cube333::cache::CacheOptions;
 use twistor_cube333::recognize::CubeCorrespondence;
 use twistor_cube333::twophase::{solve, SolveOptions, TwoPhaseTables};
 use twistor_formats::alg::Alg;
@@ -59,13 +58,7 @@ fn check(puzzle: &Puzzle, tables: &TwoPhaseTables) {
 #[test]
 fn cube_definitions_from_geometry_are_recognised_and_solved() {
     let dir = std::env::temp_dir().join("twistor-cube333-recognize-test");
-    let tables = TwoPhaseTables::load(
-        &CacheOptions {
-            dir: Some(dir),
-            ..Default::default()
-        },
-        &mut |_| {},
-    );
+    let tables = TwoPhaseTables::load(&twistor_store::DirStore::new(dir), &mut |_| {});
     let cube = build("3x3x3", &PuzzleOptions::default())
         .unwrap()
         .into_puzzle();

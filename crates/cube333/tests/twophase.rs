@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 
-use twistor_cube333::cache::CacheOptions;
 use twistor_cube333::cubie::SplitMix64;
 use twistor_cube333::twophase::{solve, SolveError, SolveOptions, TwoPhaseTables};
 use twistor_cube333::{CubieCube, MoveSeq};
@@ -10,13 +9,7 @@ use twistor_cube333::{CubieCube, MoveSeq};
 fn tables() -> TwoPhaseTables {
     // Shared by the test binaries of this crate, so the tables are built once.
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("twistor-cube333-tables");
-    TwoPhaseTables::load(
-        &CacheOptions {
-            dir: Some(dir),
-            ..Default::default()
-        },
-        &mut |_| {},
-    )
+    TwoPhaseTables::load(&twistor_store::DirStore::new(dir), &mut |_| {})
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! progress through a callback and can be stopped through a flag.
 #![deny(missing_docs)]
 
-pub mod cache;
+mod cache;
 pub mod canonical;
 pub mod gods;
 pub mod hashed;
@@ -16,11 +16,11 @@ pub mod solver;
 pub mod table;
 pub mod target;
 
-pub use cache::{default_cache_dir, CacheError, TableCache};
 pub use canonical::CanonicalFsm;
 pub use moves::{Grip, Metric, MoveSet, SearchMove};
 pub use solver::{
-    SearchProgress, SolutionCount, SolveOptions, SolveReport, Solver, SolverOptions, TableEvent,
+    SaveGrown, SearchProgress, SolutionCount, SolveOptions, SolveReport, Solver, SolverOptions,
+    TableEvent,
 };
 pub use table::{FillLimit, FillProgress, LayerCost, PruneTable};
 

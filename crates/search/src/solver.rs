@@ -13,16 +13,19 @@
 //! outweighs the filling done so far plus a table's next layer, that layer
 //! is filled (the classic rent-or-buy balance, which keeps the total
 //! within a small factor of the better of the two). Easy positions then
-//! cost little set-up, and hard ones still end with complete tables;
-//! tables grown during a search are written back to the cache.
+//! cost little set-up, and hard ones still end with complete tables.
+//! Tables come from the [`TableStore`] the solver is given, and go back
+//! to it when built and when the caller asks for grown ones to be kept
+//! ([`Solver::save_grown_tables`]): nothing is written behind its back.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use twistor_core::store::{NoStore, StoreError, StoreEvent, TableKey, TableStore};
 use twistor_core::symmetry::SymmetryGroup;
 use twistor_core::{Layout, Pattern, Puzzle};
 
-use crate::cache::{fnv1a, CacheError, TableCache};
+use crate::cache::{self, fnv1a};
 use crate::canonical::{CanonicalFsm, FORBIDDEN};
 use crate::hashed::{HashedFill, HashedSymmetry, HashedTable};
 use crate::planner::{plan_tables, TablePlan};
@@ -122,14 +125,14 @@ impl FillRates {
 use crate::{MoveSet, SearchError};
 
 /// How a solver is set up.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct SolverOptions {
     /// Memory the pruning tables may use, in bytes.
     pub memory_bytes: u64,
     /// Threads for filling tables and searching.
     pub threads: usize,
-    /// Where to keep tables between runs, if anywhere.
-    pub cache: Option<TableCache>,
+    /// Where tables are kept between runs ([`NoStore`]: nowhere).
+    pub store: Arc<dyn TableStore>,
     /// Whether the hashed table may be reduced by the puzzle's rotations
     /// that keep the goal and the moves (see [`twistor_core::symmetry`]);
     /// it is when memory rather than fill time limits its depth.
@@ -141,9 +144,20 @@ impl Default for SolverOptions {
         SolverOptions {
             memory_bytes: 256 << 20,
             threads: 1,
-            cache: None,
+            store: Arc::new(NoStore),
             symmetry: true,
         }
+    }
+}
+
+impl std::fmt::Debug for SolverOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SolverOptions")
+            .field("memory_bytes", &self.memory_bytes)
+            .field("threads", &self.threads)
+            .field("store_writes", &self.store.writes())
+            .field("symmetry", &self.symmetry)
+            .finish()
     }
 }
 
@@ -152,38 +166,15 @@ impl Default for SolverOptions {
 pub enum TableEvent<'a> {
     /// A table is being filled.
     Filling(&'a FillProgress),
-    /// A table was read from the cache.
-    Loaded {
-        /// Which table.
-        table: &'a str,
-        /// From where.
-        path: &'a std::path::Path,
-    },
-    /// A cached table could not be used and will be rebuilt.
-    Rejected {
-        /// The file.
-        path: &'a std::path::Path,
-        /// Why.
-        reason: &'a CacheError,
-    },
-    /// A built table was written to the cache.
-    Stored {
-        /// Which table.
-        table: &'a str,
-        /// Where.
-        path: &'a std::path::Path,
-    },
+    /// What the store did with a table: loaded it, rejected a copy it
+    /// could not trust, kept it or failed to.
+    Store(StoreEvent<'a>),
     /// The hashed table of whole positions is being filled.
     Hashing {
         /// Positions within this many moves are inserted.
         depth: u8,
         /// Its entries.
         entries: u64,
-    },
-    /// Writing a built table failed (the search goes on without caching it).
-    StoreFailed {
-        /// Why.
-        reason: &'a CacheError,
     },
 }
 
@@ -249,17 +240,16 @@ pub struct Solver {
     fsm: CanonicalFsm,
     goal: Pattern,
     tables: Vec<PruneTable>,
-    /// Each table's cache key, and the fill work it grew by since it was
-    /// stored.
-    table_keys: Vec<(u64, u64)>,
+    /// Each table's key in the store, and the fill work it grew by since
+    /// it was kept.
+    table_keys: Vec<(TableKey, u64)>,
     /// The hashed table's most entries, its cache key, and whether it grew
     /// since it was stored.
     hashed_cap: u64,
-    hashed_key: u64,
+    hashed_key: TableKey,
     hashed_grown: bool,
-    /// Where grown tables are written back, and under which puzzle name.
-    cache: Option<TableCache>,
-    puzzle_name: String,
+    /// Where tables are kept.
+    store: Arc<dyn TableStore>,
     threads: usize,
     /// Seconds this solver spent filling tables, and searching (both
     /// measured: a search node's cost varies too much between puzzles for
@@ -302,16 +292,17 @@ impl Solver {
         let mut fill_secs = 0f64;
         for TablePlan { mut projection } in plan {
             projection.arrange_for(nmoves);
-            let site = CacheSite {
-                cache: options.cache.as_ref(),
-                puzzle: puzzle.name(),
-                key: table_key(&layout, &moves, &goal, &projection),
-                description: projection.description().to_string(),
+            let key = TableKey::new(
+                puzzle.name(),
+                table_key(&layout, &moves, &goal, &projection),
+            );
+            let site = StoreSite {
+                store: &*options.store,
+                key: &key,
             };
             let for_load = projection.clone();
-            let key = site.key;
             let t = site.load_or_build(
-                |c, key| c.load(puzzle.name(), key, for_load),
+                |store, key| cache::load_table(store, key, for_load),
                 |events| {
                     let t0 = std::time::Instant::now();
                     let t = PruneTable::build(
@@ -329,12 +320,13 @@ impl Solver {
                 },
                 // A table still waiting for its first layer holds nothing
                 // worth writing.
-                |c, key, t| {
+                |store, key, t| {
                     if t.filled_depth() == 0 && !t.is_complete() {
-                        return Ok(None);
+                        return Ok(false);
                     }
-                    c.store(puzzle.name(), key, t).map(Some)
+                    cache::save_table(store, key, t).map(|()| true)
                 },
+                PruneTable::bytes,
                 events,
             )?;
             tables.push((t, (key, 0)));
@@ -375,7 +367,10 @@ impl Solver {
             None
         };
         let mut sequence_secs = SEQUENCE_SECS;
-        let hashed_key = hashed_key(&layout, &moves, &goal, hashed_cap, symmetry.as_ref());
+        let hashed_key = TableKey::new(
+            puzzle.name(),
+            hashed_key(&layout, &moves, &goal, hashed_cap, symmetry.as_ref()),
+        );
         let hashed = if hashed_bytes >= 1 << 16 {
             // Start shallow (a fraction of a second); searching grows it.
             let budget =
@@ -383,11 +378,9 @@ impl Solver {
             let (depth, sequences) =
                 HashedTable::depth_for(&fsm, symmetry.as_ref(), hashed_cap, budget);
             let entries = hashed_entries(hashed_cap, sequences);
-            let site = CacheSite {
-                cache: options.cache.as_ref(),
-                puzzle: puzzle.name(),
-                key: hashed_key,
-                description: "hashed positions near the goal".to_string(),
+            let site = StoreSite {
+                store: &*options.store,
+                key: &hashed_key,
             };
             let fill = HashedFill {
                 entries,
@@ -395,7 +388,7 @@ impl Solver {
                 threads: options.threads,
             };
             Some(site.load_or_build(
-                |c, key| c.load_hashed(puzzle.name(), key, hashed_cap, symmetry.as_ref()),
+                |store, key| cache::load_hashed(store, key, hashed_cap, symmetry.as_ref()),
                 |events| {
                     events(TableEvent::Hashing { depth, entries });
                     let t0 = std::time::Instant::now();
@@ -413,7 +406,8 @@ impl Solver {
                     sequence_secs = (secs / sequences.max(1) as f64).clamp(1e-9, 1e-5);
                     h
                 },
-                |c, key, t| c.store_hashed(puzzle.name(), key, t).map(Some),
+                |store, key, t| cache::save_hashed(store, key, t).map(|()| true),
+                HashedTable::bytes,
                 events,
             )?)
         } else {
@@ -431,8 +425,7 @@ impl Solver {
             hashed_cap,
             hashed_key,
             hashed_grown: false,
-            cache: options.cache.clone(),
-            puzzle_name: puzzle.name().to_string(),
+            store: Arc::clone(&options.store),
             threads: options.threads,
             fill_secs,
             search_secs: 0.0,
@@ -450,7 +443,7 @@ impl Solver {
 
     /// Most informative table first, so most prunes cost one lookup.
     fn order_tables(&mut self) {
-        let mut both: Vec<(PruneTable, (u64, u64))> = std::mem::take(&mut self.tables)
+        let mut both: Vec<(PruneTable, (TableKey, u64))> = std::mem::take(&mut self.tables)
             .into_iter()
             .zip(std::mem::take(&mut self.table_keys))
             .collect();
@@ -583,26 +576,43 @@ impl Solver {
             .min_by(|a, b| a.secs().total_cmp(&b.secs()))
     }
 
-    /// Writes the tables that grew back to the cache (quietly: a failure
-    /// only means the next run grows them again): all of them, or with
-    /// `Writes::WhenWorthIt` those whose growth cost more than writing them.
-    fn store_grown(&mut self, which: Writes) {
-        let Some(cache) = self.cache.as_ref().filter(|c| c.write) else {
+    /// Gives the tables that grew since they were last kept back to the
+    /// store: all of them, or with [`SaveGrown::WhenWorthIt`] those whose
+    /// growth cost more than writing them. What happens is reported to
+    /// `events` (a failure only means the next run grows them again).
+    pub fn save_grown_tables(&mut self, which: SaveGrown, events: &mut dyn FnMut(TableEvent)) {
+        if !self.store.writes() {
             return;
+        }
+        let store = &*self.store;
+        let mut report = |key: &TableKey, bytes: u64, saved: Result<(), StoreError>| match saved {
+            Ok(()) => events(TableEvent::Store(StoreEvent::Saved {
+                key,
+                location: store.location(key),
+                bytes,
+            })),
+            Err(error) => events(TableEvent::Store(StoreEvent::SaveFailed {
+                key,
+                error: &error,
+            })),
         };
         if let (true, Some(h)) = (self.hashed_grown, &self.hashed) {
-            let _ = cache.store_hashed(&self.puzzle_name, self.hashed_key, h);
+            report(
+                &self.hashed_key,
+                h.bytes(),
+                cache::save_hashed(store, &self.hashed_key, h),
+            );
             self.hashed_grown = false;
         }
         for (t, (key, grown)) in self.tables.iter().zip(self.table_keys.iter_mut()) {
             let worth = match which {
-                Writes::All => *grown > 0,
+                SaveGrown::All => *grown > 0,
                 // A unit of fill work is a few nanoseconds; writing a byte
                 // about one.
-                Writes::WhenWorthIt => *grown > t.bytes() / 2,
+                SaveGrown::WhenWorthIt => *grown > t.bytes() / 2,
             };
             if worth && !t.is_interrupted() {
-                let _ = cache.store(&self.puzzle_name, *key, t);
+                report(key, t.bytes(), cache::save_table(store, key, t));
                 *grown = 0;
             }
         }
@@ -745,11 +755,6 @@ impl Solver {
             }
             depth += 1;
         }
-        self.store_grown(if report.stopped {
-            Writes::All
-        } else {
-            Writes::WhenWorthIt
-        });
         report
     }
 
@@ -908,18 +913,13 @@ impl Growth {
     }
 }
 
-/// Which grown tables [`Solver::store_grown`] writes.
-#[derive(Clone, Copy)]
-enum Writes {
+/// Which grown tables [`Solver::save_grown_tables`] gives to the store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaveGrown {
+    /// Every table that grew.
     All,
+    /// Those whose growth cost more time than writing them would.
     WhenWorthIt,
-}
-
-impl Drop for Solver {
-    /// Tables grown since they were last written go back to the cache.
-    fn drop(&mut self) {
-        self.store_grown(Writes::All);
-    }
 }
 
 /// What identifies a table: the format, the puzzle's layout, the moves, the
@@ -935,55 +935,58 @@ fn table_key(
     fnv1a(&bytes, 1)
 }
 
-/// Where one table lives in the cache, if there is a cache.
-struct CacheSite<'a> {
-    cache: Option<&'a TableCache>,
-    puzzle: &'a str,
-    key: u64,
-    description: String,
+/// One table's place in the store.
+struct StoreSite<'a> {
+    store: &'a dyn TableStore,
+    key: &'a TableKey,
 }
 
-impl CacheSite<'_> {
-    /// Reads the table from the cache (a file that cannot be used is
-    /// reported and removed), else builds it and writes it there (unless
-    /// `store` finds nothing worth writing: `Ok(None)`); `Err` only if the
-    /// build was stopped.
+impl StoreSite<'_> {
+    /// Reads the table from the store (a copy that cannot be used is
+    /// reported and discarded), else builds it and gives it to the store
+    /// (unless `save` finds nothing worth keeping: `Ok(false)`); `Err`
+    /// only if the build was stopped.
     fn load_or_build<T>(
         &self,
-        load: impl FnOnce(&TableCache, u64) -> Result<Option<T>, CacheError>,
+        load: impl FnOnce(&dyn TableStore, &TableKey) -> Result<Option<T>, StoreError>,
         build: impl FnOnce(&mut dyn FnMut(TableEvent)) -> Option<T>,
-        store: impl FnOnce(&TableCache, u64, &T) -> Result<Option<std::path::PathBuf>, CacheError>,
+        save: impl FnOnce(&dyn TableStore, &TableKey, &T) -> Result<bool, StoreError>,
+        bytes_of: impl Fn(&T) -> u64,
         events: &mut dyn FnMut(TableEvent),
     ) -> Result<T, SearchError> {
-        if let Some(cache) = self.cache {
-            let path = cache.path(self.puzzle, self.key);
-            match load(cache, self.key) {
-                Ok(Some(t)) => {
-                    events(TableEvent::Loaded {
-                        table: &self.description,
-                        path: &path,
-                    });
-                    return Ok(t);
-                }
-                Ok(None) => {}
-                Err(reason) => {
-                    events(TableEvent::Rejected {
-                        path: &path,
-                        reason: &reason,
-                    });
-                    cache.discard(self.puzzle, self.key);
-                }
+        let (store, key) = (self.store, self.key);
+        match load(store, key) {
+            Ok(Some(t)) => {
+                events(TableEvent::Store(StoreEvent::Loaded {
+                    key,
+                    location: store.location(key),
+                    bytes: bytes_of(&t),
+                }));
+                return Ok(t);
+            }
+            Ok(None) => {}
+            Err(error) => {
+                events(TableEvent::Store(StoreEvent::Rejected {
+                    key,
+                    location: store.location(key),
+                    error: &error,
+                }));
+                store.discard(key);
             }
         }
         let t = build(events).ok_or(SearchError::Stopped)?;
-        if let Some(cache) = self.cache.filter(|c| c.write) {
-            match store(cache, self.key, &t) {
-                Ok(Some(path)) => events(TableEvent::Stored {
-                    table: &self.description,
-                    path: &path,
-                }),
-                Ok(None) => {}
-                Err(reason) => events(TableEvent::StoreFailed { reason: &reason }),
+        if store.writes() {
+            match save(store, key, &t) {
+                Ok(true) => events(TableEvent::Store(StoreEvent::Saved {
+                    key,
+                    location: store.location(key),
+                    bytes: bytes_of(&t),
+                })),
+                Ok(false) => {}
+                Err(error) => events(TableEvent::Store(StoreEvent::SaveFailed {
+                    key,
+                    error: &error,
+                })),
             }
         }
         Ok(t)

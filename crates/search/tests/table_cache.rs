@@ -1,41 +1,42 @@
 //! Cached pruning tables: written once, read back to the same search, and
-//! never trusted when a file is corrupt, truncated, foreign or for another
-//! puzzle (each is reported, discarded and rebuilt).
+//! never trusted when a file is corrupt, truncated, foreign, for another
+//! puzzle or written by an older twistor (each is reported, discarded and
+//! rebuilt).
 
 mod support;
 
 use std::fs;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use support::{pattern, CUBE2};
+use twistor_core::store::{StoreError, StoreEvent};
 use twistor_core::Puzzle;
 use twistor_formats::read_puzzle;
 use twistor_search::{
-    CacheError, Metric, MoveSet, SolutionCount, SolveOptions, Solver, SolverOptions, TableCache,
-    TableEvent,
+    Metric, MoveSet, SolutionCount, SolveOptions, Solver, SolverOptions, TableEvent,
 };
+use twistor_store::DirStore;
 
 /// What happened to each table while a solver was set up.
 #[derive(Debug, PartialEq, Eq, Clone)]
 enum Seen {
     Loaded(PathBuf),
     Stored(PathBuf),
-    Rejected(PathBuf, CacheError),
+    Rejected(PathBuf, &'static str),
     Hashing,
 }
 
 fn set_up(puzzle: &Puzzle, moves: &[&str], dir: &std::path::Path) -> (Solver, Vec<Seen>) {
-    set_up_naming(puzzle, moves, dir, &mut Vec::new())
-}
-
-/// [`set_up`], also recording the names of the tables stored.
-fn set_up_naming(
-    puzzle: &Puzzle,
-    moves: &[&str],
-    dir: &std::path::Path,
-    names_stored: &mut Vec<String>,
-) -> (Solver, Vec<Seen>) {
+    let kind = |e: &StoreError| match e {
+        StoreError::Checksum => "checksum",
+        StoreError::Size(_) => "size",
+        StoreError::Foreign => "foreign",
+        StoreError::Mismatch(_) => "mismatch",
+        StoreError::Outdated(_) => "outdated",
+        _ => "other",
+    };
     let names: Vec<String> = moves.iter().map(|s| s.to_string()).collect();
     let moves = MoveSet::named(puzzle, &names, Metric::Htm).unwrap();
     let stop = AtomicBool::new(false);
@@ -48,22 +49,20 @@ fn set_up_naming(
             // Too small for an exact table: projections and a hashed table.
             memory_bytes: 1 << 20,
             threads: 2,
-            cache: Some(TableCache {
-                dir: dir.to_path_buf(),
-                write: true,
-            }),
+            store: Arc::new(DirStore::new(dir)),
             ..Default::default()
         },
         &stop,
         &mut |e| match e {
-            TableEvent::Loaded { path, .. } => seen.push(Seen::Loaded(path.to_path_buf())),
-            TableEvent::Stored { path, table } => {
-                names_stored.push(table.to_string());
-                seen.push(Seen::Stored(path.to_path_buf()))
+            TableEvent::Store(StoreEvent::Loaded { location, .. }) => {
+                seen.push(Seen::Loaded(location.unwrap().into()))
             }
-            TableEvent::Rejected { path, reason } => {
-                seen.push(Seen::Rejected(path.to_path_buf(), reason.clone()))
+            TableEvent::Store(StoreEvent::Saved { location, .. }) => {
+                seen.push(Seen::Stored(location.unwrap().into()))
             }
+            TableEvent::Store(StoreEvent::Rejected {
+                location, error, ..
+            }) => seen.push(Seen::Rejected(location.unwrap().into(), kind(error))),
             TableEvent::Hashing { .. } => seen.push(Seen::Hashing),
             _ => {}
         },
@@ -116,10 +115,8 @@ fn cached_tables_are_reused_and_bad_files_rebuilt() {
     let puzzle = read_puzzle(CUBE2, "cube2.tws").unwrap();
     let ufr = ["U", "F", "R"];
 
-    let mut names = Vec::new();
-    let (mut solver, seen) = set_up_naming(&puzzle, &ufr, &dir, &mut names);
+    let (mut solver, seen) = set_up(&puzzle, &ufr, &dir);
     let files = stored(&seen);
-    assert!(names.iter().any(|n| n.contains("hashed")), "{names:?}");
     assert!(seen.contains(&Seen::Hashing), "{seen:?}");
     assert!(
         files.len() >= 2,
@@ -151,17 +148,17 @@ fn cached_tables_are_reused_and_bad_files_rebuilt() {
     assert_eq!(solutions(&puzzle, &mut solver), reference);
 
     // Damage each file in a different way; each is reported and rebuilt.
-    let damage: [(&str, CacheError); 3] = [
-        ("flip", CacheError::Checksum),
-        ("truncate", CacheError::Truncated),
-        ("foreign", CacheError::Foreign),
+    let damage: [(&str, &str); 3] = [
+        ("flip", "checksum"),
+        ("truncate", "size"),
+        ("foreign", "foreign"),
     ];
     for (path, (how, _)) in files.iter().zip(damage.iter().cycle()) {
         let mut bytes = fs::read(path).unwrap();
         match *how {
             "flip" => {
-                let mid = bytes.len() / 2;
-                bytes[mid] ^= 0x41;
+                let last = bytes.len() - 1;
+                bytes[last] ^= 0x41;
             }
             "truncate" => bytes.truncate(bytes.len() - 100),
             _ => bytes = b"not a table at all".to_vec(),
@@ -171,7 +168,7 @@ fn cached_tables_are_reused_and_bad_files_rebuilt() {
     let (mut solver, seen) = set_up(&puzzle, &ufr, &dir);
     for (path, (_, reason)) in files.iter().zip(damage.iter().cycle()) {
         assert!(
-            seen.contains(&Seen::Rejected(path.clone(), reason.clone())),
+            seen.contains(&Seen::Rejected(path.clone(), reason)),
             "{path:?} not rejected as {reason:?}: {seen:?}"
         );
     }
@@ -185,9 +182,35 @@ fn cached_tables_are_reused_and_bad_files_rebuilt() {
     fs::copy(&other_files[0], &files[0]).unwrap();
     let (mut solver, seen) = set_up(&puzzle, &ufr, &dir);
     assert!(
-        seen.contains(&Seen::Rejected(files[0].clone(), CacheError::Mismatch)),
+        seen.contains(&Seen::Rejected(files[0].clone(), "mismatch")),
         "{seen:?}"
     );
+    assert_eq!(solutions(&puzzle, &mut solver), reference);
+
+    // Files the search engine wrote before the one table store (its own
+    // header, "TWISTOR-PRUNETAB" format 3, named .prune): each is
+    // recognised as outdated, removed and rebuilt to the same answers.
+    let mut old_files = Vec::new();
+    for path in &files {
+        let mut old = b"TWISTOR-PRUNETAB".to_vec();
+        old.extend_from_slice(&3u64.to_le_bytes());
+        old.extend_from_slice(&fs::read(path).unwrap()[24..32]); // the key
+        old.extend_from_slice(&[0; 64]);
+        let old_path = path.with_extension("prune");
+        fs::write(&old_path, &old).unwrap();
+        fs::remove_file(path).unwrap();
+        old_files.push(old_path);
+    }
+    let (mut solver, seen) = set_up(&puzzle, &ufr, &dir);
+    for old in &old_files {
+        assert!(!old.exists(), "{old:?} is cleared away");
+    }
+    let outdated = seen
+        .iter()
+        .filter(|s| matches!(s, Seen::Rejected(_, "outdated")))
+        .count();
+    assert_eq!(outdated, files.len(), "{seen:?}");
+    assert_eq!(stored(&seen), files);
     assert_eq!(solutions(&puzzle, &mut solver), reference);
     let _ = fs::remove_dir_all(&dir);
 }

@@ -101,9 +101,10 @@
 //! equally likely.
 
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
+use twistor_core::store::{NoStore, TableStore};
 use twistor_core::{MoveDef, MoveKind, Pattern, PatternOrbit, Puzzle, StabilizerChain};
-use twistor_cube333::cache::{CacheEvent, CacheOptions};
 use twistor_cube333::twophase::{
     solve as two_phase, SolveOptions as TwoPhaseOptions, TwoPhaseTables,
 };
@@ -113,7 +114,7 @@ use twistor_formats::resolve::alg_transformation;
 use twistor_geometry::PuzzleOptions;
 use twistor_search::target::Goal;
 use twistor_search::{
-    Metric, MoveSet, SolutionCount, SolveOptions, Solver, SolverOptions, TableCache, TableEvent,
+    Metric, MoveSet, SolutionCount, SolveOptions, Solver, SolverOptions, TableEvent,
 };
 
 use crate::rng::SeededRng;
@@ -228,14 +229,31 @@ impl Event {
 }
 
 /// Where the solvers behind random-state scrambles keep their tables.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone)]
 pub struct ScrambleOptions {
-    /// The 3x3x3 two-phase tables' cache.
-    pub cube333_cache: CacheOptions,
-    /// The generic solver's table cache (2x2x2, pyraminx, skewb).
-    pub table_cache: Option<TableCache>,
+    /// Where the tables are kept between runs: the 3x3x3 two-phase
+    /// tables and the generic solver's (2x2x2, pyraminx, skewb).
+    pub store: Arc<dyn TableStore>,
     /// Threads for building tables.
     pub threads: usize,
+}
+
+impl Default for ScrambleOptions {
+    fn default() -> ScrambleOptions {
+        ScrambleOptions {
+            store: Arc::new(NoStore),
+            threads: 1,
+        }
+    }
+}
+
+impl std::fmt::Debug for ScrambleOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScrambleOptions")
+            .field("store_writes", &self.store.writes())
+            .field("threads", &self.threads)
+            .finish()
+    }
 }
 
 /// One scramble.
@@ -265,25 +283,25 @@ enum Engine {
 
 impl Scrambler {
     /// A scrambler for `event` seeded by `seed`; builds or loads the
-    /// tables its solver needs (reporting on them through `events` and
-    /// `cube_events`).
+    /// tables its solver needs (reporting on them through `events`).
     pub fn new(
         event: Event,
         seed: u64,
         options: &ScrambleOptions,
         events: &mut dyn FnMut(TableEvent),
-        cube_events: &mut dyn FnMut(CacheEvent),
     ) -> Result<Scrambler, ToolError> {
-        let two_phase = |finish, cube_events: &mut dyn FnMut(CacheEvent)| {
+        let two_phase = |finish, events: &mut dyn FnMut(TableEvent)| {
             Engine::TwoPhase(
-                Box::new(TwoPhaseTables::load(&options.cube333_cache, cube_events)),
+                Box::new(TwoPhaseTables::load(&*options.store, &mut |e| {
+                    events(TableEvent::Store(e))
+                })),
                 finish,
             )
         };
         let engine = match event {
-            Event::Cube333 | Event::Cube333Oh => two_phase(CubeFinish::Plain, cube_events),
-            Event::Cube333Bf | Event::Cube333Mbf => two_phase(CubeFinish::Blind, cube_events),
-            Event::Cube333Fm => two_phase(CubeFinish::FewestMoves, cube_events),
+            Event::Cube333 | Event::Cube333Oh => two_phase(CubeFinish::Plain, events),
+            Event::Cube333Bf | Event::Cube333Mbf => two_phase(CubeFinish::Blind, events),
+            Event::Cube333Fm => two_phase(CubeFinish::FewestMoves, events),
             Event::Cube444Bf => Engine::Cube(CubeMoves::new(4, 40), Some(&ROTATIONS)),
             Event::Cube555Bf => Engine::Cube(CubeMoves::new(5, 60), Some(&WIDE_3)),
             Event::Cube222 => Engine::Optimal(Box::new(OptimalEngine::new(
@@ -584,7 +602,7 @@ impl OptimalEngine {
         let solver_options = SolverOptions {
             memory_bytes: 64 << 20,
             threads: options.threads.max(1),
-            cache: options.table_cache.clone(),
+            store: Arc::clone(&options.store),
             symmetry: true,
         };
         let stop = AtomicBool::new(false);

@@ -30,7 +30,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use twistor_core::{Layout, Puzzle, Transformation};
 use twistor_formats::alg::{Alg, AlgNode, Move};
 use twistor_search::{
-    MoveSet, SearchProgress, SolutionCount, SolveOptions, Solver, SolverOptions, TableEvent,
+    MoveSet, SaveGrown, SearchProgress, SolutionCount, SolveOptions, Solver, SolverOptions,
+    TableEvent,
 };
 
 use crate::sequence::{cancel, MoveTable};
@@ -109,6 +110,12 @@ impl Shortener {
     /// The search's move set.
     pub fn moves(&self) -> &MoveSet {
         self.solver.moves()
+    }
+
+    /// Gives the tables that grew while shortening to the solver's store
+    /// (see [`Solver::save_grown_tables`]).
+    pub fn save_grown_tables(&mut self, which: SaveGrown, events: &mut dyn FnMut(TableEvent)) {
+        self.solver.save_grown_tables(which, events)
     }
 
     /// Shortens `moves` (moves of the puzzle in any notation) to a fixed

@@ -326,14 +326,7 @@ fn wca_scrambles_read_on_the_models() {
     use twistor_tools::scramble::{Event, ScrambleOptions, Scrambler};
     for (event, id) in [(Event::Clock, "clock"), (Event::Square1, "square1")] {
         let p = puzzle(id);
-        let mut s = Scrambler::new(
-            event,
-            7,
-            &ScrambleOptions::default(),
-            &mut |_| {},
-            &mut |_| {},
-        )
-        .unwrap();
+        let mut s = Scrambler::new(event, 7, &ScrambleOptions::default(), &mut |_| {}).unwrap();
         for _ in 0..20 {
             let scramble = s.next_scramble().alg;
             round_trip(&p, &scramble);

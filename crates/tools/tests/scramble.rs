@@ -16,7 +16,7 @@ mod support;
 
 fn scrambler(event: Event, seed: u64) -> Scrambler {
     let options = support::scramble_options();
-    Scrambler::new(event, seed, &options, &mut |_| {}, &mut |_| {}).unwrap()
+    Scrambler::new(event, seed, &options, &mut |_| {}).unwrap()
 }
 
 fn geometry(name: &str) -> Puzzle {

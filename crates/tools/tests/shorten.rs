@@ -20,8 +20,7 @@ fn the_t_perm_shortens_to_eleven_moves() {
         &SolverOptions {
             memory_bytes: 16 << 20,
             threads: 2,
-            cache: None,
-            symmetry: true,
+            ..Default::default()
         },
         &stop,
         &mut |_| {},

@@ -15,7 +15,7 @@ mod support;
 fn scrambles(event: &str, n: usize) -> Vec<String> {
     let options = support::scramble_options();
     let event = Event::parse(event).unwrap();
-    let mut s = Scrambler::new(event, 5, &options, &mut |_| {}, &mut |_| {}).unwrap();
+    let mut s = Scrambler::new(event, 5, &options, &mut |_| {}).unwrap();
     (0..n).map(|_| s.next_scramble().alg).collect()
 }
 

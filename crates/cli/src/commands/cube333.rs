@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use twistor_cube333::cache::CacheEvent;
+use twistor_core::store::StoreEvent;
 use twistor_cube333::cubie::SplitMix64;
 use twistor_cube333::optimal::{OptimalOptions, OptimalProgress, OptimalSolver, OptimalTableKind};
 use twistor_cube333::timing::thread_cpu_time;
@@ -138,66 +138,76 @@ pub fn run(args: Cube333Args) -> CliResult {
 }
 
 /// Prints a table event on stderr (loads are silent).
-pub fn report_cache_event(e: CacheEvent) {
+pub fn report_store_event(e: StoreEvent) {
     reporter(false)(e)
 }
 
 /// Prints table events on stderr, one line each; loads are silent unless
 /// `verbose`.
-fn reporter(verbose: bool) -> impl FnMut(CacheEvent) {
+fn reporter(verbose: bool) -> impl FnMut(StoreEvent) {
     move |e| match e {
-        CacheEvent::Loaded { table, path, bytes } => {
+        StoreEvent::Loaded {
+            key,
+            location,
+            bytes,
+        } => {
             if verbose {
                 note!(
-                    "table {table}: loaded {} ({:.1} MB)",
-                    path.display(),
+                    "table {}: loaded {} ({:.1} MB)",
+                    key.name,
+                    location.unwrap_or_default(),
                     bytes as f64 / 1e6
                 );
             }
         }
-        CacheEvent::Rejected {
-            table,
-            path,
-            reason,
+        StoreEvent::Rejected {
+            key,
+            location,
+            error,
         } => {
             eprintln!(
-                "twistor: table file {} ({table}) not used: {reason}; rebuilding",
-                path.display()
+                "twistor: table file {} ({}) not used: {error}; rebuilding",
+                location.unwrap_or_default(),
+                key.name
             );
         }
-        CacheEvent::Building { table, path, bytes } => {
-            let place = path
-                .map(|p| format!("; it will be cached in {}", p.display()))
+        StoreEvent::Building {
+            key,
+            location,
+            bytes,
+        } => {
+            let place = location
+                .map(|p| format!("; it will be cached in {p}"))
                 .unwrap_or_else(|| "; it will not be cached".to_string());
             note!(
-                "table {table}: building {:.1} MB (once; can take a while){place}",
+                "table {}: building {:.1} MB (once; can take a while){place}",
+                key.name,
                 bytes as f64 / 1e6
             );
         }
-        CacheEvent::Built {
-            table,
-            path,
+        StoreEvent::Built {
+            key,
             bytes,
             elapsed,
         } => {
-            let place = path
-                .map(|p| format!(", saved to {}", p.display()))
-                .unwrap_or_default();
             note!(
-                "table {table}: built in {:.1} s ({:.1} MB){place}",
+                "table {}: built in {:.1} s ({:.1} MB)",
+                key.name,
                 elapsed.as_secs_f64(),
                 bytes as f64 / 1e6
             );
         }
-        CacheEvent::WriteFailed {
-            table,
-            path,
-            reason,
-        } => {
-            eprintln!(
-                "twistor: could not save table {table} to {}: {reason}",
-                path.display()
-            );
+        StoreEvent::Saved { key, location, .. } => {
+            if verbose {
+                note!(
+                    "table {}: saved to {}",
+                    key.name,
+                    location.unwrap_or_default()
+                );
+            }
+        }
+        StoreEvent::SaveFailed { key, error } => {
+            eprintln!("twistor: could not save table {}: {error}", key.name);
         }
     }
 }
@@ -373,12 +383,12 @@ fn run_solve(a: SolveArgs) -> CliResult {
         Some(s) => Some(Duration::from_secs_f64(s)),
         None => None,
     };
-    let opts = a.cache.cube333_options();
+    let store = a.cache.store()?;
     let mut report = reporter(false);
     let stdout = std::io::stdout();
     if a.optimal {
         let kind = a.optimal_table.kind()?;
-        let solver = OptimalSolver::load(kind, &opts, &mut report);
+        let solver = OptimalSolver::load(kind, &*store, &mut report);
         for c in &cubes {
             let t0 = Instant::now();
             let bar = Progress::stderr();
@@ -396,7 +406,7 @@ fn run_solve(a: SolveArgs) -> CliResult {
         }
         return crate::commands::solve::batch_result(unreadable);
     }
-    let tables = TwoPhaseTables::load(&opts, &mut report);
+    let tables = TwoPhaseTables::load(&*store, &mut report);
     let sopts = SolveOptions {
         max_length: a.max_length as usize,
         probe_limit: a.probe_limit,
@@ -479,12 +489,12 @@ fn summary(times_ms: &mut [f64], lengths: &[usize]) -> String {
 
 fn run_bench(a: BenchArgs) -> CliResult {
     let cubes = bench_cubes(&a)?;
-    let opts = a.cache.cube333_options();
+    let store = a.cache.store()?;
     let mut report = reporter(true);
     let mut times = Vec::with_capacity(cubes.len());
     let mut lengths = Vec::with_capacity(cubes.len());
     if a.optimal {
-        let solver = OptimalSolver::load(a.optimal_table.kind()?, &opts, &mut report);
+        let solver = OptimalSolver::load(a.optimal_table.kind()?, &*store, &mut report);
         for (i, c) in cubes.iter().enumerate() {
             let t0 = Instant::now();
             let s = solver.solve(c, &OptimalOptions::default());
@@ -502,7 +512,7 @@ fn run_bench(a: BenchArgs) -> CliResult {
         return Ok(());
     }
     let t_load = Instant::now();
-    let tables = TwoPhaseTables::load(&opts, &mut report);
+    let tables = TwoPhaseTables::load(&*store, &mut report);
     note!("tables ready in {:.3} s", t_load.elapsed().as_secs_f64());
     let sopts = SolveOptions {
         max_length: a.max_length as usize,
@@ -526,10 +536,10 @@ fn run_bench(a: BenchArgs) -> CliResult {
 }
 
 fn run_tables(a: TablesArgs) -> CliResult {
-    let opts = a.cache.cube333_options();
+    let store = a.cache.store()?;
     let mut report = reporter(true);
     let t0 = Instant::now();
-    let tables = TwoPhaseTables::load(&opts, &mut report);
+    let tables = TwoPhaseTables::load(&*store, &mut report);
     note!(
         "two-phase tables: {:.1} MB, ready in {:.2} s",
         tables.size_bytes() as f64 / 1e6,
@@ -537,7 +547,7 @@ fn run_tables(a: TablesArgs) -> CliResult {
     );
     if a.optimal {
         let t0 = Instant::now();
-        let solver = OptimalSolver::load(a.optimal_table.kind()?, &opts, &mut report);
+        let solver = OptimalSolver::load(a.optimal_table.kind()?, &*store, &mut report);
         note!(
             "optimal table: {:.1} MB, ready in {:.2} s",
             solver.size_bytes() as f64 / 1e6,
@@ -547,17 +557,18 @@ fn run_tables(a: TablesArgs) -> CliResult {
     Ok(())
 }
 
-/// Solves positions of a definition recognised as the 3x3x3 with the
-/// optimal 3x3x3 solver, printing as `twistor solve` does. The huge table
-/// (882 MB) is used when `memory_mb` allows it, the phase-1 table otherwise.
 /// Whether the dedicated optimal solver's tables for `memory_mb` are
 /// cached, so that it starts at once.
 pub fn recognised_tables_cached(cache: &CacheArgs, memory_mb: u64) -> bool {
-    let opts = cache.cube333_options();
-    OptimalSolver::table_cached(OptimalTableKind::Small, &opts)
-        || (memory_mb >= 1024 && OptimalSolver::huge_table_cached(&opts))
+    cache.store().is_ok_and(|store| {
+        OptimalSolver::table_cached(OptimalTableKind::Small, &*store)
+            || (memory_mb >= 1024 && OptimalSolver::huge_table_cached(&*store))
+    })
 }
 
+/// Solves positions of a definition recognised as the 3x3x3 with the
+/// optimal 3x3x3 solver, printing as `twistor solve` does. The huge table
+/// (882 MB) is used when `memory_mb` allows it, the phase-1 table otherwise.
 pub fn solve_recognised(
     puzzle: &twistor_core::Puzzle,
     correspondence: &twistor_cube333::recognize::CubeCorrespondence,
@@ -578,13 +589,13 @@ pub fn solve_recognised(
         })?;
         cubes.push((name, cube));
     }
-    let opts = cache.cube333_options();
+    let store = cache.store()?;
     // The huge table takes minutes to build the first time; until it is
     // cached, positions within SMALL_FIRST moves are solved with the phase-1
     // table (seconds), and the huge one is built only for a deeper one.
     const SMALL_FIRST: u8 = 15;
     let huge_allowed = memory_mb >= 1024;
-    let small_first = !huge_allowed || !OptimalSolver::huge_table_cached(&opts);
+    let small_first = !huge_allowed || !OptimalSolver::huge_table_cached(&*store);
     let kind = if small_first {
         OptimalTableKind::Small
     } else {
@@ -601,7 +612,7 @@ pub fn solve_recognised(
         "3x3x3 recognised: using the dedicated optimal solver ({} table; --generic for the generic search)",
         table_name(kind)
     );
-    let mut solver = OptimalSolver::load(kind, &opts, &mut reporter(false));
+    let mut solver = OptimalSolver::load(kind, &*store, &mut reporter(false));
     let mut kind = kind;
     let stdout = std::io::stdout();
     let mut unsolved = 0;
@@ -621,7 +632,7 @@ pub fn solve_recognised(
                     name.as_deref().unwrap_or("position")
                 );
                 kind = OptimalTableKind::Huge;
-                solver = OptimalSolver::load(kind, &opts, &mut reporter(false));
+                solver = OptimalSolver::load(kind, &*store, &mut reporter(false));
                 solver.solve(&cube, &optimal_options(&bar))
             }
         };

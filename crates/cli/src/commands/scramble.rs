@@ -1,7 +1,6 @@
 //! `twistor scramble`: WCA-style scrambles.
 
 use serde_json::json;
-use twistor_cube333::cache::{CacheEvent, CacheOptions};
 use twistor_search::TableEvent;
 use twistor_tools::scramble::{Event, ScrambleOptions, Scrambler};
 
@@ -65,12 +64,7 @@ pub fn run(args: ScrambleArgs) -> CliResult {
         s
     });
     let options = ScrambleOptions {
-        cube333_cache: CacheOptions {
-            dir: args.cache.cache_dir.clone(),
-            no_write: args.cache.no_write,
-            ..Default::default()
-        },
-        table_cache: args.cache.cache()?,
+        store: args.cache.store()?,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     if let Some(dir) = &args.svg {
@@ -89,21 +83,10 @@ pub fn run(args: ScrambleArgs) -> CliResult {
     };
     let mut entries: Vec<SheetEntry> = Vec::new();
     let mut bar = Progress::stderr();
-    let mut cube_events = |e: CacheEvent| match e {
-        CacheEvent::Rejected { table, reason, .. }
-        | CacheEvent::WriteFailed { table, reason, .. } => {
-            eprintln!("twistor: table {table}: {reason}");
-        }
-        CacheEvent::Building { .. } => crate::commands::cube333::report_cache_event(e),
-        CacheEvent::Loaded { .. } | CacheEvent::Built { .. } => {}
-    };
-    let mut scrambler = Scrambler::new(
-        event,
-        seed,
-        &options,
-        &mut |e: TableEvent| report_table_event(&mut bar, options.table_cache.as_ref(), e),
-        &mut cube_events,
-    )
+    let written_to = args.cache.written_to();
+    let mut scrambler = Scrambler::new(event, seed, &options, &mut |e: TableEvent| {
+        report_table_event(&mut bar, written_to.as_deref(), e)
+    })
     .map_err(CliError::failure)?;
     bar.finish();
     let size = SvgOptions::default();

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use twistor_search::{Metric, SolverOptions, TableEvent};
+use twistor_search::{Metric, SaveGrown, SolverOptions, TableEvent};
 use twistor_tools::sequence::{MoveTable, MOVE_LIMIT};
 use twistor_tools::shorten::{ShortenOptions, Shortener};
 
@@ -65,15 +65,16 @@ pub fn run(args: ShortenArgs) -> CliResult {
     let solver_options = SolverOptions {
         memory_bytes: args.memory << 20,
         threads,
-        cache: args.cache.cache()?,
+        store: args.cache.store()?,
         symmetry: true,
     };
+    let written_to = args.cache.written_to();
     let mut shortener = Shortener::new(
         &puzzle,
         moves,
         &solver_options,
         &stop,
-        &mut |e: TableEvent| report_table_event(&mut bar, solver_options.cache.as_ref(), e),
+        &mut |e: TableEvent| report_table_event(&mut bar, written_to.as_deref(), e),
     )
     .map_err(CliError::failure)?;
     bar.finish();
@@ -83,7 +84,7 @@ pub fn run(args: ShortenArgs) -> CliResult {
         threads,
     };
     let mut table = MoveTable::new(&puzzle);
-    for_each_alg(&args.algs, |text| {
+    let result = for_each_alg(&args.algs, |text| {
         let moves = alg_moves(text, MOVE_LIMIT)?;
         if moves.len() > 10_000 {
             return Err(CliError::input(format!(
@@ -101,5 +102,9 @@ pub fn run(args: ShortenArgs) -> CliResult {
             );
         }
         emit_moves(text, &out, args.json)
-    })
+    });
+    shortener.save_grown_tables(SaveGrown::All, &mut |e| {
+        report_table_event(&mut bar, written_to.as_deref(), e)
+    });
+    result
 }

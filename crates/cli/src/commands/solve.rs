@@ -10,7 +10,8 @@ use twistor_formats::alg::Alg;
 use twistor_formats::positions::{read_positions, PositionBody};
 use twistor_formats::resolve::alg_transformation;
 use twistor_search::{
-    Metric, SearchProgress, SolutionCount, SolveOptions, Solver, SolverOptions, TableEvent,
+    Metric, SaveGrown, SearchProgress, SolutionCount, SolveOptions, Solver, SolverOptions,
+    TableEvent,
 };
 use twistor_tools::analysis::{reachability, Reachability};
 use twistor_tools::rotations::WholeRotations;
@@ -159,16 +160,17 @@ pub fn run(args: SolveArgs) -> CliResult {
     let options = SolverOptions {
         memory_bytes: args.memory.saturating_mul(1 << 20),
         threads,
-        cache: args.cache.cache()?,
+        store: args.cache.store()?,
         symmetry: !args.no_symmetry,
     };
+    let written_to = args.cache.written_to();
     let mut solver = Solver::new(
         &puzzle,
         moves,
         goal.pattern.clone(),
         &options,
         &stop,
-        &mut |e: TableEvent| report_table_event(&mut bar, options.cache.as_ref(), e),
+        &mut |e: TableEvent| report_table_event(&mut bar, written_to.as_deref(), e),
     )
     .map_err(CliError::failure)?;
     bar.finish();
@@ -337,6 +339,9 @@ pub fn run(args: SolveArgs) -> CliResult {
                      the dedicated solver takes this and the rest",
                     name.as_deref().unwrap_or("position")
                 );
+                solver.save_grown_tables(SaveGrown::All, &mut |e| {
+                    report_table_event(&mut bar, written_to.as_deref(), e)
+                });
                 drop(solver);
                 return crate::commands::cube333::solve_recognised(
                     &puzzle,
@@ -403,7 +408,15 @@ pub fn run(args: SolveArgs) -> CliResult {
         if sols.is_empty() {
             unsolved += 1;
         }
+        // Tables that grew much are kept at once: a batch stopped later
+        // keeps them.
+        solver.save_grown_tables(SaveGrown::WhenWorthIt, &mut |e| {
+            report_table_event(&mut bar, written_to.as_deref(), e)
+        });
     }
+    solver.save_grown_tables(SaveGrown::All, &mut |e| {
+        report_table_event(&mut bar, written_to.as_deref(), e)
+    });
     batch_result(unreadable)?;
     if unsolved > 0 {
         return Err(CliError::failure(format!(

@@ -1,0 +1,565 @@
+//! twistor's tables on disk: the one place that reads and writes them.
+//!
+//! Engines (`twistor-search`, `twistor-cube333`) are handed a
+//! [`TableStore`](twistor_core::store::TableStore) and never open a file;
+//! [`DirStore`] is the store they are handed when tables should outlive
+//! the process. Every pruning table, whichever engine built it, is one
+//! file in the cache directory ([`default_cache_dir`]:
+//! `$XDG_CACHE_HOME/twistor`, else `~/.cache/twistor`), named after its
+//! key, `<name>-<id>.tbl`:
+//!
+//! ```text
+//! offset  size  field
+//!      0    16  magic "TWISTOR-TABLES\0\0"
+//!     16     4  format version (little-endian u32)
+//!     24     8  the key's id
+//!     32     8  payload length in bytes
+//!     40     8  checksum of the payload
+//!     48     8  number of extras (at most 480)
+//!     56    64  the key's name, NUL-padded
+//!    128   8·n  extras (u64 each)
+//!   4096        payload (page-aligned, so it is mapped as it lies)
+//! ```
+//!
+//! A file is trusted only when its magic, version, key, length and
+//! checksum are all right; otherwise loading says why (the engine reports
+//! it and rebuilds the table, and the new file replaces the bad one).
+//! Files are written under a temporary name, flushed and renamed into
+//! place, so a reader never sees half a table and a mapped file is never
+//! changed under its reader. Files of the two formats before this one
+//! (the search engine's `.prune` files and the 3x3x3 solver's `-v2.tbl`
+//! files) are recognised as outdated, reported and removed.
+//!
+//! ```
+//! use twistor_core::store::{PayloadLen, TableKey, TableStore};
+//! use twistor_store::DirStore;
+//!
+//! let dir = std::env::temp_dir().join(format!("twistor-store-doc-{}", std::process::id()));
+//! let store = DirStore::new(&dir);
+//! let key = TableKey::new("demo", 42);
+//! store.save(&key, &[7], 3, &mut |w| w.write_all(b"abc")).unwrap();
+//! let table = store.load(&key, PayloadLen::Exactly(3)).unwrap().unwrap();
+//! assert_eq!((&*table.bytes, &table.extras[..]), (&b"abc"[..], &[7u64][..]));
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+#![deny(missing_docs)]
+
+use std::fs::{self, File};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+use twistor_core::store::{
+    PayloadLen, PayloadWriter, StoreError, StoredTable, TableBytes, TableKey, TableStore,
+};
+
+const MAGIC: &[u8; 16] = b"TWISTOR-TABLES\0\0";
+/// The version of the table file format; files of another are rebuilt.
+pub const FORMAT_VERSION: u32 = 4;
+/// Header size: one page, so the payload is page-aligned when mapped.
+pub const HEADER_LEN: usize = 4096;
+const EXTRAS_AT: usize = 128;
+const MAX_EXTRAS: usize = (HEADER_LEN - EXTRAS_AT) / 8;
+/// Magics of the formats before this one.
+const OUTDATED: [(&[u8], &str); 2] = [
+    (b"TWISTOR-PRUNETAB", "the search engine's table format 3"),
+    (b"TWISTOR3", "the 3x3x3 solver's table format 2"),
+];
+
+/// The user's cache directory for twistor: `$XDG_CACHE_HOME/twistor`, else
+/// `$HOME/.cache/twistor`.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
+        return Some(Path::new(&x).join("twistor"));
+    }
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(|h| Path::new(&h).join(".cache").join("twistor"))
+}
+
+/// Tables in a directory, one file each.
+#[derive(Clone, Debug)]
+pub struct DirStore {
+    dir: PathBuf,
+    write: bool,
+}
+
+impl DirStore {
+    /// Tables kept in `dir` (created when the first table is written).
+    pub fn new(dir: impl Into<PathBuf>) -> DirStore {
+        DirStore {
+            dir: dir.into(),
+            write: true,
+        }
+    }
+
+    /// The same directory, read but never written.
+    pub fn read_only(self) -> DirStore {
+        DirStore {
+            write: false,
+            ..self
+        }
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The file of `key`.
+    pub fn path(&self, key: &TableKey) -> PathBuf {
+        self.dir
+            .join(format!("{}-{:016x}.tbl", file_stem(&key.name), key.id))
+    }
+
+    /// Files an older twistor kept `key` in.
+    fn outdated_paths(&self, key: &TableKey) -> [PathBuf; 2] {
+        let stem = file_stem(&key.name);
+        [
+            self.dir.join(format!("{stem}-{:016x}.prune", key.id)),
+            self.dir.join(format!("{stem}-v2.tbl")),
+        ]
+    }
+
+    /// Opens and maps `path`; `None` when there is no such file.
+    fn map(path: &Path) -> Result<Option<Mmap>, StoreError> {
+        let file = match File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => return Err(io(path, source)),
+        };
+        // SAFETY: the map is read-only and twistor never writes to a table
+        // file in place (new files are renamed over old ones, which leaves
+        // existing maps on the old inode). Another program truncating the
+        // file while it is mapped is outside what any reader can guard.
+        let map = unsafe { Mmap::map(&file) }.map_err(|source| io(path, source))?;
+        Ok(Some(map))
+    }
+}
+
+/// The key's name as a file-name stem: letters, digits, `-` and `_`.
+fn file_stem(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect()
+}
+
+fn io(path: &Path, source: std::io::Error) -> StoreError {
+    StoreError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+fn read_u64(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// What an outdated file's magic says it is, if it is one.
+fn outdated(bytes: &[u8]) -> Option<&'static str> {
+    OUTDATED
+        .iter()
+        .find(|(magic, _)| bytes.starts_with(magic))
+        .map(|(_, what)| *what)
+}
+
+/// Checks a header against `key` and `len`; the payload's length and
+/// checksum too when `contents` is set. Returns the extras.
+fn validate(
+    key: &TableKey,
+    len: PayloadLen,
+    m: &[u8],
+    contents: bool,
+) -> Result<Vec<u64>, StoreError> {
+    if let Some(what) = outdated(m) {
+        return Err(StoreError::Outdated(what.to_string()));
+    }
+    if !m.starts_with(&MAGIC[..m.len().min(16)]) {
+        return Err(StoreError::Foreign);
+    }
+    if m.len() < HEADER_LEN {
+        return Err(StoreError::Size(format!(
+            "{} bytes, shorter than the header",
+            m.len()
+        )));
+    }
+    let version = u32::from_le_bytes([m[16], m[17], m[18], m[19]]);
+    if version != FORMAT_VERSION {
+        return Err(StoreError::Outdated(format!(
+            "format version {version}, this one reads {FORMAT_VERSION}"
+        )));
+    }
+    let name_end = m[56..120].iter().position(|&b| b == 0).unwrap_or(64);
+    let name = String::from_utf8_lossy(&m[56..56 + name_end]);
+    if name != key.name || read_u64(m, 24) != key.id {
+        return Err(StoreError::Mismatch(format!(
+            "{name}-{:016x}, expected {key}",
+            read_u64(m, 24)
+        )));
+    }
+    let payload = read_u64(m, 32);
+    if !len.admits(payload) {
+        return Err(StoreError::Mismatch(format!(
+            "{payload} payload bytes, expected {len:?}"
+        )));
+    }
+    let nextras = read_u64(m, 48) as usize;
+    if nextras > MAX_EXTRAS {
+        return Err(StoreError::Foreign);
+    }
+    let extras = (0..nextras)
+        .map(|i| read_u64(m, EXTRAS_AT + 8 * i))
+        .collect();
+    if contents {
+        if m.len() as u64 != HEADER_LEN as u64 + payload {
+            return Err(StoreError::Size(format!(
+                "{} payload bytes, the header says {payload}",
+                m.len() - HEADER_LEN
+            )));
+        }
+        let mut sum = Checksum::default();
+        sum.update(&m[HEADER_LEN..]);
+        if sum.finish() != read_u64(m, 40) {
+            return Err(StoreError::Checksum);
+        }
+    }
+    Ok(extras)
+}
+
+/// A mapped file whose payload starts at [`HEADER_LEN`].
+struct Payload(Mmap);
+
+impl AsRef<[u8]> for Payload {
+    fn as_ref(&self) -> &[u8] {
+        &self.0[HEADER_LEN..]
+    }
+}
+
+impl TableStore for DirStore {
+    fn load(&self, key: &TableKey, len: PayloadLen) -> Result<Option<StoredTable>, StoreError> {
+        let path = self.path(key);
+        let Some(map) = Self::map(&path)? else {
+            // A table an older twistor kept: say so, and clear it away (the
+            // engine rebuilds it in today's format).
+            for old in self.outdated_paths(key) {
+                let mut head = [0u8; 16];
+                let is_outdated = File::open(&old)
+                    .and_then(|mut f| f.read_exact(&mut head))
+                    .map(|()| outdated(&head));
+                if let Ok(Some(what)) = is_outdated {
+                    if self.write {
+                        let _ = fs::remove_file(&old);
+                    }
+                    return Err(StoreError::Outdated(format!(
+                        "{what}, in {}",
+                        old.display()
+                    )));
+                }
+            }
+            return Ok(None);
+        };
+        let extras = validate(key, len, &map, true)?;
+        Ok(Some(StoredTable {
+            extras,
+            bytes: TableBytes::new(Payload(map)),
+        }))
+    }
+
+    fn save(
+        &self,
+        key: &TableKey,
+        extras: &[u64],
+        len: u64,
+        payload: PayloadWriter,
+    ) -> Result<(), StoreError> {
+        if !self.write {
+            return Ok(());
+        }
+        if extras.len() > MAX_EXTRAS {
+            return Err(StoreError::Size(format!("{} extras", extras.len())));
+        }
+        fs::create_dir_all(&self.dir).map_err(|e| io(&self.dir, e))?;
+        let path = self.path(key);
+        let tmp = self.dir.join(format!(
+            ".{}.tmp{}",
+            path.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            std::process::id()
+        ));
+        let written = (|| -> Result<(), StoreError> {
+            let mut header = vec![0u8; HEADER_LEN];
+            header[..16].copy_from_slice(MAGIC);
+            header[16..20].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+            header[24..32].copy_from_slice(&key.id.to_le_bytes());
+            header[32..40].copy_from_slice(&len.to_le_bytes());
+            header[48..56].copy_from_slice(&(extras.len() as u64).to_le_bytes());
+            let name = key.name.as_bytes();
+            header[56..56 + name.len().min(64)].copy_from_slice(&name[..name.len().min(64)]);
+            for (i, x) in extras.iter().enumerate() {
+                header[EXTRAS_AT + 8 * i..EXTRAS_AT + 8 * i + 8].copy_from_slice(&x.to_le_bytes());
+            }
+            let file = File::create(&tmp).map_err(|e| io(&tmp, e))?;
+            let mut sink = Summing {
+                out: BufWriter::with_capacity(1 << 20, file),
+                sum: Checksum::default(),
+                written: 0,
+            };
+            sink.out.write_all(&header).map_err(|e| io(&tmp, e))?;
+            payload(&mut sink).map_err(|e| io(&tmp, e))?;
+            if sink.written != len {
+                return Err(StoreError::Size(format!(
+                    "{} payload bytes written, {len} announced",
+                    sink.written
+                )));
+            }
+            let sum = sink.sum.finish();
+            let mut file = sink
+                .out
+                .into_inner()
+                .map_err(|e| io(&tmp, e.into_error()))?;
+            // The checksum is known only now: it goes into the header last.
+            file.seek(SeekFrom::Start(40))
+                .and_then(|_| file.write_all(&sum.to_le_bytes()))
+                .and_then(|()| file.sync_all())
+                .map_err(|e| io(&tmp, e))
+        })();
+        if let Err(e) = written {
+            let _ = fs::remove_file(&tmp);
+            return Err(e);
+        }
+        fs::rename(&tmp, &path).map_err(|e| {
+            let _ = fs::remove_file(&tmp);
+            io(&path, e)
+        })
+    }
+
+    fn contains(&self, key: &TableKey, len: PayloadLen) -> bool {
+        let mut head = vec![0u8; HEADER_LEN];
+        File::open(self.path(key))
+            .and_then(|mut f| f.read_exact(&mut head))
+            .is_ok()
+            && validate(key, len, &head, false).is_ok()
+    }
+
+    fn discard(&self, key: &TableKey) {
+        if self.write {
+            let _ = fs::remove_file(self.path(key));
+        }
+    }
+
+    fn location(&self, key: &TableKey) -> Option<String> {
+        Some(self.path(key).display().to_string())
+    }
+
+    fn writes(&self) -> bool {
+        self.write
+    }
+}
+
+/// A writer that sums and counts what passes through it.
+struct Summing<W> {
+    out: W,
+    sum: Checksum,
+    written: u64,
+}
+
+impl<W: Write> Write for Summing<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.sum.update(&buf[..n]);
+        self.written += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// A 64-bit checksum of a byte stream: four interleaved multiply-rotate
+/// lanes over 32-byte blocks, fast enough to check a gigabyte in well
+/// under a second; any changed, missing or moved word changes it.
+#[derive(Default)]
+struct Checksum {
+    lanes: [u64; 4],
+    pending: [u8; 32],
+    npending: usize,
+    total: u64,
+}
+
+const LANE_K: [u64; 4] = [
+    0x9E37_79B9_7F4A_7C15,
+    0xC2B2_AE3D_27D4_EB4F,
+    0x1656_67B1_9E37_79F9,
+    0x85EB_CA77_C2B2_AE63,
+];
+
+impl Checksum {
+    #[inline]
+    fn block(&mut self, b: &[u8]) {
+        for l in 0..4 {
+            let w = u64::from_le_bytes(b[l * 8..l * 8 + 8].try_into().expect("8 bytes"));
+            self.lanes[l] = (self.lanes[l] ^ w).wrapping_mul(LANE_K[l]).rotate_left(29);
+        }
+    }
+
+    fn update(&mut self, mut data: &[u8]) {
+        self.total += data.len() as u64;
+        if self.npending > 0 {
+            let take = (32 - self.npending).min(data.len());
+            self.pending[self.npending..self.npending + take].copy_from_slice(&data[..take]);
+            self.npending += take;
+            data = &data[take..];
+            if self.npending < 32 {
+                return;
+            }
+            let block = self.pending;
+            self.block(&block);
+            self.npending = 0;
+        }
+        let mut blocks = data.chunks_exact(32);
+        for b in &mut blocks {
+            self.block(b);
+        }
+        let rest = blocks.remainder();
+        self.pending[..rest.len()].copy_from_slice(rest);
+        self.npending = rest.len();
+    }
+
+    fn finish(mut self) -> u64 {
+        if self.npending > 0 {
+            let mut block = [0u8; 32];
+            block[..self.npending].copy_from_slice(&self.pending[..self.npending]);
+            self.block(&block);
+        }
+        let total = self.total;
+        self.lanes.iter().enumerate().fold(total, |a, (i, &x)| {
+            (a ^ x).wrapping_mul(LANE_K[i]).rotate_left(31)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("twistor-store-{tag}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        d
+    }
+
+    #[test]
+    fn checksum_is_the_same_however_the_stream_is_cut() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 31 % 251) as u8).collect();
+        let mut whole = Checksum::default();
+        whole.update(&data);
+        let whole = whole.finish();
+        for cut in [1, 7, 31, 32, 33, 500] {
+            let mut parts = Checksum::default();
+            for c in data.chunks(cut) {
+                parts.update(c);
+            }
+            assert_eq!(parts.finish(), whole, "cut {cut}");
+        }
+        let mut moved = data.clone();
+        moved.swap(3, 40);
+        let mut m = Checksum::default();
+        m.update(&moved);
+        assert_ne!(m.finish(), whole);
+        let mut short = Checksum::default();
+        short.update(&data[..999]);
+        assert_ne!(short.finish(), whole);
+    }
+
+    #[test]
+    fn every_kind_of_damage_is_detected() {
+        let dir = temp_dir("damage");
+        let store = DirStore::new(&dir);
+        let key = TableKey::new("unit-test", 5);
+        let payload: Vec<u8> = (0..10_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        store
+            .save(&key, &[1, 2], payload.len() as u64, &mut |w| {
+                w.write_all(&payload)
+            })
+            .unwrap();
+        let len = PayloadLen::Exactly(payload.len() as u64);
+        let t = store.load(&key, len).unwrap().unwrap();
+        assert_eq!(&*t.bytes, &payload[..]);
+        assert!(store.contains(&key, len));
+        drop(t);
+        let path = store.path(&key);
+        let good = fs::read(&path).unwrap();
+        let flip = |at: usize| {
+            let mut b = good.clone();
+            b[at] ^= 1;
+            b
+        };
+        type Expected = fn(&StoreError) -> bool;
+        let cases: Vec<(Vec<u8>, Expected)> = vec![
+            (flip(HEADER_LEN + 5000), |e| {
+                matches!(e, StoreError::Checksum)
+            }),
+            (good[..good.len() - 10].to_vec(), |e| {
+                matches!(e, StoreError::Size(_))
+            }),
+            (flip(0), |e| matches!(e, StoreError::Foreign)),
+            (flip(16), |e| matches!(e, StoreError::Outdated(_))),
+            (flip(56), |e| matches!(e, StoreError::Mismatch(_))),
+            (flip(24), |e| matches!(e, StoreError::Mismatch(_))),
+        ];
+        for (i, (bytes, expected)) in cases.into_iter().enumerate() {
+            fs::write(&path, &bytes).unwrap();
+            match store.load(&key, len) {
+                Err(e) => assert!(expected(&e), "case {i}: {e}"),
+                Ok(t) => panic!("case {i}: damage not detected ({t:?})"),
+            }
+        }
+        // Another length than the engine expects.
+        fs::write(&path, &good).unwrap();
+        assert!(store.load(&key, PayloadLen::Exactly(9_999)).is_err());
+        assert!(store
+            .load(&key, PayloadLen::AtMost(10_000))
+            .unwrap()
+            .is_some());
+        // A writer that writes less than it announced leaves nothing behind.
+        let other = TableKey::new("unit-test", 6);
+        assert!(store
+            .save(&other, &[], 10, &mut |w| w.write_all(b"abc"))
+            .is_err());
+        assert!(!store.path(&other).exists());
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "no temporary left");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn outdated_files_are_reported_and_removed() {
+        let dir = temp_dir("outdated");
+        fs::create_dir_all(&dir).unwrap();
+        let store = DirStore::new(&dir);
+        let key = TableKey::new("3x3x3", 0xabc);
+        let old = dir.join(format!("3x3x3-{:016x}.prune", 0xabc));
+        let mut bytes = b"TWISTOR-PRUNETAB".to_vec();
+        bytes.extend_from_slice(&[0; 64]);
+        fs::write(&old, &bytes).unwrap();
+        assert!(matches!(
+            store.load(&key, PayloadLen::Exactly(8)),
+            Err(StoreError::Outdated(_))
+        ));
+        assert!(!old.exists(), "the outdated file is cleared away");
+        assert!(store.load(&key, PayloadLen::Exactly(8)).unwrap().is_none());
+        // A read-only store reports it but leaves it.
+        fs::write(&old, &bytes).unwrap();
+        let read_only = DirStore::new(&dir).read_only();
+        assert!(read_only.load(&key, PayloadLen::Exactly(8)).is_err());
+        assert!(old.exists());
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
