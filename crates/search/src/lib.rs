@@ -19,8 +19,8 @@ pub mod target;
 pub use canonical::CanonicalFsm;
 pub use moves::{Grip, Metric, MoveSet, SearchMove};
 pub use solver::{
-    SaveGrown, SearchProgress, SolutionCount, SolveOptions, SolveReport, Solver, SolverOptions,
-    TableEvent,
+    SaveGrown, SearchProgress, SolutionCount, Solutions, SolveOptions, SolveReport, Solver,
+    SolverOptions, TableEvent,
 };
 pub use table::{FillLimit, FillProgress, LayerCost, PruneTable};
 
