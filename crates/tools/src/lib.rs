@@ -14,6 +14,7 @@ pub mod analysis;
 pub mod catalog;
 pub mod handmade;
 pub mod picture;
+pub mod portfolio;
 pub mod random;
 pub mod rng;
 pub mod rotations;
@@ -49,6 +50,9 @@ pub enum ToolError {
     /// A puzzle that cannot be built or extended.
     #[error("{0}")]
     Puzzle(String),
+    /// A position the chosen engine cannot take.
+    #[error("{0}")]
+    Position(String),
     /// A scramble asked for a puzzle the scrambler does not know.
     #[error("unknown scramble event {0:?} (known: {known})", known = scramble::Event::names().join(", "))]
     UnknownEvent(String),

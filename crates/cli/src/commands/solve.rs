@@ -1,22 +1,20 @@
 //! `twistor solve`: optimal solutions of positions.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::RecvTimeoutError;
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
 
 use serde_json::json;
-use twistor_core::{Pattern, Puzzle, StabilizerChain};
+use twistor_core::{Pattern, Puzzle};
+use twistor_cube333::optimal::{OptimalProgress, OptimalTableKind};
 use twistor_formats::alg::Alg;
 use twistor_formats::positions::{read_positions, PositionBody};
 use twistor_formats::resolve::alg_transformation;
-use twistor_search::{
-    Metric, SaveGrown, SearchProgress, SolutionCount, SolveOptions, Solver, SolverOptions,
-    TableEvent,
+use twistor_search::{Metric, SaveGrown, SolutionCount, Solver};
+use twistor_tools::portfolio::{
+    Engine, Engines, Notice, Orientation, Outcome, Portfolio, PortfolioEvent, PortfolioOptions,
 };
-use twistor_tools::analysis::{reachability, Reachability};
-use twistor_tools::rotations::WholeRotations;
-
-use twistor_cube333::recognize::CubeCorrespondence;
+use twistor_tools::ToolError;
 
 use crate::cache::{report_table_event, CacheArgs};
 use crate::error::{CliError, CliResult};
@@ -96,12 +94,8 @@ pub struct SolveArgs {
     json: bool,
 }
 
-/// Seconds the generic search gets, over all positions, on a definition
-/// recognised as the 3x3x3 before the dedicated solver builds its tables
-/// (which takes about 5 s on two cores).
-const GENERIC_FIRST_SECS: f64 = 3.0;
-
-/// Runs `twistor solve`.
+/// Runs `twistor solve`: reads the positions, hands each to the
+/// portfolio (which chooses and switches engines) and prints the answers.
 pub fn run(args: SolveArgs) -> CliResult {
     let puzzle = args.source.load_in_notation()?;
     if args.count == 0 && !args.all_optimal {
@@ -122,80 +116,15 @@ pub fn run(args: SolveArgs) -> CliResult {
     let moves = move_set(&puzzle, &args.moves, metric)?;
     let goal = load_goal(&puzzle, args.target.as_deref())?;
     let (positions, unreadable) = positions(&puzzle, &goal, &args)?;
-    let one_solution =
-        args.count == 1 && !args.all_optimal && args.min_depth == 0 && args.target.is_none();
-    let grips: Vec<usize> = moves.grips().iter().map(|g| g.puzzle_move).collect();
-    let whole_turns = metric == Metric::Htm && moves.grips().iter().all(|g| g.step == 1);
-    let mut recognised = None;
-    if one_solution && whole_turns && !args.generic && !args.up_to_rotation {
-        if let Some(corr) = CubeCorrespondence::find(&puzzle, &grips) {
-            if crate::commands::cube333::recognised_tables_cached(&args.cache, args.memory) {
-                return crate::commands::cube333::solve_recognised(
-                    &puzzle,
-                    &corr,
-                    &positions,
-                    &args.cache,
-                    args.memory,
-                    args.json,
-                    args.max_depth,
-                )
-                .and_then(|()| batch_result(unreadable));
-            }
-            // Building the dedicated solver's tables takes seconds; the
-            // generic search, growing its tables as it goes, solves short
-            // positions sooner. It gets that long, then the rest go to
-            // the dedicated solver (at most twice the better of the two).
-            note!(
-                "3x3x3 recognised; the dedicated solver's tables are not cached: \
-                 trying the generic search for up to {GENERIC_FIRST_SECS} s first"
-            );
-            recognised = Some(corr);
-        }
-    }
-    let mut generic_budget = recognised.as_ref().map(|_| GENERIC_FIRST_SECS);
 
     let stop = AtomicBool::new(false);
-    let mut bar = Progress::stderr();
+    let bar = Progress::stderr();
+    let written_to = args.cache.written_to();
+    let optimal_bar = bar.handle();
     let t0 = Instant::now();
-    let options = SolverOptions {
+    let options = PortfolioOptions {
         memory_bytes: args.memory.saturating_mul(1 << 20),
         threads,
-        store: args.cache.store()?,
-        symmetry: !args.no_symmetry,
-    };
-    let written_to = args.cache.written_to();
-    let mut solver = Solver::new(
-        &puzzle,
-        moves,
-        goal.pattern.clone(),
-        &options,
-        &stop,
-        &mut |e: TableEvent| report_table_event(&mut bar, written_to.as_deref(), e),
-    )
-    .map_err(CliError::failure)?;
-    bar.finish();
-    let table_bytes: u64 = solver.tables().iter().map(|t| t.bytes()).sum::<u64>()
-        + solver.hashed().map_or(0, |h| h.bytes());
-    let hashed = solver.hashed().map(|h| {
-        let symmetry = h.symmetry().map_or(String::new(), |s| {
-            format!(", least conjugates under {} rotations", s.group().order())
-        });
-        format!("; hashed positions within {}{symmetry}", h.depth())
-    });
-    note!(
-        "tables: {} ({:.1} MiB) in {:.2} s{}{}",
-        solver.tables().len(),
-        table_bytes as f64 / (1 << 20) as f64,
-        t0.elapsed().as_secs_f64(),
-        solver
-            .tables()
-            .iter()
-            .map(|t| format!("; {} mean {:.2}", t.projection().description(), t.mean()))
-            .collect::<String>(),
-        hashed.unwrap_or_default()
-    );
-
-    let solve_options = SolveOptions {
         count: if args.all_optimal {
             SolutionCount::AllOptimal
         } else {
@@ -203,220 +132,124 @@ pub fn run(args: SolveArgs) -> CliResult {
         },
         min_depth: args.min_depth,
         max_depth: args.max_depth,
-        threads,
+        engines: if args.generic {
+            Engines::GenericOnly
+        } else {
+            Engines::Any
+        },
+        orientation: if args.up_to_rotation {
+            Orientation::AnyRotation
+        } else {
+            Orientation::AsHeld
+        },
+        symmetry: !args.no_symmetry,
+        store: args.cache.store()?,
+        optimal_progress: optimal_bar.map(|handle| {
+            let t0 = Instant::now();
+            Arc::new(move |p: OptimalProgress| {
+                let secs = t0.elapsed().as_secs_f64().max(1e-9);
+                handle.set_message(format!(
+                    "optimal search: depth {}, {}/{} branches, {:.1} M nodes ({:.1} M/s)",
+                    p.depth,
+                    p.prefixes_done,
+                    p.prefixes,
+                    p.nodes as f64 / 1e6,
+                    p.nodes as f64 / secs / 1e6
+                ));
+            }) as Arc<dyn Fn(OptimalProgress) + Send + Sync>
+        }),
     };
-    // Positions the moves cannot reach are told apart before searching
-    // (a search would run to --max-depth and find nothing).
-    // Sifting decides only for a goal of distinct pieces: the group is not
-    // built for a goal it cannot help with (alike centres, partial goals).
-    let chain = puzzle
-        .layout()
-        .transformation_of(&goal.pattern)
-        .map(|_| reachability_chain(&puzzle, &grips, &solver));
-    let reach = |position: &Pattern| match &chain {
-        Some(c) => reachability(puzzle.layout(), c, &goal.pattern, position),
-        None => Reachability::Unknown,
+    let mut shown = Shown {
+        bar,
+        written_to,
+        verbose: args.verbose,
+        label: String::from("position"),
+        started: Instant::now(),
     };
-    let rotations = if args.up_to_rotation {
-        let group = WholeRotations::of(&puzzle).map_err(CliError::input)?;
-        if group.is_empty() {
-            return Err(CliError::input(format!(
-                "--up-to-rotation: {} has no whole-puzzle rotations",
-                args.source.puzzle
-            )));
-        }
-        Some(group)
-    } else {
-        None
-    };
+    let mut portfolio = Portfolio::new(
+        &puzzle,
+        moves,
+        goal.pattern.clone(),
+        options,
+        &stop,
+        &mut |e| shown.event(e),
+    )
+    .map_err(|e| match e {
+        ToolError::NoRotations => CliError::input(format!(
+            "--up-to-rotation: {} has no whole-puzzle rotations",
+            args.source.puzzle
+        )),
+        ToolError::Search(e) => CliError::failure(e),
+        e => CliError::input(e),
+    })?;
+    shown.bar.finish();
+    if let Some(solver) = portfolio.generic() {
+        note!("{}", tables_line(solver, t0.elapsed().as_secs_f64()));
+    }
+
     let mut unsolved = 0;
-    for (i, (name, start)) in positions.iter().enumerate() {
-        let label = name.as_deref().unwrap_or("position");
-        if rotations.is_none() {
-            match reach(start) {
-                Reachability::Unreachable => {
-                    unsolved += 1;
-                    unreachable_line(label, name, args.json, false);
-                    continue;
-                }
-                Reachability::Unknown if !puzzle.rotations().is_empty() => note!(
-                    "{label}: with pieces alike, whether the moves reach this position is not \
-                     known before searching; if it is the puzzle held differently, \
-                     --up-to-rotation solves it"
-                ),
-                _ => {}
-            }
-        }
-        let t1 = Instant::now();
-        // Each orientation the puzzle may be held in is a start of its own
-        // (--up-to-rotation); the shortest answer wins, the identity first.
-        let candidates: Vec<(&str, Pattern)> = match &rotations {
-            None => vec![("", start.clone())],
-            Some(group) => group
-                .iter()
-                .map(|r| {
-                    (
-                        r.name.as_str(),
-                        puzzle.layout().apply(start, &r.transformation),
-                    )
-                })
-                .filter(|(_, p)| reach(p) != Reachability::Unreachable)
-                .collect(),
-        };
-        // One search over the whole depth range; with --up-to-rotation the
-        // orientations are searched depth by depth in turn, so the first
-        // answer is the shortest over all of them, and an orientation the
-        // moves cannot reach (which sifting cannot always tell when pieces
-        // are alike) never holds the others up.
-        let attempts: Vec<(usize, SolveOptions)> = match &rotations {
-            None => vec![(0, solve_options.clone())],
-            Some(_) => (args.min_depth..=args.max_depth)
-                .flat_map(|d| {
-                    let one_depth = SolveOptions {
-                        min_depth: d,
-                        max_depth: d,
-                        ..solve_options.clone()
-                    };
-                    (0..candidates.len()).map(move |c| (c, one_depth.clone()))
-                })
-                .collect(),
-        };
-        let mut best: Option<(&str, twistor_search::SolveReport)> = None;
-        let mut bar = Progress::stderr();
-        for (c, options) in &attempts {
-            let (rotation, start) = &candidates[*c];
-            let stop = AtomicBool::new(false);
-            let report = std::thread::scope(|scope| {
-                // Within the generic search's budget, if it has one.
-                let (done, wait) = std::sync::mpsc::channel::<()>();
-                if let Some(secs) = generic_budget {
-                    let stop = &stop;
-                    scope.spawn(move || {
-                        let limit = Duration::from_secs_f64(secs.max(0.0));
-                        if let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    });
-                }
-                let report = solver.solve(start, options, &stop, &mut |p: &SearchProgress| {
-                    let secs = t1.elapsed().as_secs_f64().max(1e-9);
-                    bar.message(&format!(
-                        "{label}: depth {} searched, {} nodes ({:.1} M/s)",
-                        p.depth,
-                        p.nodes,
-                        p.nodes as f64 / secs / 1e6
-                    ));
-                    if args.verbose {
-                        note!(
-                            "  depth {:2} done: {:>14} nodes, {:8.2} s",
-                            p.depth,
-                            p.nodes,
-                            t1.elapsed().as_secs_f64()
-                        );
-                    }
-                });
-                drop(done);
-                report
-            });
-            let found = !report.solutions.is_empty() || report.stopped;
-            best = Some((rotation, report));
-            if found {
-                break;
-            }
-        }
-        let Some((rotation, report)) = best else {
-            unreachable_line(label, name, args.json, true);
+    for (name, start) in &positions {
+        shown.label = name.clone().unwrap_or_else(|| "position".to_string());
+        shown.started = Instant::now();
+        let label = shown.label.clone();
+        let answer = portfolio
+            .solve(start, &stop, &mut |e| shown.event(e))
+            .map_err(|e| CliError::input(format!("{label}: {e}")))?;
+        shown.bar.finish();
+        let secs = shown.started.elapsed().as_secs_f64();
+        if answer.outcome == Outcome::Unreachable {
             unsolved += 1;
+            unreachable_line(&label, name, args.json, args.up_to_rotation);
             continue;
-        };
-        bar.finish();
-        let secs = t1.elapsed().as_secs_f64();
-        if let (Some(budget), Some(corr)) = (&mut generic_budget, &recognised) {
-            *budget -= secs;
-            if report.stopped {
+        }
+        match answer.engine {
+            Engine::Dedicated => note!(
+                "{label}: optimal {} moves in {:.2} s ({} nodes)",
+                answer.length.unwrap_or(0),
+                secs,
+                answer.nodes
+            ),
+            Engine::Generic => {
+                if args.verbose {
+                    if let Some(solver) = portfolio.generic() {
+                        note!("  tables now:{}", tables_now(solver));
+                    }
+                }
                 note!(
-                    "{}: not solved by the generic search in its time; \
-                     the dedicated solver takes this and the rest",
-                    name.as_deref().unwrap_or("position")
+                    "{label}: {} solution(s){} in {:.3} s, {} nodes ({:.1} M/s)",
+                    answer.solutions.len(),
+                    answer
+                        .length
+                        .map(|l| format!(" of length {l}"))
+                        .unwrap_or_default(),
+                    secs,
+                    answer.nodes,
+                    answer.nodes as f64 / secs.max(1e-9) / 1e6
                 );
-                solver.save_grown_tables(SaveGrown::All, &mut |e| {
-                    report_table_event(&mut bar, written_to.as_deref(), e)
-                });
-                drop(solver);
-                return crate::commands::cube333::solve_recognised(
-                    &puzzle,
-                    corr,
-                    &positions[i..],
-                    &args.cache,
-                    args.memory,
-                    args.json,
-                    args.max_depth,
-                )
-                .and_then(|()| batch_result(unreadable));
             }
         }
-        if args.verbose {
-            // The tables grow while searching: say what they became.
-            let tables: String = solver
-                .tables()
-                .iter()
-                .map(|t| format!(" {} mean {:.2};", t.projection().description(), t.mean()))
-                .collect();
-            let hashed = solver
-                .hashed()
-                .map_or(String::new(), |h| format!(" hashed within {}", h.depth()));
-            note!("  tables now:{tables}{hashed}");
-        }
-        let sols: Vec<String> = report
-            .solutions
-            .iter()
-            .map(|s| {
-                let moves = solver.names(s).join(" ");
-                match (rotation.is_empty(), moves.is_empty()) {
-                    (true, _) => moves,
-                    (false, true) => rotation.to_string(),
-                    (false, false) => format!("{rotation} {moves}"),
-                }
-            })
-            .collect();
-        let length = report.solutions.first().map(|s| s.len());
-        note!(
-            "{}: {} solution(s){} in {:.3} s, {} nodes ({:.1} M/s)",
-            name.as_deref().unwrap_or("position"),
-            sols.len(),
-            length
-                .map(|l| format!(" of length {l}"))
-                .unwrap_or_default(),
-            secs,
-            report.nodes,
-            report.nodes as f64 / secs.max(1e-9) / 1e6
-        );
         if args.json {
-            let mut v = json!({ "solutions": sols, "length": length });
+            let mut v = json!({ "solutions": answer.solutions, "length": answer.length });
             if let Some(n) = name {
                 v["name"] = json!(n);
             }
             outln!("{v}");
         } else {
-            if sols.is_empty() {
+            if answer.solutions.is_empty() {
                 outln!("# no solution up to {} moves", args.max_depth);
             }
-            for s in &sols {
+            for s in &answer.solutions {
                 outln!("{s}");
             }
         }
-        if sols.is_empty() {
+        if answer.solutions.is_empty() {
             unsolved += 1;
         }
         // Tables that grew much are kept at once: a batch stopped later
         // keeps them.
-        solver.save_grown_tables(SaveGrown::WhenWorthIt, &mut |e| {
-            report_table_event(&mut bar, written_to.as_deref(), e)
-        });
+        portfolio.save_grown_tables(SaveGrown::WhenWorthIt, &mut |e| shown.event(e));
     }
-    solver.save_grown_tables(SaveGrown::All, &mut |e| {
-        report_table_event(&mut bar, written_to.as_deref(), e)
-    });
+    portfolio.save_grown_tables(SaveGrown::All, &mut |e| shown.event(e));
     batch_result(unreadable)?;
     if unsolved > 0 {
         return Err(CliError::failure(format!(
@@ -427,19 +260,113 @@ pub fn run(args: SolveArgs) -> CliResult {
     Ok(())
 }
 
-/// The group the search moves generate, for telling unreachable positions
-/// apart (built over every piece as distinguishable).
-fn reachability_chain(puzzle: &Puzzle, grips: &[usize], solver: &Solver) -> StabilizerChain {
-    let steps = solver.moves().grips();
-    if steps.iter().all(|g| g.step == 1) {
-        return puzzle.group(grips);
+/// What `twistor solve` shows on stderr as the portfolio works.
+struct Shown {
+    bar: Progress,
+    written_to: Option<std::path::PathBuf>,
+    verbose: bool,
+    /// The position being solved.
+    label: String,
+    /// When it started.
+    started: Instant,
+}
+
+impl Shown {
+    fn event(&mut self, e: PortfolioEvent) {
+        let label = &self.label;
+        match e {
+            PortfolioEvent::Table(e) => {
+                report_table_event(&mut self.bar, self.written_to.as_deref(), e)
+            }
+            PortfolioEvent::Search(p) => {
+                let secs = self.started.elapsed().as_secs_f64().max(1e-9);
+                self.bar.message(&format!(
+                    "{label}: depth {} searched, {} nodes ({:.1} M/s)",
+                    p.depth,
+                    p.nodes,
+                    p.nodes as f64 / secs / 1e6
+                ));
+                if self.verbose {
+                    note!(
+                        "  depth {:2} done: {:>14} nodes, {:8.2} s",
+                        p.depth,
+                        p.nodes,
+                        self.started.elapsed().as_secs_f64()
+                    );
+                }
+            }
+            PortfolioEvent::Notice(n) => {
+                self.bar.finish();
+                notice(label, &n)
+            }
+        }
     }
-    let layout = puzzle.layout();
-    let gens: Vec<Vec<u16>> = steps
+}
+
+/// The line saying what the generic search's tables are.
+fn tables_line(solver: &Solver, secs: f64) -> String {
+    let table_bytes: u64 = solver.tables().iter().map(|t| t.bytes()).sum::<u64>()
+        + solver.hashed().map_or(0, |h| h.bytes());
+    let hashed = solver.hashed().map(|h| {
+        let symmetry = h.symmetry().map_or(String::new(), |s| {
+            format!(", least conjugates under {} rotations", s.group().order())
+        });
+        format!("; hashed positions within {}{symmetry}", h.depth())
+    });
+    format!(
+        "tables: {} ({:.1} MiB) in {:.2} s{}{}",
+        solver.tables().len(),
+        table_bytes as f64 / (1 << 20) as f64,
+        secs,
+        solver
+            .tables()
+            .iter()
+            .map(|t| format!("; {} mean {:.2}", t.projection().description(), t.mean()))
+            .collect::<String>(),
+        hashed.unwrap_or_default()
+    )
+}
+
+/// What the tables became (they grow while searching).
+fn tables_now(solver: &Solver) -> String {
+    let tables: String = solver
+        .tables()
         .iter()
-        .map(|g| layout.to_points(g.transformation.as_bytes()))
+        .map(|t| format!(" {} mean {:.2};", t.projection().description(), t.mean()))
         .collect();
-    StabilizerChain::new(layout.num_points(), &gens)
+    let hashed = solver
+        .hashed()
+        .map_or(String::new(), |h| format!(" hashed within {}", h.depth()));
+    format!("{tables}{hashed}")
+}
+
+/// Says what the portfolio chose, on stderr.
+fn notice(label: &str, n: &Notice) {
+    match n {
+        Notice::Dedicated { table } => note!(
+            "3x3x3 recognised: using the dedicated optimal solver ({} table; --generic for the generic search)",
+            match table {
+                OptimalTableKind::Huge => "huge",
+                OptimalTableKind::Small => "phase-1",
+            }
+        ),
+        Notice::GenericFirst { secs } => note!(
+            "3x3x3 recognised; the dedicated solver's tables are not cached: \
+             trying the generic search for up to {secs} s first"
+        ),
+        Notice::SwitchedToDedicated => note!(
+            "{label}: not solved by the generic search in its time; \
+             the dedicated solver takes this and the rest"
+        ),
+        Notice::BuildingHugeTable { limit } => {
+            note!("{label}: longer than {limit} moves; building the huge table")
+        }
+        Notice::ReachabilityUnknown => note!(
+            "{label}: with pieces alike, whether the moves reach this position is not \
+             known before searching; if it is the puzzle held differently, \
+             --up-to-rotation solves it"
+        ),
+    }
 }
 
 /// Reports a position no sequence of the search moves reaches (in any
