@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use twistor_core::Puzzle;
-use twistor_geometry::{Descriptor, GeneratedPuzzle, PieceKind, PuzzleOptions};
-use twistor_tools::catalog::{self, Resolved};
+use twistor_geometry::{GeneratedPuzzle, PieceKind, PuzzleOptions};
+use twistor_tools::catalog::{self, Built, NameError};
 
 use crate::error::CliError;
 use crate::load::read_text;
@@ -208,46 +208,15 @@ impl PuzzleSource {
         }
         let mut options = self.geometry.options();
         adjust(&mut options);
-        let name = match catalog::resolve(spec) {
-            Resolved::Geometry(name) => name,
-            Resolved::Handmade(id) => {
-                if self.geometry.any() {
-                    return Err(CliError::input(format!(
-                        "{spec}: the geometry options apply only to puzzles built from geometry"
-                    )));
-                }
-                return twistor_tools::handmade::definition(id)
-                    .map(Source::Handmade)
-                    .ok_or_else(|| CliError::failure(format!("{spec}: no definition of {id}")));
-            }
-            Resolved::Descriptor { name, descriptor } => {
-                let built = Descriptor::parse(descriptor)
-                    .and_then(|d| GeneratedPuzzle::from_descriptor(name, &d, &options));
-                return built
-                    .map(|g| Source::Built(Box::new(g)))
-                    .map_err(|e| CliError::input(format!("{spec}: {e}")));
-            }
-            Resolved::NotModelled { id, what } => {
-                return Err(CliError::input(format!(
-                    "{spec}: cubing.js's {id} is {what}, which twistor has no model of yet \
-                     (give its definition as a .tws or KPuzzle .json file)"
-                )))
-            }
-            Resolved::Unknown { .. } if twistor_geometry::is_geometry_spec(spec) => spec,
-            Resolved::Unknown { suggestions } => {
-                let hint = match suggestions.as_slice() {
-                    [] => String::new(),
-                    [one] => format!("; did you mean {one}?"),
-                    more => format!("; did you mean one of {}?", more.join(", ")),
-                };
-                return Err(CliError::input(format!(
-                    "{spec}: no such file, and not a puzzle name or descriptor{hint} \
-                     (twistor geometry --list shows the names)"
-                )));
-            }
-        };
-        twistor_geometry::build(name, &options)
-            .map(|g| Source::Built(Box::new(g)))
-            .map_err(|e| CliError::input(format!("{spec}: {e}")))
+        match catalog::build_named(spec, &options, self.geometry.any()) {
+            Ok(Built::Handmade(p)) => Ok(Source::Handmade(p)),
+            Ok(Built::Generated(g)) => Ok(Source::Built(g)),
+            Err(NameError::Unknown { suggestions }) => Err(CliError::input(format!(
+                "{spec}: no such file, and not a puzzle name or descriptor{} \
+                 (twistor geometry --list shows the names)",
+                catalog::did_you_mean(&suggestions)
+            ))),
+            Err(e) => Err(CliError::input(format!("{spec}: {e}"))),
+        }
     }
 }

@@ -23,7 +23,9 @@
 //! ```
 
 use twistor_core::{CoreError, MoveDef, MoveKind, Puzzle};
-use twistor_geometry::{descriptor_for, NAMED_PUZZLES};
+use twistor_geometry::{
+    descriptor_for, Descriptor, GeneratedPuzzle, GeometryError, PuzzleOptions, NAMED_PUZZLES,
+};
 
 /// What a puzzle name stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -179,6 +181,110 @@ fn edit_distance(a: &str, b: &str) -> usize {
         std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
+}
+
+/// A puzzle built for a name: one of twistor's hand-written models, or
+/// one built from geometry.
+pub enum Built {
+    /// A hand-written model ([`crate::handmade`]).
+    Handmade(Puzzle),
+    /// Built from a solid and its cuts.
+    Generated(Box<GeneratedPuzzle>),
+}
+
+impl Built {
+    /// The puzzle as built.
+    pub fn into_puzzle(self) -> Puzzle {
+        match self {
+            Built::Handmade(p) => p,
+            Built::Generated(g) => (*g).into_puzzle(),
+        }
+    }
+
+    /// The puzzle as its community searches and writes it (see
+    /// [`in_notation`]).
+    pub fn in_notation(self) -> Result<Puzzle, CoreError> {
+        match self {
+            Built::Handmade(p) => Ok(p),
+            Built::Generated(g) => {
+                let moves = g.notation().search_notation(g.puzzle());
+                in_notation(g.puzzle(), &moves)
+            }
+        }
+    }
+}
+
+/// Why a name could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum NameError {
+    /// No puzzle has that name.
+    #[error("not a puzzle name or descriptor{}", did_you_mean(suggestions))]
+    Unknown {
+        /// The nearest names, best first.
+        suggestions: Vec<String>,
+    },
+    /// A cubing.js puzzle twistor has no model of.
+    #[error(
+        "cubing.js's {id} is {what}, which twistor has no model of yet \
+         (give its definition as a .tws or KPuzzle .json file)"
+    )]
+    NotModelled {
+        /// The cubing.js id.
+        id: &'static str,
+        /// What it is.
+        what: &'static str,
+    },
+    /// Geometry options given for a hand-written puzzle.
+    #[error("the geometry options apply only to puzzles built from geometry")]
+    OptionsForHandmade,
+    /// The geometry could not be built.
+    #[error(transparent)]
+    Geometry(#[from] GeometryError),
+}
+
+/// "; did you mean …?" for up to three names, or nothing.
+pub fn did_you_mean(suggestions: &[String]) -> String {
+    match suggestions {
+        [] => String::new(),
+        [one] => format!("; did you mean {one}?"),
+        more => format!("; did you mean one of {}?", more.join(", ")),
+    }
+}
+
+/// Builds the puzzle `spec` names: a name any vocabulary of [`resolve`]
+/// knows, or a geometry descriptor. `options` apply to puzzles built from
+/// geometry; `options_given` says the caller set some, which a
+/// hand-written puzzle refuses.
+pub fn build_named(
+    spec: &str,
+    options: &PuzzleOptions,
+    options_given: bool,
+) -> Result<Built, NameError> {
+    let name = match resolve(spec) {
+        Resolved::Geometry(name) => name,
+        Resolved::Handmade(id) => {
+            if options_given {
+                return Err(NameError::OptionsForHandmade);
+            }
+            return crate::handmade::definition(id).map(Built::Handmade).ok_or(
+                NameError::NotModelled {
+                    id,
+                    what: "a hand-written puzzle",
+                },
+            );
+        }
+        Resolved::Descriptor { name, descriptor } => {
+            let built = Descriptor::parse(descriptor)
+                .and_then(|d| GeneratedPuzzle::from_descriptor(name, &d, options))?;
+            return Ok(Built::Generated(Box::new(built)));
+        }
+        Resolved::NotModelled { id, what } => return Err(NameError::NotModelled { id, what }),
+        Resolved::Unknown { .. } if twistor_geometry::is_geometry_spec(spec) => spec,
+        Resolved::Unknown { suggestions } => return Err(NameError::Unknown { suggestions }),
+    };
+    Ok(Built::Generated(Box::new(twistor_geometry::build(
+        name, options,
+    )?)))
 }
 
 /// The puzzle as its community searches and writes it: `moves` (from
