@@ -118,12 +118,7 @@ impl GeometryFlags {
     }
 }
 
-/// The options a picture is drawn with: every piece tracked (centres too),
-/// so the net shows every sticker, and the rotations notation reads.
-pub fn for_drawing(options: &mut PuzzleOptions) {
-    options.notation_rotations = true;
-    options.keep_still_orbits = true;
-}
+pub use twistor_tools::picture::for_drawing;
 
 /// What `PUZZLE` turned out to be.
 enum Source {

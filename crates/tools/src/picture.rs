@@ -10,7 +10,78 @@
 //! the front are white on dark blue, the others dark on light blue.
 
 use twistor_core::{Pattern, Puzzle};
-use twistor_geometry::svg::DrawnSticker;
+use twistor_formats::alg::{Alg, AlgError};
+use twistor_formats::resolve::alg_transformation;
+use twistor_geometry::svg::{draw, net_svg, shapes_svg, DrawnSticker, SvgOptions};
+use twistor_geometry::{GeneratedPuzzle, PuzzleOptions};
+
+use crate::catalog::{self, Built, NameError, Resolved};
+
+/// The options a picture is drawn with: every piece tracked (centres
+/// too), so the net shows every sticker, and the rotations notation reads.
+pub fn for_drawing(options: &mut PuzzleOptions) {
+    options.notation_rotations = true;
+    options.keep_still_orbits = true;
+}
+
+/// A named puzzle as it is drawn: the net of a puzzle built from
+/// geometry, or one of the hand-written models [`picture`] draws.
+pub enum Drawing {
+    /// A puzzle built from geometry: its net.
+    Net(Box<GeneratedPuzzle>),
+    /// One of twistor's own models (the clock), by its id.
+    Model(&'static str, Puzzle),
+}
+
+impl Drawing {
+    /// The drawing of the puzzle `name` (any name [`catalog::resolve`]
+    /// knows, or a descriptor), built [`for_drawing`]; `None` for a
+    /// hand-written puzzle nothing draws yet.
+    pub fn of(name: &str) -> Result<Option<Drawing>, NameError> {
+        let mut options = PuzzleOptions::default();
+        for_drawing(&mut options);
+        Ok(match catalog::build_named(name, &options, false)? {
+            Built::Generated(g) => Some(Drawing::Net(g)),
+            Built::Handmade(p) => match catalog::resolve(name) {
+                Resolved::Handmade(id) if picture(id, &p, p.start()).is_some() => {
+                    Some(Drawing::Model(id, p))
+                }
+                _ => None,
+            },
+        })
+    }
+
+    /// The puzzle drawn (algs are applied to it).
+    pub fn puzzle(&self) -> &Puzzle {
+        match self {
+            Drawing::Net(g) => g.puzzle(),
+            Drawing::Model(_, p) => p,
+        }
+    }
+
+    /// The picture of `pattern`, a pattern of [`Drawing::puzzle`].
+    pub fn shapes(&self, pattern: &Pattern) -> Vec<DrawnSticker> {
+        match self {
+            Drawing::Net(g) => draw(g, pattern, &SvgOptions::default()),
+            Drawing::Model(id, p) => picture(id, p, pattern).unwrap_or_default(),
+        }
+    }
+
+    /// The picture of the position `alg` reaches from the start.
+    pub fn shapes_of_alg(&self, alg: &Alg) -> Result<Vec<DrawnSticker>, AlgError> {
+        let p = self.puzzle();
+        let t = alg_transformation(p, alg)?;
+        Ok(self.shapes(&p.layout().apply(p.start(), &t)))
+    }
+
+    /// A picture as an SVG document.
+    pub fn svg(&self, shapes: &[DrawnSticker], options: &SvgOptions) -> String {
+        match self {
+            Drawing::Net(g) => net_svg(g, shapes, options),
+            Drawing::Model(id, _) => shapes_svg(id, options, shapes),
+        }
+    }
+}
 
 /// The picture of `pattern` on the hand-written puzzle `id`, where one is
 /// drawn (the clock, so far).

@@ -4,8 +4,8 @@ use serde_json::json;
 use twistor_search::TableEvent;
 use twistor_tools::scramble::{Event, ScrambleOptions, Scrambler};
 
-use twistor_geometry::svg::{draw, net_svg, shapes_svg, DrawnSticker, SvgOptions};
-use twistor_tools::picture::picture;
+use twistor_geometry::svg::SvgOptions;
+use twistor_tools::picture::Drawing;
 use twistor_tools::sheet::{scramble_sheet, SheetEntry};
 
 use crate::cache::{report_table_event, CacheArgs};
@@ -77,9 +77,18 @@ pub fn run(args: ScrambleArgs) -> CliResult {
             .map_err(|e| CliError::input(format!("--sheet {}: {e}", path.display())))?;
     }
     let drawing = match (&args.svg, &args.sheet) {
-        (Some(_), _) => Some(Drawing::new(event)?),
-        (None, Some(_)) => Drawing::new(event).ok(),
         (None, None) => None,
+        (svg, _) => match Drawing::of(event.puzzle_name()) {
+            Ok(Some(d)) => Some(d),
+            _ if svg.is_some() => {
+                return Err(CliError::input(format!(
+                    "--svg: {} scrambles cannot be drawn yet",
+                    event.id()
+                )))
+            }
+            // A sheet without pictures, then.
+            _ => None,
+        },
     };
     let mut entries: Vec<SheetEntry> = Vec::new();
     let mut bar = Progress::stderr();
@@ -93,12 +102,14 @@ pub fn run(args: ScrambleArgs) -> CliResult {
     for i in 1..=args.count {
         let s = scrambler.next_scramble();
         let shapes = match &drawing {
-            Some(d) => d.shapes(&s.alg)?,
+            Some(d) => d
+                .shapes_of_alg(&crate::load::parse_alg(&s.alg)?)
+                .map_err(|e| CliError::failure(format!("scramble {:?}: {e}", s.alg)))?,
             None => Vec::new(),
         };
         if let (Some(dir), Some(d)) = (&args.svg, &drawing) {
             let path = dir.join(format!("{}-{i}.svg", event.id()));
-            std::fs::write(&path, d.svg(&shapes))
+            std::fs::write(&path, d.svg(&shapes, &size))
                 .map_err(|e| CliError::input(format!("--svg {}: {e}", path.display())))?;
         }
         if args.sheet.is_some() {
@@ -125,56 +136,4 @@ pub fn run(args: ScrambleArgs) -> CliResult {
             .map_err(|e| CliError::input(format!("--sheet {}: {e}", path.display())))?;
     }
     Ok(())
-}
-
-/// Pictures of scrambled puzzles: SVG nets, and the same nets as shapes.
-enum Drawing {
-    /// A puzzle built from geometry: its net.
-    Net(Box<twistor_geometry::GeneratedPuzzle>),
-    /// One of twistor's own models (the clock), drawn by `tools::picture`.
-    Model(&'static str, twistor_core::Puzzle),
-}
-
-impl Drawing {
-    /// Checks that `event`'s puzzle can be drawn.
-    fn new(event: Event) -> Result<Drawing, CliError> {
-        let mut options = twistor_geometry::PuzzleOptions::default();
-        crate::puzzle_source::for_drawing(&mut options);
-        if let Ok(puzzle) = twistor_geometry::build(event.puzzle_name(), &options) {
-            return Ok(Drawing::Net(Box::new(puzzle)));
-        }
-        let id = event.puzzle_name();
-        let model = twistor_tools::handmade::definition(id);
-        match model {
-            Some(p) if picture(id, &p, p.start()).is_some() => Ok(Drawing::Model(id, p)),
-            _ => Err(CliError::input(format!(
-                "--svg: {} scrambles cannot be drawn yet",
-                event.id()
-            ))),
-        }
-    }
-
-    /// The picture of the puzzle `alg` scrambles.
-    fn shapes(&self, alg: &str) -> Result<Vec<DrawnSticker>, CliError> {
-        let p = match self {
-            Drawing::Net(g) => g.puzzle(),
-            Drawing::Model(_, p) => p,
-        };
-        let parsed = crate::load::parse_alg(alg)?;
-        let t = twistor_formats::resolve::alg_transformation(p, &parsed)
-            .map_err(|e| CliError::failure(format!("scramble {alg:?}: {e}")))?;
-        let pattern = p.layout().apply(p.start(), &t);
-        Ok(match self {
-            Drawing::Net(g) => draw(g, &pattern, &SvgOptions::default()),
-            Drawing::Model(id, p) => picture(id, p, &pattern).unwrap_or_default(),
-        })
-    }
-
-    /// A picture as an SVG document.
-    fn svg(&self, shapes: &[DrawnSticker]) -> String {
-        match self {
-            Drawing::Net(g) => net_svg(g, shapes, &SvgOptions::default()),
-            Drawing::Model(id, _) => shapes_svg(id, &SvgOptions::default(), shapes),
-        }
-    }
 }
