@@ -59,6 +59,8 @@ enum Command {
     Random(commands::random::RandomArgs),
     /// WCA scrambles for every event (333, 333bf, 333fm, 222, 444-777, pyram, skewb, minx, clock, sq1, ...).
     Scramble(commands::scramble::ScrambleArgs),
+    /// A local web app: see, scramble, solve and step through any puzzle.
+    Serve(commands::serve::ServeArgs),
     /// Merge adjacent moves on the same grip.
     Cancel(commands::cancel::CancelArgs),
     /// Cancel, merge across commuting moves, and order them canonically.
@@ -101,6 +103,7 @@ fn main() {
         Command::Cube333(args) => commands::cube333::run(args),
         Command::Random(args) => commands::random::run(args),
         Command::Scramble(args) => commands::scramble::run(args),
+        Command::Serve(args) => commands::serve::run(args),
         Command::Cancel(args) => commands::cancel::run(args),
         Command::Canonicalize(args) => commands::canonicalize::run(args),
         Command::Shorten(args) => commands::shorten::run(args),

@@ -15,6 +15,7 @@ pub mod invert;
 pub mod order;
 pub mod random;
 pub mod scramble;
+pub mod serve;
 pub mod shorten;
 pub mod show;
 pub mod solve;

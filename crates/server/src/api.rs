@@ -1,0 +1,302 @@
+//! The quick requests: the puzzles known, a position and its picture after
+//! an alg's first moves, WCA scrambles, exports and the server's status.
+//! Each builds or reads what it needs on a blocking thread and answers in
+//! JSON; a bad puzzle, alg or definition gets the located message the
+//! command line gives, as `{"error": ..., "column": ...}` with a 4xx status.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use twistor_formats::alg::{Alg, AlgError, AlgNode};
+use twistor_formats::kpuzzle::{write_kpattern, JsonStyle};
+use twistor_formats::resolve::alg_transformation;
+use twistor_geometry::svg::SvgOptions;
+use twistor_tools::scramble::{Event, ScrambleOptions, Scrambler};
+
+use crate::puzzles::PuzzleRef;
+use crate::AppState;
+
+/// Moves an alg may expand to.
+const MOVE_LIMIT: usize = 100_000;
+
+/// A request's failure, as JSON with its status.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+    column: Option<usize>,
+}
+
+impl ApiError {
+    /// 400 with `message`.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            message: message.into(),
+            column: None,
+        }
+    }
+
+    /// 404 with `message`.
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::NOT_FOUND,
+            message: message.into(),
+            column: None,
+        }
+    }
+
+    /// 503: the workers are busy.
+    pub fn busy(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: message.into(),
+            column: None,
+        }
+    }
+
+    /// 400 for an alg, at its column.
+    pub fn alg(e: &AlgError) -> ApiError {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            message: format!("alg: {e}"),
+            column: Some(e.column),
+        }
+    }
+
+    /// The JSON body.
+    pub fn body(&self) -> Value {
+        json!({ "error": self.message, "column": self.column })
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(self.body())).into_response()
+    }
+}
+
+/// Runs `work` on a blocking thread (puzzles are built and positions
+/// computed there, never on the async workers).
+pub async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|e| Err(ApiError::bad_request(format!("the request failed: {e}"))))
+}
+
+/// `GET /api/puzzles`: the names a puzzle may be given by, and the WCA
+/// events.
+pub async fn puzzles() -> Json<Value> {
+    let mut names: Vec<&str> = twistor_geometry::NAMED_PUZZLES
+        .iter()
+        .map(|(n, _)| *n)
+        .collect();
+    names.extend(["clock", "square1", "redi_cube", "loopover", "tri_quad"]);
+    Json(json!({ "puzzles": names, "events": Event::names() }))
+}
+
+/// `GET /api/status`: the jobs running, waiting and done.
+pub async fn status(State(state): State<Arc<AppState>>) -> Json<Value> {
+    let s = state.jobs.stats();
+    Json(json!({
+        "running": s.running,
+        "waiting": s.waiting,
+        "started": s.started,
+        "finished": s.finished,
+        "most_running": s.most_running,
+        "workers": state.options.workers,
+    }))
+}
+
+/// `POST /api/apply`.
+#[derive(Deserialize)]
+pub struct ApplyRequest {
+    #[serde(flatten)]
+    puzzle: PuzzleRef,
+    #[serde(default)]
+    alg: String,
+    /// How many of the alg's moves to apply (all when absent).
+    step: Option<usize>,
+    width: Option<f64>,
+    height: Option<f64>,
+}
+
+/// `POST /api/apply`: the alg's moves, and the position and picture after
+/// the first `step` of them.
+pub async fn apply(
+    State(state): State<Arc<AppState>>,
+    Json(r): Json<ApplyRequest>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let loaded = state.puzzles.load(&r.puzzle)?;
+        let alg = Alg::parse(&r.alg).map_err(|e| ApiError::alg(&e))?;
+        // Every move must exist: checked on the whole alg, so the column
+        // points into what was typed.
+        alg_transformation(&loaded.solving, &alg).map_err(|e| ApiError::alg(&e))?;
+        let moves = alg
+            .expanded_moves(MOVE_LIMIT)
+            .map_err(|e| ApiError::alg(&e))?;
+        let step = r.step.unwrap_or(moves.len()).min(moves.len());
+        let prefix = Alg::from_moves(moves[..step].to_vec());
+        let solving = &loaded.solving;
+        let t = alg_transformation(solving, &prefix).map_err(|e| ApiError::alg(&e))?;
+        let pattern = solving.layout().apply(solving.start(), &t);
+        let kpattern: Value =
+            serde_json::from_str(&write_kpattern(solving, &pattern, JsonStyle::Compact))
+                .unwrap_or(Value::Null);
+        let svg = match &loaded.drawing {
+            Some(d) => {
+                let shapes = d.shapes_of_alg(&prefix).map_err(|e| ApiError::alg(&e))?;
+                let options = SvgOptions {
+                    width: r.width.unwrap_or(800.0).clamp(50.0, 4000.0),
+                    height: r.height.unwrap_or(500.0).clamp(50.0, 4000.0),
+                };
+                Some(d.svg(&shapes, &options))
+            }
+            None => None,
+        };
+        Ok(Json(json!({
+            "name": loaded.name,
+            "moves": moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            "spans": spans(&r.alg, &alg),
+            "step": step,
+            "svg": svg,
+            "pattern": kpattern,
+            "solved": pattern == *solving.start(),
+        })))
+    })
+    .await
+}
+
+/// Where each move stands in `text` (character offsets, end exclusive),
+/// when the alg is a plain sequence of moves; `None` otherwise (a
+/// commutator's moves are not where they are written).
+fn spans(text: &str, alg: &Alg) -> Option<Vec<[usize; 2]>> {
+    if !alg.nodes().iter().all(|n| matches!(n, AlgNode::Move(_))) {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut start = None;
+    let chars: Vec<char> = text.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                out.push([s, i]);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push([s, chars.len()]);
+    }
+    (out.len() == alg.nodes().len()).then_some(out)
+}
+
+/// Scramblers kept per event, so their tables load once.
+#[derive(Default)]
+pub struct Scramblers {
+    kept: Mutex<HashMap<&'static str, Scrambler>>,
+}
+
+/// `POST /api/scramble`.
+#[derive(Deserialize)]
+pub struct ScrambleRequest {
+    event: String,
+    seed: Option<u64>,
+}
+
+/// `POST /api/scramble`: a WCA scramble of `event`, and the puzzle to
+/// show it on.
+pub async fn scramble(
+    State(state): State<Arc<AppState>>,
+    Json(r): Json<ScrambleRequest>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let event = Event::parse(&r.event).map_err(|e| ApiError::not_found(e.to_string()))?;
+        let options = ScrambleOptions {
+            store: Arc::clone(&state.options.store),
+            threads: state.options.threads,
+        };
+        let new = |seed| {
+            Scrambler::new(event, seed, &options, &mut |_| {})
+                .map_err(|e| ApiError::bad_request(e.to_string()))
+        };
+        let scramble = match r.seed {
+            Some(seed) => new(seed)?.next_scramble(),
+            None => {
+                let mut kept = state
+                    .scramblers
+                    .kept
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
+                let scrambler = match kept.entry(event.id()) {
+                    std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        let seed = std::time::SystemTime::now()
+                            .duration_since(std::time::UNIX_EPOCH)
+                            .map_or(1, |d| d.as_nanos() as u64);
+                        v.insert(new(seed)?)
+                    }
+                };
+                scrambler.next_scramble()
+            }
+        };
+        Ok(Json(json!({
+            "event": event.id(),
+            "puzzle": event.puzzle_name(),
+            "alg": scramble.alg,
+            "distance": scramble.distance,
+        })))
+    })
+    .await
+}
+
+/// `POST /api/export`.
+#[derive(Deserialize)]
+pub struct ExportRequest {
+    #[serde(flatten)]
+    puzzle: PuzzleRef,
+    #[serde(default)]
+    alg: String,
+    /// `kpattern`, `tws` (the definition) or `scramble` (a scramble file).
+    format: String,
+}
+
+/// `POST /api/export`: the position as KPattern JSON or a scramble file,
+/// or the puzzle's definition as `.tws`.
+pub async fn export(
+    State(state): State<Arc<AppState>>,
+    Json(r): Json<ExportRequest>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let loaded = state.puzzles.load(&r.puzzle)?;
+        let p = &loaded.solving;
+        let alg = Alg::parse(&r.alg).map_err(|e| ApiError::alg(&e))?;
+        let t = alg_transformation(p, &alg).map_err(|e| ApiError::alg(&e))?;
+        let pattern = p.layout().apply(p.start(), &t);
+        let text = match r.format.as_str() {
+            "kpattern" => write_kpattern(p, &pattern, JsonStyle::Pretty),
+            "tws" => twistor_formats::tws::write_tws(p)
+                .map_err(|e| ApiError::bad_request(e.to_string()))?,
+            "scramble" => twistor_formats::tws::write_scrambles(p, &[("Position".into(), pattern)])
+                .map_err(|e| ApiError::bad_request(e.to_string()))?,
+            other => {
+                return Err(ApiError::bad_request(format!(
+                    "format {other:?}: kpattern, tws or scramble"
+                )))
+            }
+        };
+        Ok(Json(json!({ "text": text })))
+    })
+    .await
+}

@@ -1,0 +1,131 @@
+//! The puzzles requests name: built once and kept, because building a big
+//! cube from geometry takes a noticeable fraction of a second and the page
+//! asks for a picture at every step.
+//!
+//! A request names a puzzle (`{"puzzle": "3x3x3"}`: any name the command
+//! line takes) or carries a definition (`{"definition": "...",
+//! "filename": "mine.tws"}`, `.tws` or KPuzzle JSON). A named puzzle is
+//! solved in its community's notation (as `twistor solve NAME` does) and
+//! drawn from the same geometry with every piece tracked; a definition is
+//! solved as written and has no picture.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use serde::Deserialize;
+use twistor_core::Puzzle;
+use twistor_geometry::PuzzleOptions;
+use twistor_tools::catalog::{self, NameError};
+use twistor_tools::picture::Drawing;
+
+use crate::api::ApiError;
+
+/// Puzzles kept at most; the cache is cleared when it is full.
+const KEPT: usize = 24;
+
+/// A puzzle as a request names it.
+#[derive(Clone, Debug, Deserialize)]
+pub struct PuzzleRef {
+    /// A name the command line takes (`3x3x3`, `pyram`, `megaminx`).
+    #[serde(default)]
+    pub puzzle: Option<String>,
+    /// A `.tws` or KPuzzle JSON definition, uploaded.
+    #[serde(default)]
+    pub definition: Option<String>,
+    /// The uploaded file's name, for messages and format detection.
+    #[serde(default)]
+    pub filename: Option<String>,
+}
+
+impl PuzzleRef {
+    /// What the cache keeps it under.
+    fn key(&self) -> Result<String, ApiError> {
+        match (&self.puzzle, &self.definition) {
+            (Some(name), None) => Ok(format!("name:{}", name.trim())),
+            (None, Some(text)) => {
+                // FNV-1a: only for telling definitions apart in the cache.
+                let mut h = 0xcbf2_9ce4_8422_2325u64;
+                for b in text.bytes() {
+                    h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+                }
+                Ok(format!("def:{h:016x}:{}", text.len()))
+            }
+            _ => Err(ApiError::bad_request(
+                "give \"puzzle\" (a name) or \"definition\" (a .tws or KPuzzle file), one of them",
+            )),
+        }
+    }
+}
+
+/// A puzzle ready for requests.
+pub struct Loaded {
+    /// Its name, as the page shows it.
+    pub name: String,
+    /// The puzzle searched and scrambled (in its community's notation).
+    pub solving: Puzzle,
+    /// How it is drawn, if it is.
+    pub drawing: Option<Drawing>,
+}
+
+/// Puzzles built so far.
+#[derive(Default)]
+pub struct PuzzleCache {
+    kept: Mutex<HashMap<String, Arc<Loaded>>>,
+}
+
+impl PuzzleCache {
+    /// The puzzle `r` names, built if it is not kept yet. Runs the build
+    /// on the calling thread: call it from a blocking task.
+    pub fn load(&self, r: &PuzzleRef) -> Result<Arc<Loaded>, ApiError> {
+        let key = r.key()?;
+        if let Some(p) = self.lock().get(&key) {
+            return Ok(Arc::clone(p));
+        }
+        let loaded = Arc::new(build(r)?);
+        let mut kept = self.lock();
+        if kept.len() >= KEPT {
+            kept.clear();
+        }
+        kept.insert(key, Arc::clone(&loaded));
+        Ok(loaded)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Loaded>>> {
+        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn build(r: &PuzzleRef) -> Result<Loaded, ApiError> {
+    if let Some(text) = &r.definition {
+        let file = r.filename.as_deref().unwrap_or("uploaded.tws");
+        let solving = twistor_formats::read_puzzle(text, file)
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        return Ok(Loaded {
+            name: solving.name().to_string(),
+            solving,
+            drawing: None,
+        });
+    }
+    let name = r.puzzle.as_deref().unwrap_or_default().trim();
+    let not_found = |e: NameError| match e {
+        NameError::Unknown { suggestions } => ApiError::not_found(format!(
+            "{name}: not a puzzle name or descriptor{}",
+            catalog::did_you_mean(&suggestions)
+        )),
+        e => ApiError::bad_request(format!("{name}: {e}")),
+    };
+    let options = PuzzleOptions {
+        notation_rotations: true,
+        ..PuzzleOptions::default()
+    };
+    let solving = catalog::build_named(name, &options, false)
+        .map_err(not_found)?
+        .in_notation()
+        .map_err(|e| ApiError::bad_request(format!("{name}: {e}")))?;
+    let drawing = Drawing::of(name).map_err(not_found)?;
+    Ok(Loaded {
+        name: name.to_string(),
+        solving,
+        drawing,
+    })
+}
