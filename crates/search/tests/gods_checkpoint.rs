@@ -9,7 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use twistor_core::Puzzle;
 use twistor_search::gods::{
-    gods, CheckpointHeader, CheckpointStore, FileCheckpoint, GodsControl, GodsError, GodsEvent,
+    gods, CheckpointError, CheckpointHeader, CheckpointStore, FileCheckpoint, GodsControl,
+    GodsError, GodsEvent,
     GodsMethod, GodsOptions, GodsReport, Storage,
 };
 use twistor_search::{Metric, MoveSet};
@@ -225,7 +226,9 @@ fn checkpoints_of_other_runs_and_damaged_ones_are_refused() {
     bytes[n - 100] ^= 4;
     std::fs::write(tmp.path(), &bytes).unwrap();
     match resume(&opts, &ms) {
-        Err(GodsError::Checkpoint(msg)) => assert!(msg.contains("checksum"), "{msg}"),
+        Err(GodsError::Checkpoint(e @ CheckpointError::Corrupt { .. })) => {
+            assert!(e.to_string().contains("checksum mismatch"), "{e}")
+        }
         other => panic!("expected a checksum error, got {other:?}"),
     }
     // Nothing to resume from.
@@ -277,4 +280,24 @@ fn a_checkpoint_follows_every_depth() {
     let (header, _) = store.saved.as_ref().unwrap();
     assert_eq!(header.depth, 11);
     assert_eq!(header.moves, "U F R");
+}
+
+/// A checkpoint that cannot be read keeps the system's error as its
+/// source, under the same message as before.
+#[test]
+fn unreadable_checkpoint_keeps_the_io_error_as_its_source() {
+    use std::error::Error;
+    // A directory opens but does not read.
+    let dir = std::env::temp_dir();
+    let mut store = FileCheckpoint::new(&dir);
+    let err = store.load().unwrap_err();
+    assert!(
+        err.to_string().starts_with(&format!("checkpoint: {}: ", dir.display())),
+        "{err}"
+    );
+    let io = err
+        .source()
+        .and_then(|e| e.source())
+        .and_then(|e| e.downcast_ref::<std::io::Error>());
+    assert!(io.is_some(), "{err:?}");
 }

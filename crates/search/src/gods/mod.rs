@@ -34,7 +34,7 @@ mod sorted;
 mod symmetry;
 
 pub use checkpoint::{
-    CheckpointHeader, CheckpointStore, FileCheckpoint, CHECKPOINT_FORMAT_VERSION,
+    CheckpointError, CheckpointHeader, CheckpointStore, FileCheckpoint, CHECKPOINT_FORMAT_VERSION,
 };
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -236,7 +236,7 @@ pub struct GodsReport {
 }
 
 /// Why an enumeration failed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum GodsError {
     /// The positions do not fit the memory limit.
     #[error("this enumeration needs about {} MB of memory; the limit is {} MB (raise it with -M)", mb(*.needed), mb(*.limit))]
@@ -275,7 +275,7 @@ pub enum GodsError {
     },
     /// Reading or writing a checkpoint failed.
     #[error("checkpoint: {0}")]
-    Checkpoint(String),
+    Checkpoint(#[from] CheckpointError),
     /// The checkpoint belongs to another run.
     #[error("the checkpoint is for a different run ({0})")]
     CheckpointMismatch(String),
@@ -284,7 +284,7 @@ pub enum GodsError {
     NoCheckpoint,
     /// The worker threads could not be started.
     #[error("could not start worker threads: {0}")]
-    Threads(String),
+    Threads(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
 fn mb(bytes: u64) -> u64 {
@@ -406,7 +406,7 @@ pub fn gods(
     }
     let pool = builder
         .build()
-        .map_err(|e| GodsError::Threads(e.to_string()))?;
+        .map_err(|e| GodsError::Threads(Box::new(e)))?;
     pool.install(|| run(puzzle, moves, options, &mut control))
 }
 
