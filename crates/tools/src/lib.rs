@@ -22,11 +22,13 @@ pub mod sequence;
 pub mod sheet;
 pub mod shorten;
 
+use twistor_core::CoreError;
 use twistor_formats::alg::AlgError;
+use twistor_geometry::GeometryError;
 use twistor_search::SearchError;
 
 /// What can go wrong in a tool.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ToolError {
     /// An alg that does not parse, expands too far or names an unknown move.
     #[error(transparent)]
@@ -46,9 +48,12 @@ pub enum ToolError {
     /// A rotation group too large to enumerate.
     #[error("the rotations generate more than {0} elements")]
     TooManySymmetries(usize),
-    /// A puzzle that cannot be built or extended.
-    #[error("{0}")]
-    Puzzle(String),
+    /// A named puzzle that cannot be built from its geometry.
+    #[error(transparent)]
+    Geometry(#[from] GeometryError),
+    /// A puzzle the model refuses to extend (a move it cannot add).
+    #[error(transparent)]
+    Model(#[from] CoreError),
     /// A scramble asked for a puzzle the scrambler does not know.
     #[error("unknown scramble event {0:?} (known: {known})", known = scramble::Event::names().join(", "))]
     UnknownEvent(String),

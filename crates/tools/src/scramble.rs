@@ -722,8 +722,7 @@ pub fn scramble_puzzle(name: &str, solving: &[&str], tips: &[&str]) -> Result<Pu
             notation_rotations: true,
             ..Default::default()
         },
-    )
-    .map_err(|e| ToolError::Puzzle(e.to_string()))?;
+    )?;
     let full = built.puzzle();
     let mut p = Puzzle::new(name, full.layout().clone(), full.start().clone());
     for &m in solving.iter().chain(tips) {
@@ -733,8 +732,7 @@ pub fn scramble_puzzle(name: &str, solving: &[&str], tips: &[&str]) -> Result<Pu
             transformation: t,
             kind: MoveKind::Base,
             definition: None,
-        })
-        .map_err(|e| ToolError::Puzzle(e.to_string()))?;
+        })?;
     }
     Ok(p)
 }
