@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use twistor_core::Puzzle;
 use twistor_search::gods::{
-    gods, CheckpointError, CheckpointHeader, CheckpointStore, FileCheckpoint, GodsControl,
+    self, CheckpointError, CheckpointHeader, CheckpointStore, FileCheckpoint, GodsControl,
     GodsError, GodsEvent,
     GodsMethod, GodsOptions, GodsReport, Storage,
 };
@@ -63,7 +63,7 @@ fn stop_and_resume(
         }
     };
     let mut store = FileCheckpoint::new(file);
-    let first = gods(
+    let first = gods::enumerate(
         p,
         ms,
         options,
@@ -76,7 +76,7 @@ fn stop_and_resume(
     );
     let err = first.expect_err("the run should have stopped");
     let mut store = FileCheckpoint::new(file);
-    let resumed = gods(
+    let resumed = gods::enumerate(
         p,
         ms,
         options,
@@ -103,7 +103,7 @@ fn options(storage: Storage, method: GodsMethod) -> GodsOptions {
 
 fn check_engine(tag: &str, moves: &[&str], opts: GodsOptions) {
     let (p, ms) = two_by_two(moves);
-    let whole = gods(&p, &ms, &opts, GodsControl::default()).unwrap();
+    let whole = gods::enumerate(&p, &ms, &opts, GodsControl::default()).unwrap();
     let tmp = TempCheckpoint::new(tag);
     // Stopped between depths.
     let (err, resumed) = stop_and_resume(&p, &ms, &opts, &tmp.path(), |e| {
@@ -168,7 +168,7 @@ fn products_resume_to_the_same_result() {
             stored_depth: Some(4),
         },
     );
-    let whole = gods(&p, &ms, &opts, GodsControl::default()).unwrap();
+    let whole = gods::enumerate(&p, &ms, &opts, GodsControl::default()).unwrap();
     let tmp = TempCheckpoint::new("products");
     // Stop in the products phase after depth 6 (= 4 + 2), and again after
     // depth 9, when the stored depth has doubled to 8.
@@ -195,7 +195,7 @@ fn checkpoints_of_other_runs_and_damaged_ones_are_refused() {
     });
     let resume = |opts: &GodsOptions, ms: &MoveSet| {
         let mut store = FileCheckpoint::new(tmp.path());
-        gods(
+        gods::enumerate(
             &p,
             ms,
             opts,
@@ -265,7 +265,7 @@ fn a_checkpoint_follows_every_depth() {
     let (p, ms) = two_by_two(&["U", "F", "R"]);
     let opts = options(Storage::BitArray, GodsMethod::BreadthFirst);
     let mut store = MemoryStore::default();
-    let r = gods(
+    let r = gods::enumerate(
         &p,
         &ms,
         &opts,
