@@ -44,7 +44,7 @@ pub use math::{Quat, Vec3};
 pub use names::{descriptor_for, LEGACY_NAMES, NAMED_PUZZLES};
 pub use notation::GeometryNotation;
 pub use puzzle::{GeneratedPuzzle, PieceKind, PuzzleOptions, SliceMove};
-pub use solid::{Face, Feature, Solid};
+pub use solid::{Feature, Solid, SolidFace};
 pub use surface::{CutSurface, Plane};
 
 /// Builds a puzzle from a name (`megaminx`, `master skewb`) or a
