@@ -489,9 +489,7 @@ impl RotationModel {
         gp: &GeneratedPuzzle,
         alg: &Alg,
     ) -> Result<Vec<SurfaceTurn>, PronounceError> {
-        let moves = alg
-            .expanded_moves(100_000)
-?;
+        let moves = alg.expanded_moves(100_000)?;
         let mut out = Vec::new();
         for m in &moves {
             out.extend(self.turns_for_move(gp, m)?);

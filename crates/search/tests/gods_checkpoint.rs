@@ -10,8 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use twistor_core::Puzzle;
 use twistor_search::gods::{
     self, CheckpointError, CheckpointHeader, CheckpointStore, FileCheckpoint, GodsControl,
-    GodsError, GodsEvent,
-    GodsMethod, GodsOptions, GodsReport, Storage,
+    GodsError, GodsEvent, GodsMethod, GodsOptions, GodsReport, Storage,
 };
 use twistor_search::{Metric, MoveSet};
 
@@ -292,7 +291,8 @@ fn unreadable_checkpoint_keeps_the_io_error_as_its_source() {
     let mut store = FileCheckpoint::new(&dir);
     let err = store.load().unwrap_err();
     assert!(
-        err.to_string().starts_with(&format!("checkpoint: {}: ", dir.display())),
+        err.to_string()
+            .starts_with(&format!("checkpoint: {}: ", dir.display())),
         "{err}"
     );
     let io = err

@@ -29,8 +29,8 @@ use twistor_core::index::PositionIndexer;
 use crate::projection::component_table;
 
 use super::{
-    CheckpointError,
-    Context, DistanceTable, Engine, EngineOutput, GodsError, GodsEvent, GodsPlan, Signals,
+    CheckpointError, Context, DistanceTable, Engine, EngineOutput, GodsError, GodsEvent, GodsPlan,
+    Signals,
 };
 
 // Codes: 0 is old (seen at an earlier level).
