@@ -1,6 +1,15 @@
 //! The 3x3x3 Rubik's cube: a cubie model, Kociemba's two-phase solver and
 //! an optimal solver.
 //!
+//! The generic engines of `twistor_search` solve any puzzle, but the 3x3x3's
+//! 4.3 × 10¹⁹ positions need what only a dedicated model gives: coordinates
+//! small enough to index, the cube's 48 symmetries, and pruning tables built
+//! for them. This crate is that model, with the two solvers built on it: a
+//! near-optimal answer in milliseconds (two-phase) or a provably shortest
+//! one (optimal).
+//!
+//! # Main types
+//!
 //! * [`CubieCube`] is the cube at the cubie level; it converts from and to
 //!   facelet strings ([`FaceletCube`], Kociemba's URFDLB order), face-turn
 //!   sequences ([`MoveSeq`]) and cubing.js KPattern JSON ([`kpattern`]),
@@ -10,10 +19,22 @@
 //!   symmetry-reduced pruning tables.
 //! * [`twophase`] is the two-phase solver, [`optimal`] the optimal one.
 //!
-//! The solvers do no I/O: their tables come from a
-//! [`TableStore`](twistor_core::store::TableStore) they are given (the
-//! `twistor-store` crate keeps them in a cache directory), and what
-//! happens to the tables is reported through a callback.
+//! * [`recognize`] finds the 3x3x3 in any puzzle definition (a `.tws` or
+//!   KPuzzle file numbering pieces its own way), so the generic tools can
+//!   hand such a cube to these solvers and map the answer back.
+//!
+//! # How data flows
+//!
+//! A position enters as facelets, moves or a recognised definition and
+//! becomes a [`CubieCube`]; a solver maps it to coordinates, searches with
+//! its tables and returns a [`MoveSeq`], which [`CubieCube::apply_moves`]
+//! checks. The tables are built once a process, or loaded from the
+//! [`TableStore`](twistor_core::store::TableStore) the solvers are given
+//! (the `twistor-store` crate keeps them in a cache directory): the
+//! solvers do no I/O, and report what happens to the tables through a
+//! callback.
+//!
+//! # Example
 //!
 //! ```
 //! use twistor_cube333::twophase::{solve, SolveOptions, TwoPhaseTables};

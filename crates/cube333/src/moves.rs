@@ -253,16 +253,8 @@ impl MoveSeq {
     /// commutators and conjugates are expanded) made of outer face turns
     /// U R F D L B only.
     pub fn from_alg(s: &str) -> Result<MoveSeq, CubeError> {
-        let alg = twistor_formats::alg::Alg::parse(s).map_err(|e| CubeError::Alg {
-            column: e.column,
-            message: e.kind.to_string(),
-        })?;
-        let expanded = alg
-            .expanded_moves(ALG_MOVE_LIMIT)
-            .map_err(|e| CubeError::Alg {
-                column: e.column,
-                message: e.kind.to_string(),
-            })?;
+        let alg = twistor_formats::alg::Alg::parse(s)?;
+        let expanded = alg.expanded_moves(ALG_MOVE_LIMIT)?;
         let mut out = Vec::with_capacity(expanded.len());
         for m in expanded {
             let face = (m.family.chars().count() == 1)
@@ -317,7 +309,14 @@ mod tests {
             Err(CubeError::Alg { column: 3, .. })
         ));
         assert!(MoveSeq::from_alg("Rw").is_err());
-        assert!(MoveSeq::from_alg("R (U").is_err());
+        // The notation's own error is kept (as the source), under the
+        // message it always had.
+        match MoveSeq::from_alg("R (U") {
+            Err(e @ CubeError::Notation(_)) => {
+                assert!(e.to_string().starts_with("column "), "{e}")
+            }
+            other => panic!("unexpected {other:?}"),
+        }
     }
 
     #[test]

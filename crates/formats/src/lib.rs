@@ -1,9 +1,41 @@
 //! Text in and out of twistor: ksolve/twsearch `.tws` definitions and
 //! scramble files, cubing.js KPuzzle and KPattern JSON, and move notation.
 //!
-//! Readers take the text and a name for it (used in error messages, which
-//! always say the file, the line and what is wrong); they never panic on
-//! bad input and bound their work by the input's size.
+//! Puzzles reach twistor as text written for other programs (twsearch,
+//! ksolve, cubing.js) and leave it as text those programs read back. This
+//! crate is the border: it turns that text into the model of
+//! [`twistor_core`] and back, and it owns the one notation every command
+//! speaks, cubing.js's algs.
+//!
+//! # Main types and functions
+//!
+//! * [`read_puzzle`] reads a definition in either format
+//!   ([`PuzzleFormat::detect`] tells which) into a
+//!   [`Puzzle`]; [`write_puzzle`] writes one.
+//!   [`tws`] and [`kpuzzle`] hold each format's readers and writers,
+//!   including scramble files ([`tws::parse_scrambles`]) and KPattern
+//!   positions ([`kpuzzle::parse_kpattern`]).
+//! * [`alg::Alg`] is an alg as cubing.js reads it (groupings, commutators,
+//!   conjugates, repetitions); it parses, prints, inverts and expands, and
+//!   knows nothing of any puzzle.
+//! * [`resolve`] evaluates an alg on a puzzle: each move is looked up in the
+//!   puzzle's notation and definition, giving a
+//!   [`Transformation`](twistor_core::Transformation) or a new pattern.
+//! * [`positions`] reads whatever another command wrote (a scramble file,
+//!   KPatterns, one alg a line), so commands pipe into each other.
+//! * [`ParseError`] says the file, the line (and column where there is one)
+//!   and what is wrong ([`ParseErrorKind`]).
+//!
+//! # How data flows
+//!
+//! Text → reader → [`Puzzle`] → engines, and back:
+//! model → writer → text. Readers take the text and a name for it (used in
+//! error messages, which always say the file, the line and what is wrong);
+//! they never panic on bad input and bound their work by the input's size.
+//! Writers produce text the matching reader reads back to the same model
+//! (the crate's property tests check the round trips).
+//!
+//! # Example
 //!
 //! ```
 //! use twistor_formats::{alg::Alg, read_puzzle, resolve::alg_transformation};

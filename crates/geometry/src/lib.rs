@@ -1,14 +1,39 @@
 //! Puzzles from geometry: a Platonic solid cut by planes becomes a puzzle
 //! definition, with the names and notation puzzle people use.
 //!
-//! A descriptor such as `c f 0.333333333333333` (a cube cut by planes a
-//! third of the way from the centre to each face) or one of the 72 names
-//! cubing.js knows (`3x3x3`, `megaminx`, `FTO`, ...) is cut into stickers,
-//! pieces, orbits and turns ([`Geometry`]), and then into a
-//! [`twistor_core::Puzzle`] whose moves carry PuzzleGeometry's names and
-//! whose notation accepts the community's (`Rw`, `M`, `x`, `R++`, `T`).
-//! [`pronounce`] reads and writes the rotation-surface model's notation
-//! (`RE TA`) and position matrix, and [`svg`] draws any position as a net.
+//! Most twisty puzzles are a solid cut by planes that turn about their
+//! axes. Writing their definitions by hand (which piece each turn sends
+//! where, with which twist) is slow and error-prone; cubing.js's
+//! PuzzleGeometry computes them from the geometry instead, and this crate
+//! does the same, numbering pieces and naming moves exactly as
+//! PuzzleGeometry does so that definitions, KPatterns and algs agree with
+//! cubing.js.
+//!
+//! # How data flows
+//!
+//! 1. A name ([`NAMED_PUZZLES`]: `3x3x3`, `megaminx`, `FTO`, ...) resolves
+//!    to a [`Descriptor`] such as `c f 0.333333333333333` (a cube cut by
+//!    planes a third of the way from the centre to each face): a [`Shape`]
+//!    and [`Cut`]s.
+//! 2. The descriptor is cut into stickers, pieces, orbits and turns about
+//!    axes: a [`Geometry`] (its [`Solid`], with [`SolidFace`]s and
+//!    [`Feature`]s, [`Axis`], [`Cubie`], [`Sticker`]).
+//! 3. [`build`] (or [`GeneratedPuzzle::from_descriptor`]) turns the geometry
+//!    into a [`GeneratedPuzzle`]: a [`twistor_core::Puzzle`] whose moves
+//!    carry PuzzleGeometry's names and whose notation
+//!    ([`GeometryNotation`]) accepts the community's (`Rw`, `M`, `x`, `R++`,
+//!    `T`), with the slice moves ([`SliceMove`]) it was built from.
+//! 4. From there on the puzzle is like any other: the formats crate writes
+//!    it, the engines search it. [`svg`] draws any of its positions as a
+//!    net, and [`pronounce`] reads and writes the rotation-surface model's
+//!    notation (`RE TA`) and position matrix.
+//!
+//! [`PuzzleOptions`] choose which moves the definition has (middle slices,
+//! blocks, rotations) and which pieces it keeps (omitted kinds or orbits, a
+//! fixed piece, oriented centres), as PuzzleGeometry's options do. Errors are
+//! [`GeometryError`]s naming what is wrong with a descriptor or name.
+//!
+//! # Example
 //!
 //! ```
 //! use twistor_geometry::{build, PuzzleOptions};
@@ -44,7 +69,7 @@ pub use math::{Quat, Vec3};
 pub use names::{descriptor_for, LEGACY_NAMES, NAMED_PUZZLES};
 pub use notation::GeometryNotation;
 pub use puzzle::{GeneratedPuzzle, PieceKind, PuzzleOptions, SliceMove};
-pub use solid::{Face, Feature, Solid};
+pub use solid::{Feature, Solid, SolidFace};
 pub use surface::{CutSurface, Plane};
 
 /// Builds a puzzle from a name (`megaminx`, `master skewb`) or a

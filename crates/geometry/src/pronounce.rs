@@ -25,7 +25,7 @@
 use std::fmt::Write;
 
 use twistor_core::Transformation;
-use twistor_formats::alg::{Alg, Move};
+use twistor_formats::alg::{Alg, AlgError, Move};
 
 use crate::build::Axis;
 use crate::descriptor::{CutKind, Shape};
@@ -49,8 +49,8 @@ pub enum PronounceError {
     #[error("SiGN names moves only on cubes cut parallel to their faces")]
     NotACube,
     /// The alg could not be expanded.
-    #[error("{0}")]
-    Alg(String),
+    #[error(transparent)]
+    Alg(#[from] AlgError),
 }
 
 /// Which pieces a surface turn moves.
@@ -489,9 +489,7 @@ impl RotationModel {
         gp: &GeneratedPuzzle,
         alg: &Alg,
     ) -> Result<Vec<SurfaceTurn>, PronounceError> {
-        let moves = alg
-            .expanded_moves(100_000)
-            .map_err(|e| PronounceError::Alg(e.to_string()))?;
+        let moves = alg.expanded_moves(100_000)?;
         let mut out = Vec::new();
         for m in &moves {
             out.extend(self.turns_for_move(gp, m)?);

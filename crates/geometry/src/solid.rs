@@ -306,9 +306,10 @@ static ICOSAHEDRON: ShapeData = ShapeData {
     ),
 };
 
-/// A face of the solid.
+/// A face of the solid (not a face of the 3x3x3 cube model,
+/// `twistor_cube333::Face`).
 #[derive(Clone, Debug)]
-pub struct Face {
+pub struct SolidFace {
     /// Its name (`U`, `BL`, ...).
     pub name: String,
     /// Outward unit normal; the face plane is at distance 1.
@@ -338,7 +339,7 @@ pub struct Solid {
     /// Every rotation of the solid, in discovery order.
     pub(crate) rotations: Vec<Quat>,
     /// Faces in index order.
-    pub(crate) faces: Vec<Face>,
+    pub(crate) faces: Vec<SolidFace>,
     /// For each face, a rotation taking face 0 onto it.
     pub(crate) face_rotations: Vec<Quat>,
     /// Vertices.
@@ -379,11 +380,11 @@ impl Solid {
             }
         }
         let polygon0 = face_polygon(&normals);
-        let faces: Vec<Face> = normals
+        let faces: Vec<SolidFace> = normals
             .iter()
             .zip(&face_rotations)
             .enumerate()
-            .map(|(i, (&n, r))| Face {
+            .map(|(i, (&n, r))| SolidFace {
                 name: data.face_names[i].to_string(),
                 normal: n,
                 polygon: polygon0.iter().map(|&p| r.rotate(p)).collect(),
@@ -425,7 +426,7 @@ impl Solid {
     }
 
     /// The faces, in index order.
-    pub fn faces(&self) -> &[Face] {
+    pub fn faces(&self) -> &[SolidFace] {
         &self.faces
     }
 

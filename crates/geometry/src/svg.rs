@@ -257,8 +257,8 @@ pub fn draw(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> Ve
     out
 }
 
-/// The position as an SVG net.
-pub fn svg(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> String {
+/// The position as an SVG net: [`draw`] then [`net_svg`].
+pub fn position_svg(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> String {
     net_svg(gp, &draw(gp, pattern, options), options)
 }
 

@@ -4,7 +4,7 @@
 
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::apply_alg;
-use twistor_geometry::svg::{draw, svg, SvgOptions};
+use twistor_geometry::svg::{draw, position_svg, SvgOptions};
 use twistor_geometry::{build, GeneratedPuzzle, PuzzleOptions};
 
 const FACES: &str = "URFDLB";
@@ -208,7 +208,7 @@ fn svg_is_well_formed_and_lists_every_sticker() {
         ("pyraminx", 36),
     ] {
         let gp = build(name, &PuzzleOptions::default()).unwrap();
-        let text = svg(&gp, gp.puzzle().start(), &SvgOptions::default());
+        let text = position_svg(&gp, gp.puzzle().start(), &SvgOptions::default());
         assert!(well_formed(&text), "{name}");
         assert!(text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert_eq!(text.matches("<polygon ").count(), stickers, "{name}");

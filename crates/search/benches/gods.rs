@@ -6,7 +6,7 @@
 mod common;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use twistor_search::gods::{gods, GodsControl, GodsMethod, GodsOptions, Storage};
+use twistor_search::gods::{self, GodsControl, GodsMethod, GodsOptions, Storage};
 use twistor_search::{Metric, MoveSet};
 
 fn two_by_two(c: &mut Criterion) {
@@ -42,7 +42,7 @@ fn two_by_two(c: &mut Criterion) {
         };
         group.bench_function(name, |b| {
             b.iter(|| {
-                let r = gods(&puzzle, &moves, &options, GodsControl::default());
+                let r = gods::enumerate(&puzzle, &moves, &options, GodsControl::default());
                 black_box(r.map(|r| r.table.total()).unwrap_or(0))
             })
         });

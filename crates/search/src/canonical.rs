@@ -13,8 +13,7 @@
 //! class, a half turn is written `U U` and never `U' U'`, and `U U'` is never
 //! played.
 
-use num_bigint::BigUint;
-use num_traits::{One, Zero};
+use twistor_core::BigUint;
 
 use crate::{Metric, MoveSet, SearchError};
 
@@ -173,13 +172,13 @@ impl CanonicalFsm {
         for &c in &self.class_of_move {
             per_class[c] += 1;
         }
-        let mut cur = vec![BigUint::zero(); self.num_states];
-        cur[0] = BigUint::one();
-        let mut out = vec![BigUint::one()];
+        let mut cur = vec![BigUint::ZERO; self.num_states];
+        cur[0] = BigUint::from(1u32);
+        let mut out = vec![BigUint::from(1u32)];
         for _ in 0..depth {
-            let mut nxt = vec![BigUint::zero(); self.num_states];
+            let mut nxt = vec![BigUint::ZERO; self.num_states];
             for (s, ways) in cur.iter().enumerate() {
-                if ways.is_zero() {
+                if *ways == BigUint::ZERO {
                     continue;
                 }
                 let row = &self.next[s * self.num_classes..(s + 1) * self.num_classes];

@@ -41,7 +41,7 @@ pub struct LayerCost {
     pub preparation: u64,
     /// Neighbours computed: of the frontier going forward, of the entries
     /// not reached going backward, whichever are fewer (each
-    /// [`NEIGHBOUR_UNITS`] units).
+    /// `NEIGHBOUR_UNITS` units).
     pub neighbours: u64,
     /// Words of 16 entries scanned for the frontier (none when the
     /// frontier is a list).

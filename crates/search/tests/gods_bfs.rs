@@ -14,12 +14,12 @@ use support::{
 
 use twistor_core::Puzzle;
 use twistor_search::gods::{
-    gods, Engine, GodsControl, GodsError, GodsOptions, GodsReport, Storage,
+    self, Engine, GodsControl, GodsError, GodsOptions, GodsReport, Storage,
 };
 use twistor_search::{Metric, MoveSet};
 
 fn run(p: &Puzzle, moves: &MoveSet, options: GodsOptions) -> GodsReport {
-    gods(p, moves, &options, GodsControl::default()).unwrap()
+    gods::enumerate(p, moves, &options, GodsControl::default()).unwrap()
 }
 
 fn with_maxima(storage: Storage) -> GodsOptions {
@@ -209,7 +209,7 @@ fn too_little_memory_says_how_much_is_needed() {
         memory_limit: 1 << 20,
         ..GodsOptions::default()
     };
-    match gods(&p, &ms, &options, GodsControl::default()) {
+    match gods::enumerate(&p, &ms, &options, GodsControl::default()) {
         Err(GodsError::NotEnoughMemory { needed, limit }) => {
             assert_eq!(limit, 1 << 20);
             // 88,179,840 positions at two bits each.

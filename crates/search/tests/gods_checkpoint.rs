@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use twistor_core::Puzzle;
 use twistor_search::gods::{
-    gods, CheckpointHeader, CheckpointStore, FileCheckpoint, GodsControl, GodsError, GodsEvent,
-    GodsMethod, GodsOptions, GodsReport, Storage,
+    self, CheckpointError, CheckpointHeader, CheckpointStore, FileCheckpoint, GodsControl,
+    GodsError, GodsEvent, GodsMethod, GodsOptions, GodsReport, Storage,
 };
 use twistor_search::{Metric, MoveSet};
 
@@ -62,7 +62,7 @@ fn stop_and_resume(
         }
     };
     let mut store = FileCheckpoint::new(file);
-    let first = gods(
+    let first = gods::enumerate(
         p,
         ms,
         options,
@@ -75,7 +75,7 @@ fn stop_and_resume(
     );
     let err = first.expect_err("the run should have stopped");
     let mut store = FileCheckpoint::new(file);
-    let resumed = gods(
+    let resumed = gods::enumerate(
         p,
         ms,
         options,
@@ -102,7 +102,7 @@ fn options(storage: Storage, method: GodsMethod) -> GodsOptions {
 
 fn check_engine(tag: &str, moves: &[&str], opts: GodsOptions) {
     let (p, ms) = two_by_two(moves);
-    let whole = gods(&p, &ms, &opts, GodsControl::default()).unwrap();
+    let whole = gods::enumerate(&p, &ms, &opts, GodsControl::default()).unwrap();
     let tmp = TempCheckpoint::new(tag);
     // Stopped between depths.
     let (err, resumed) = stop_and_resume(&p, &ms, &opts, &tmp.path(), |e| {
@@ -167,7 +167,7 @@ fn products_resume_to_the_same_result() {
             stored_depth: Some(4),
         },
     );
-    let whole = gods(&p, &ms, &opts, GodsControl::default()).unwrap();
+    let whole = gods::enumerate(&p, &ms, &opts, GodsControl::default()).unwrap();
     let tmp = TempCheckpoint::new("products");
     // Stop in the products phase after depth 6 (= 4 + 2), and again after
     // depth 9, when the stored depth has doubled to 8.
@@ -194,7 +194,7 @@ fn checkpoints_of_other_runs_and_damaged_ones_are_refused() {
     });
     let resume = |opts: &GodsOptions, ms: &MoveSet| {
         let mut store = FileCheckpoint::new(tmp.path());
-        gods(
+        gods::enumerate(
             &p,
             ms,
             opts,
@@ -225,7 +225,9 @@ fn checkpoints_of_other_runs_and_damaged_ones_are_refused() {
     bytes[n - 100] ^= 4;
     std::fs::write(tmp.path(), &bytes).unwrap();
     match resume(&opts, &ms) {
-        Err(GodsError::Checkpoint(msg)) => assert!(msg.contains("checksum"), "{msg}"),
+        Err(GodsError::Checkpoint(e @ CheckpointError::Corrupt { .. })) => {
+            assert!(e.to_string().contains("checksum mismatch"), "{e}")
+        }
         other => panic!("expected a checksum error, got {other:?}"),
     }
     // Nothing to resume from.
@@ -262,7 +264,7 @@ fn a_checkpoint_follows_every_depth() {
     let (p, ms) = two_by_two(&["U", "F", "R"]);
     let opts = options(Storage::BitArray, GodsMethod::BreadthFirst);
     let mut store = MemoryStore::default();
-    let r = gods(
+    let r = gods::enumerate(
         &p,
         &ms,
         &opts,
@@ -277,4 +279,25 @@ fn a_checkpoint_follows_every_depth() {
     let (header, _) = store.saved.as_ref().unwrap();
     assert_eq!(header.depth, 11);
     assert_eq!(header.moves, "U F R");
+}
+
+/// A checkpoint that cannot be read keeps the system's error as its
+/// source, under the same message as before.
+#[test]
+fn unreadable_checkpoint_keeps_the_io_error_as_its_source() {
+    use std::error::Error;
+    // A directory opens but does not read.
+    let dir = std::env::temp_dir();
+    let mut store = FileCheckpoint::new(&dir);
+    let err = store.load().unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with(&format!("checkpoint: {}: ", dir.display())),
+        "{err}"
+    );
+    let io = err
+        .source()
+        .and_then(|e| e.source())
+        .and_then(|e| e.downcast_ref::<std::io::Error>());
+    assert!(io.is_some(), "{err:?}");
 }

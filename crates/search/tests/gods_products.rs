@@ -7,7 +7,7 @@ use support::{cube2, geometry, loopover3, move_set, two_colour_cube2};
 
 use twistor_core::Puzzle;
 use twistor_search::gods::{
-    gods, Engine, GodsControl, GodsError, GodsMethod, GodsOptions, GodsReport, Storage,
+    self, Engine, GodsControl, GodsError, GodsMethod, GodsOptions, GodsReport, Storage,
 };
 use twistor_search::{Metric, MoveSet};
 
@@ -19,7 +19,7 @@ fn run(p: &Puzzle, moves: &MoveSet, method: GodsMethod) -> GodsReport {
         threads: 2,
         ..GodsOptions::default()
     };
-    gods(p, moves, &options, GodsControl::default()).unwrap()
+    gods::enumerate(p, moves, &options, GodsControl::default()).unwrap()
 }
 
 fn products(a: usize) -> GodsMethod {
@@ -101,8 +101,8 @@ fn products_refuse_identical_pieces() {
         method: products(2),
         ..GodsOptions::default()
     };
-    assert_eq!(
-        gods(&p, &ms, &options, GodsControl::default()).err(),
-        Some(GodsError::ProductsNeedTransformations)
-    );
+    assert!(matches!(
+        gods::enumerate(&p, &ms, &options, GodsControl::default()),
+        Err(GodsError::ProductsNeedTransformations)
+    ));
 }

@@ -418,7 +418,7 @@ pub async fn gods(
             progress: Some(&progress),
             ..GodsControl::default()
         };
-        let report = gods::gods(&loaded.solving, &moves, &options, control)
+        let report = gods::enumerate(&loaded.solving, &moves, &options, control)
             .map_err(|e| ApiError::bad_request(e.to_string()))?;
         let table = &report.table;
         lines.send(json!({

@@ -1,7 +1,7 @@
 //! twistor's tables on disk: the one place that reads and writes them.
 //!
 //! Engines (`twistor-search`, `twistor-cube333`) are handed a
-//! [`TableStore`](twistor_core::store::TableStore) and never open a file;
+//! [`TableStore`] and never open a file;
 //! [`DirStore`] is the store they are handed when tables should outlive
 //! the process. Every pruning table, whichever engine built it, is one
 //! file in the cache directory ([`default_cache_dir`]:

@@ -12,11 +12,10 @@
 //!   always add up to even (one orbit alone: its parity is always even; two:
 //!   their parities are linked).
 
-use num_bigint::BigUint;
 use twistor_core::stabilizer::{
     count_positions, PositionCount, PositionCountError, PositionCountOptions,
 };
-use twistor_core::{Puzzle, StabilizerChain};
+use twistor_core::{BigUint, Puzzle, StabilizerChain};
 
 /// The orientation sums an orbit can reach.
 #[derive(Clone, Debug, PartialEq, Eq)]

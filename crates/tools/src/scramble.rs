@@ -256,9 +256,10 @@ impl std::fmt::Debug for ScrambleOptions {
     }
 }
 
-/// One scramble.
+/// One scramble of a WCA event (not a twsearch scramble file's entry,
+/// [`twistor_formats::tws::Scramble`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Scramble {
+pub struct WcaScramble {
     /// The moves, in the event's notation.
     pub alg: String,
     /// For random-state events: the optimal number of moves to solve the
@@ -343,7 +344,7 @@ impl Scrambler {
     }
 
     /// The next scramble.
-    pub fn next_scramble(&mut self) -> Scramble {
+    pub fn next_scramble(&mut self) -> WcaScramble {
         let rng = &mut self.rng;
         match &mut self.engine {
             Engine::TwoPhase(tables, finish) => cube333(tables, *finish, rng),
@@ -356,20 +357,20 @@ impl Scrambler {
                         alg = format!("{alg} {turn}");
                     }
                 }
-                Scramble {
+                WcaScramble {
                     alg,
                     distance: None,
                 }
             }
-            Engine::Megaminx => Scramble {
+            Engine::Megaminx => WcaScramble {
                 alg: megaminx(rng),
                 distance: None,
             },
-            Engine::Clock => Scramble {
+            Engine::Clock => WcaScramble {
                 alg: clock(rng),
                 distance: None,
             },
-            Engine::Square1 => Scramble {
+            Engine::Square1 => WcaScramble {
                 alg: square1(rng),
                 distance: None,
             },
@@ -498,7 +499,7 @@ fn axis(face: CubeFace) -> usize {
 }
 
 /// A random-state 3x3x3 scramble, finished as the event asks.
-fn cube333(tables: &TwoPhaseTables, finish: CubeFinish, rng: &mut SeededRng) -> Scramble {
+fn cube333(tables: &TwoPhaseTables, finish: CubeFinish, rng: &mut SeededRng) -> WcaScramble {
     let singles: Vec<CubieCube> = CubeMove::all()
         .map(|m| CubieCube::from_moves(&[m]))
         .collect();
@@ -539,7 +540,7 @@ fn cube333(tables: &TwoPhaseTables, finish: CubeFinish, rng: &mut SeededRng) -> 
             CubeFinish::Blind => format!("{body} {orientation}"),
             CubeFinish::FewestMoves => format!("{FMC_PADDING} {body} {FMC_PADDING}"),
         };
-        return Scramble {
+        return WcaScramble {
             alg,
             distance: None,
         };
@@ -631,7 +632,7 @@ impl OptimalEngine {
         })
     }
 
-    fn scramble(&mut self, rng: &mut SeededRng) -> Scramble {
+    fn scramble(&mut self, rng: &mut SeededRng) -> WcaScramble {
         let layout = self.puzzle.layout();
         let stop = AtomicBool::new(false);
         let options = SolveOptions {
@@ -685,7 +686,7 @@ impl OptimalEngine {
                     a => format!("{name}{}'", -a),
                 });
             }
-            return Scramble {
+            return WcaScramble {
                 alg: alg.join(" "),
                 distance: Some(solution.len()),
             };
@@ -740,8 +741,7 @@ pub fn scramble_puzzle(name: &str, solving: &[&str], tips: &[&str]) -> Result<Pu
             notation_rotations: true,
             ..Default::default()
         },
-    )
-    .map_err(|e| ToolError::Puzzle(e.to_string()))?;
+    )?;
     let full = built.puzzle();
     let mut p = Puzzle::new(name, full.layout().clone(), full.start().clone());
     for &m in solving.iter().chain(tips) {
@@ -751,8 +751,7 @@ pub fn scramble_puzzle(name: &str, solving: &[&str], tips: &[&str]) -> Result<Pu
             transformation: t,
             kind: MoveKind::Base,
             definition: None,
-        })
-        .map_err(|e| ToolError::Puzzle(e.to_string()))?;
+        })?;
     }
     Ok(p)
 }

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use num_bigint::BigUint;
+use twistor_core::BigUint;
 use twistor_core::{MoveKind, Puzzle, Transformation};
 use twistor_formats::alg::Alg;
 use twistor_formats::kpuzzle::parse_kpuzzle;

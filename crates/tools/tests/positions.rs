@@ -30,7 +30,7 @@ fn bfs(p: &Puzzle) -> u64 {
     seen.len() as u64
 }
 
-fn count(p: &Puzzle) -> num_bigint::BigUint {
+fn count(p: &Puzzle) -> twistor_core::BigUint {
     let chain = p.group(&p.search_moves());
     positions(p, &chain).unwrap().positions
 }
@@ -42,7 +42,7 @@ fn four_by_four_has_24_times_the_textbook_count() {
         .into_puzzle();
     assert!(has_indistinguishable_pieces(&p));
     let n = count(&p);
-    let textbook: num_bigint::BigUint = "7401196841564901869874093974498574336000000000"
+    let textbook: twistor_core::BigUint = "7401196841564901869874093974498574336000000000"
         .parse()
         .unwrap();
     assert_eq!(n, textbook * 24u32);

@@ -8,7 +8,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use twistor_search::gods::{
-    gods, Engine, FileCheckpoint, GodsControl, GodsError, GodsEvent, GodsMethod, GodsOptions,
+    self, Engine, FileCheckpoint, GodsControl, GodsError, GodsEvent, GodsMethod, GodsOptions,
     GodsReport, Storage,
 };
 use twistor_search::{Metric, MoveSet};
@@ -226,7 +226,7 @@ pub fn run(args: GodsArgs) -> CliResult {
         checkpoint: store.as_mut().map(|s| s as _),
         resume: args.resume,
     };
-    let report = gods(&puzzle, &moves, &options, control);
+    let report = gods::enumerate(&puzzle, &moves, &options, control);
     bars.clear();
     let report = report.map_err(gods_error)?;
     print_report(&args, &moves, &report);

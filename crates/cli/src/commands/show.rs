@@ -4,7 +4,7 @@
 use twistor_formats::resolve::alg_transformation;
 use twistor_formats::tws::write_scrambles;
 use twistor_geometry::pronounce::RotationModel;
-use twistor_geometry::svg::{svg, SvgOptions};
+use twistor_geometry::svg::{position_svg, SvgOptions};
 
 use crate::error::{CliError, CliResult};
 use crate::load::{parse_alg, shorten};
@@ -123,7 +123,7 @@ pub fn run(args: ShowArgs) -> CliResult {
                 width: args.width,
                 height: args.height,
             };
-            out!("{}", svg(&gp, &pattern, &options));
+            out!("{}", position_svg(&gp, &pattern, &options));
         } else {
             let text = write_scrambles(puzzle, &[("Shown".to_string(), pattern)])
                 .map_err(CliError::failure)?;

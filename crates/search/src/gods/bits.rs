@@ -29,7 +29,8 @@ use twistor_core::index::PositionIndexer;
 use crate::projection::component_table;
 
 use super::{
-    Context, DistanceTable, Engine, EngineOutput, GodsError, GodsEvent, GodsPlan, Signals,
+    CheckpointError, Context, DistanceTable, Engine, EngineOutput, GodsError, GodsEvent, GodsPlan,
+    Signals,
 };
 
 // Codes: 0 is old (seen at an earlier level).
@@ -478,7 +479,7 @@ fn save(
 
 fn load(ctx: &mut Context<'_, '_>, size: u64) -> Result<(Progress, Vec<AtomicU64>), GodsError> {
     let (header, payload) = ctx.load_checkpoint(&format!("{ENGINE} index={size}"))?;
-    let bad = || GodsError::Checkpoint("the saved state is inconsistent".into());
+    let bad = || GodsError::Checkpoint(CheckpointError::Inconsistent);
     let mut it = payload.into_iter();
     let mut next = || it.next().ok_or_else(bad);
     let (nc, nl, nw) = (next()? as usize, next()? as usize, next()? as usize);

@@ -79,6 +79,35 @@ impl CheckpointHeader {
     }
 }
 
+/// Why a checkpoint could not be saved or used.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    /// Reading or writing the file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file (or the temporary file beside it).
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not a checkpoint this program wrote, or is damaged.
+    #[error("{}: not a valid checkpoint ({reason})", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The saved words do not describe a state the engine can continue
+    /// from.
+    #[error("the saved state is inconsistent")]
+    Inconsistent,
+    /// The products engine's state counts depths in a byte.
+    #[error("more than 254 depths")]
+    TooManyDepths,
+}
+
 /// Where an enumeration keeps its checkpoints.
 pub trait CheckpointStore: Send {
     /// Replaces the stored checkpoint by this header and these words.
@@ -120,8 +149,11 @@ impl FileCheckpoint {
     }
 }
 
-fn io_error(path: &Path, e: impl std::fmt::Display) -> GodsError {
-    GodsError::Checkpoint(format!("{}: {e}", path.display()))
+fn io_error(path: &Path, source: std::io::Error) -> GodsError {
+    GodsError::Checkpoint(CheckpointError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 fn header_text(h: &CheckpointHeader) -> String {
@@ -175,10 +207,10 @@ impl CheckpointStore for FileCheckpoint {
         };
         let path = &self.path;
         let corrupt = |what: &str| {
-            GodsError::Checkpoint(format!(
-                "{}: not a valid checkpoint ({what})",
-                path.display()
-            ))
+            GodsError::Checkpoint(CheckpointError::Corrupt {
+                path: path.clone(),
+                reason: what.to_string(),
+            })
         };
         let mut r = BufReader::with_capacity(1 << 20, file);
         let mut text = String::new();

@@ -2,7 +2,7 @@
 //! start, the antipodes (the positions farthest away) and the local maxima
 //! (positions no move takes farther away).
 //!
-//! Three engines share one interface, [`gods`]:
+//! Three engines share one interface, [`enumerate`]:
 //!
 //! * **bit arrays** (the default when the puzzle can be indexed and fits):
 //!   a [`PositionIndexer`] numbers the positions and two bits a position
@@ -34,7 +34,7 @@ mod sorted;
 mod symmetry;
 
 pub use checkpoint::{
-    CheckpointHeader, CheckpointStore, FileCheckpoint, CHECKPOINT_FORMAT_VERSION,
+    CheckpointError, CheckpointHeader, CheckpointStore, FileCheckpoint, CHECKPOINT_FORMAT_VERSION,
 };
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -71,7 +71,7 @@ pub enum Storage {
     SortedArray,
 }
 
-/// Options of [`gods`].
+/// Options of [`enumerate`].
 #[derive(Clone, Debug)]
 pub struct GodsOptions {
     /// Count the local maxima (positions with no neighbour farther) and the
@@ -217,7 +217,7 @@ pub struct Antipodes {
     pub sequences: Vec<Vec<usize>>,
 }
 
-/// The result of [`gods`].
+/// The result of [`enumerate`].
 #[derive(Clone, Debug)]
 pub struct GodsReport {
     /// Positions at each distance.
@@ -236,7 +236,7 @@ pub struct GodsReport {
 }
 
 /// Why an enumeration failed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum GodsError {
     /// The positions do not fit the memory limit.
     #[error("this enumeration needs about {} MB of memory; the limit is {} MB (raise it with -M)", mb(*.needed), mb(*.limit))]
@@ -275,7 +275,7 @@ pub enum GodsError {
     },
     /// Reading or writing a checkpoint failed.
     #[error("checkpoint: {0}")]
-    Checkpoint(String),
+    Checkpoint(#[from] CheckpointError),
     /// The checkpoint belongs to another run.
     #[error("the checkpoint is for a different run ({0})")]
     CheckpointMismatch(String),
@@ -284,7 +284,7 @@ pub enum GodsError {
     NoCheckpoint,
     /// The worker threads could not be started.
     #[error("could not start worker threads: {0}")]
-    Threads(String),
+    Threads(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
 fn mb(bytes: u64) -> u64 {
@@ -382,19 +382,20 @@ pub(crate) struct EngineOutput {
 /// the puzzle's start pattern.
 ///
 /// ```
-/// use twistor_search::gods::{gods, GodsControl, GodsOptions};
+/// use twistor_search::gods::{self, GodsControl, GodsOptions};
 /// use twistor_search::{Metric, MoveSet};
 ///
 /// let tws = "Name Flip\nSet EDGES 2 2\nSolved\nEDGES\n1 2\n0 0\nEnd\n\
 ///            Move F\nEDGES\n2 1\n1 0\nEnd\n";
 /// let puzzle = twistor_formats::read_puzzle(tws, "flip.tws")?;
 /// let moves = MoveSet::all(&puzzle, Metric::Htm)?;
-/// let report = gods(&puzzle, &moves, &GodsOptions::default(), GodsControl::default())?;
+/// let options = GodsOptions::default();
+/// let report = gods::enumerate(&puzzle, &moves, &options, GodsControl::default())?;
 /// // F has order 4: F, F2, F' are one move away.
 /// assert_eq!(report.table.counts, vec![1, 3]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn gods(
+pub fn enumerate(
     puzzle: &Puzzle,
     moves: &MoveSet,
     options: &GodsOptions,
@@ -406,7 +407,7 @@ pub fn gods(
     }
     let pool = builder
         .build()
-        .map_err(|e| GodsError::Threads(e.to_string()))?;
+        .map_err(|e| GodsError::Threads(Box::new(e)))?;
     pool.install(|| run(puzzle, moves, options, &mut control))
 }
 

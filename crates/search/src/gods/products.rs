@@ -44,7 +44,9 @@ use twistor_core::Transformation;
 
 use super::hashing::FastMap;
 use super::keys::{with_key, Key, KeyPacker};
-use super::{Context, DistanceTable, Engine, EngineOutput, GodsError, GodsEvent, GodsPlan};
+use super::{
+    CheckpointError, Context, DistanceTable, Engine, EngineOutput, GodsError, GodsEvent, GodsPlan,
+};
 
 /// Turns positions into keys and back.
 trait Codec: Sync {
@@ -410,7 +412,7 @@ fn save<K: Key>(ctx: &mut Context<'_, '_>, engine: &str, s: &State<K>) -> Result
 
 fn load<K: Key>(ctx: &mut Context<'_, '_>, engine: &str) -> Result<State<K>, GodsError> {
     let (header, payload) = ctx.load_checkpoint(engine)?;
-    let bad = || GodsError::Checkpoint("the saved state is inconsistent".into());
+    let bad = || GodsError::Checkpoint(CheckpointError::Inconsistent);
     let mut it = payload.into_iter();
     let mut next = || it.next().ok_or_else(bad);
     let (nl, stored, complete) = (next()? as usize, next()? as usize, next()? != 0);
@@ -515,7 +517,7 @@ fn run_with<C: Codec, S: Store<C::Key>>(
             return Err(GodsError::Stopped { depth });
         }
         if depth >= u8::MAX as usize - 1 {
-            return Err(GodsError::Checkpoint("more than 254 depths".into()));
+            return Err(GodsError::Checkpoint(CheckpointError::TooManyDepths));
         }
         let held = store_bytes.max(total * entry_bytes::<C::Key>()) + total * key_bytes;
         if held > limit {

@@ -12,7 +12,9 @@ use rayon::prelude::*;
 
 use super::keys::{with_key, Key, KeyPacker};
 use super::symmetry::{Symmetry, SymmetryScratch};
-use super::{Context, DistanceTable, Engine, EngineOutput, GodsError, GodsEvent, GodsPlan};
+use super::{
+    CheckpointError, Context, DistanceTable, Engine, EngineOutput, GodsError, GodsEvent, GodsPlan,
+};
 
 /// Positions expanded at once (their neighbours are sorted together).
 const CHUNK_NEIGHBOURS: usize = 1 << 22;
@@ -161,7 +163,7 @@ fn save<K: Key>(ctx: &mut Context<'_, '_>, engine: &str, l: &Levels<K>) -> Resul
 
 fn load<K: Key>(ctx: &mut Context<'_, '_>, engine: &str) -> Result<Levels<K>, GodsError> {
     let (header, payload) = ctx.load_checkpoint(engine)?;
-    let bad = || GodsError::Checkpoint("the saved state is inconsistent".into());
+    let bad = || GodsError::Checkpoint(CheckpointError::Inconsistent);
     let mut it = payload.into_iter();
     let mut next = || it.next().ok_or_else(bad);
     let (nc, nl, np, ncur) = (
