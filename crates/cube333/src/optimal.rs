@@ -68,6 +68,9 @@ pub struct OptimalOptions {
     pub single_thread: bool,
     /// Called after each searched prefix and each completed depth.
     pub progress: Option<ProgressFn>,
+    /// Raised by the caller to stop the search (it ends within one
+    /// prefix's search on each thread).
+    pub stop: Option<std::sync::Arc<AtomicBool>>,
 }
 
 impl std::fmt::Debug for OptimalOptions {
@@ -87,6 +90,8 @@ pub struct OptimalSolution {
     pub moves: MoveSeq,
     /// Nodes visited.
     pub nodes: u64,
+    /// Whether the search was stopped (then `moves` is empty).
+    pub stopped: bool,
 }
 
 /// The huge table: 2 bits an entry, distance mod 3.
@@ -309,10 +314,13 @@ impl OptimalSolver {
             .unwrap_or_else(|| OptimalSolution {
                 moves: MoveSeq::default(),
                 nodes: 0,
+                stopped: false,
             })
     }
 
-    /// Finds a shortest solution if one has at most `max_depth` moves.
+    /// Finds a shortest solution if one has at most `max_depth` moves
+    /// (`None` if none has; a stopped search returns a solution marked
+    /// [`OptimalSolution::stopped`]).
     pub fn solve_up_to(
         &self,
         cube: &CubieCube,
@@ -341,6 +349,11 @@ impl OptimalSolver {
                 .all(|m| cube.apply_move(m) == CubieCube::from_moves(&[m]).multiply(cube));
         let nodes = AtomicU64::new(0);
         let start = axes.iter().map(|a| a.depth).max().unwrap_or(0);
+        let stopped = || {
+            opts.stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+        };
         for depth in start..=max_depth {
             // Split the tree into the prefixes of three moves and search those
             // in parallel; the first solution of this depth is optimal.
@@ -360,7 +373,7 @@ impl OptimalSolver {
                 }
             };
             let run = |p: &Prefix| -> Option<Vec<u8>> {
-                if found.load(Ordering::Relaxed) {
+                if found.load(Ordering::Relaxed) || stopped() {
                     return None;
                 }
                 let mut w = Worker {
@@ -396,6 +409,14 @@ impl OptimalSolver {
                 return Some(OptimalSolution {
                     moves: MoveSeq(path.iter().map(|&m| Move::from_index(m as usize)).collect()),
                     nodes: nodes.load(Ordering::Relaxed),
+                    stopped: false,
+                });
+            }
+            if stopped() {
+                return Some(OptimalSolution {
+                    moves: MoveSeq::default(),
+                    nodes: nodes.load(Ordering::Relaxed),
+                    stopped: true,
                 });
             }
         }

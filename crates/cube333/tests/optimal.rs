@@ -58,6 +58,7 @@ fn symmetry_reduction_keeps_optimality() {
                 no_symmetry_reduction: true,
                 single_thread: true,
                 progress: None,
+                stop: None,
             },
         );
         assert_eq!(with.moves.len(), without.moves.len(), "{scramble}");

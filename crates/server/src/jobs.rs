@@ -107,6 +107,22 @@ impl Lines {
     }
 }
 
+/// A running job's place in the pool: counted out, and its worker given
+/// back, when it ends however it ends (a panic too), in that order, so
+/// that no more than the workers ever count as running.
+struct Running {
+    state: Arc<AppState>,
+    _permit: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let pool = &self.state.jobs;
+        pool.running.fetch_sub(1, Ordering::SeqCst);
+        pool.finished.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
 /// Starts `work` as a job and answers with its stream of lines.
 async fn run_job(
     state: Arc<AppState>,
@@ -151,22 +167,21 @@ async fn run_job(
                 }
             }
         });
+        let counted = Running {
+            state: Arc::clone(&job_state),
+            _permit: permit,
+        };
         let _ = tokio::task::spawn_blocking(move || {
             let result = work(&lines);
-            match result {
-                Ok(()) => {}
-                Err(e) => {
-                    let mut v = e.body();
-                    v["event"] = json!("error");
-                    lines.send(v);
-                }
+            if let Err(e) = result {
+                let mut v = e.body();
+                v["event"] = json!("error");
+                lines.send(v);
             }
-            drop(permit);
+            drop(counted);
         })
         .await;
         watcher.abort();
-        pool.running.fetch_sub(1, Ordering::SeqCst);
-        pool.finished.fetch_add(1, Ordering::SeqCst);
     });
     drop(tx);
     let body = Body::from_stream(ReceiverStream::new(rx).map(Ok::<_, Infallible>));

@@ -313,7 +313,7 @@ impl<'p> Portfolio<'p> {
         events: &mut dyn FnMut(PortfolioEvent),
     ) -> Result<Answer, ToolError> {
         if self.dedicated_active {
-            return self.solve_dedicated(position, events);
+            return self.solve_dedicated(position, stop, events);
         }
         let reach = |p: &Pattern| match &self.chain {
             Some(c) => reachability(self.puzzle.layout(), c, &self.goal, p),
@@ -398,7 +398,7 @@ impl<'p> Portfolio<'p> {
                 self.save_grown_tables(SaveGrown::All, events);
                 events(PortfolioEvent::Notice(Notice::SwitchedToDedicated));
                 self.activate_dedicated(events);
-                return self.solve_dedicated(position, events);
+                return self.solve_dedicated(position, stop, events);
             }
         }
         let solver = self.generic.as_ref().expect("the generic search answers");
@@ -482,12 +482,17 @@ impl<'p> Portfolio<'p> {
     fn solve_dedicated(
         &mut self,
         position: &Pattern,
+        stop: &AtomicBool,
         events: &mut dyn FnMut(PortfolioEvent),
     ) -> Result<Answer, ToolError> {
         let huge_allowed = self.huge_allowed();
         let store = Arc::clone(&self.options.store);
+        // The dedicated solver's threads watch a flag of their own, set
+        // from the caller's by a watchdog.
+        let inner = Arc::new(AtomicBool::new(stop.load(Ordering::Relaxed)));
         let optimal = OptimalOptions {
             progress: self.options.optimal_progress.clone(),
+            stop: Some(Arc::clone(&inner)),
             ..OptimalOptions::default()
         };
         let d = self.dedicated.as_mut().expect("the 3x3x3 was recognised");
@@ -507,17 +512,28 @@ impl<'p> Portfolio<'p> {
         } else {
             30
         };
-        let solution = match solver.solve_up_to(&cube, &optimal, limit) {
-            Some(s) => s,
-            None => {
-                events(PortfolioEvent::Notice(Notice::BuildingHugeTable { limit }));
-                *kind = OptimalTableKind::Huge;
-                *solver = OptimalSolver::load(*kind, &*store, &mut |e| {
-                    events(PortfolioEvent::Table(TableEvent::Store(e)))
-                });
-                solver.solve(&cube, &optimal)
+        let solution = relaying_stop(stop, &inner, || {
+            match solver.solve_up_to(&cube, &optimal, limit) {
+                Some(s) => s,
+                None => {
+                    events(PortfolioEvent::Notice(Notice::BuildingHugeTable { limit }));
+                    *kind = OptimalTableKind::Huge;
+                    *solver = OptimalSolver::load(*kind, &*store, &mut |e| {
+                        events(PortfolioEvent::Table(TableEvent::Store(e)))
+                    });
+                    solver.solve(&cube, &optimal)
+                }
             }
-        };
+        });
+        if solution.stopped {
+            return Ok(Answer {
+                solutions: Vec::new(),
+                length: None,
+                outcome: Outcome::Stopped,
+                engine: Engine::Dedicated,
+                nodes: solution.nodes,
+            });
+        }
         let words: Vec<String> = d
             .correspondence
             .moves_back(&solution.moves)
@@ -582,6 +598,27 @@ fn solve_within(
         let report = solver.solve(start, options, inner, progress);
         drop(done);
         report
+    })
+}
+
+/// Runs `work`, raising `inner` when `outer` is raised meanwhile.
+fn relaying_stop<T>(outer: &AtomicBool, inner: &AtomicBool, work: impl FnOnce() -> T) -> T {
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || loop {
+            match finished.recv_timeout(Duration::from_millis(50)) {
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if outer.load(Ordering::Relaxed) {
+                        inner.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                }
+                _ => return,
+            }
+        });
+        let result = work();
+        drop(done);
+        result
     })
 }
 

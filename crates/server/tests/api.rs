@@ -1,0 +1,165 @@
+//! The JSON API over real HTTP: located errors with 4xx statuses,
+//! bounded bodies, a bounded worker pool under a hundred concurrent jobs,
+//! and a job that stops when its client goes away.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use support::{get, post, post_first_line, Server};
+
+#[test]
+fn bad_input_gets_located_messages_and_4xx() {
+    let server = Server::start(2);
+    let (status, body) = post(&server, "/api/apply", r#"{"puzzle":"megamix","alg":""}"#);
+    assert_eq!(status, 404, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean megaminx"),
+        "{body}"
+    );
+
+    let (status, body) = post(
+        &server,
+        "/api/apply",
+        r#"{"puzzle":"3x3x3","alg":"R U Q2"}"#,
+    );
+    assert_eq!(status, 400);
+    assert_eq!(body["column"], 5, "{body}");
+
+    let broken = "Name broken\nSet CORNERS 8 3\nSolved\nCORNERS\n1 2 3\nEnd\n";
+    let request = serde_json::json!({"definition": broken, "filename": "broken.tws", "alg": ""});
+    let (status, body) = post(&server, "/api/apply", &request.to_string());
+    assert_eq!(status, 400);
+    let message = body["error"].as_str().unwrap();
+    assert!(
+        message.contains("broken.tws:5"),
+        "the file and line: {message}"
+    );
+
+    // Larger than the body limit: 413, before any work.
+    let huge = format!(r#"{{"puzzle":"3x3x3","alg":"{}"}}"#, "R ".repeat(600_000));
+    let (status, _) = post(&server, "/api/apply", &huge);
+    assert_eq!(status, 413);
+    let (status, body) = post(&server, "/api/scramble", r#"{"event":"444444"}"#);
+    assert_eq!(status, 404, "{body}");
+}
+
+#[test]
+fn apply_steps_through_an_alg() {
+    let server = Server::start(2);
+    let (status, body) = post(
+        &server,
+        "/api/apply",
+        r#"{"puzzle":"3x3x3","alg":"R U R' U'","step":2}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(body["step"], 2);
+    assert_eq!(body["spans"][2], serde_json::json!([4, 6]));
+    assert_eq!(body["solved"], false);
+    // Six times the sexy move is the identity.
+    let alg = "R U R' U' ".repeat(6);
+    let (_, body) = post(
+        &server,
+        "/api/apply",
+        &serde_json::json!({"puzzle": "3x3x3", "alg": alg}).to_string(),
+    );
+    assert_eq!(body["solved"], true, "{body}");
+}
+
+#[test]
+fn a_hundred_concurrent_jobs_stay_within_the_pool() {
+    let server = Server::start(2);
+    let rss_before = support::rss_kib();
+    let answers: Vec<(u16, String)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..100)
+            .map(|i| {
+                let server = &server;
+                scope.spawn(move || {
+                    let alg = ["R U F", "F R2 U'", "U R F2", "R' F U2"][i % 4];
+                    let body = serde_json::json!({"puzzle": "2x2x2", "alg": alg}).to_string();
+                    support::post_raw(server, "/api/solve", &body)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let solved = answers
+        .iter()
+        .filter(|(s, body)| *s == 200 && body.contains("\"solution\""))
+        .count();
+    let busy = answers.iter().filter(|(s, _)| *s == 503).count();
+    assert_eq!(
+        solved + busy,
+        100,
+        "every request solved or told the server is busy"
+    );
+    // At least as many as the workers and the queue take at once.
+    assert!(solved >= 6, "{solved} solved");
+    let (_, status) = get(&server, "/api/status");
+    assert!(status["most_running"].as_u64().unwrap() <= 2, "{status}");
+    assert_eq!(status["running"], 0);
+    let grown = support::rss_kib().saturating_sub(rss_before);
+    assert!(grown < 2 << 20, "memory grew by {grown} KiB");
+    // And the server takes work again afterwards.
+    let (status, text) =
+        support::post_raw(&server, "/api/solve", r#"{"puzzle":"2x2x2","alg":"R U"}"#);
+    assert_eq!(status, 200);
+    assert!(text.contains("\"solution\""), "{text}");
+}
+
+#[test]
+fn a_client_that_goes_away_stops_its_job() {
+    let server = Server::start(1);
+    // The 4x4x4 after 12 moves: the generic search takes far longer than
+    // this test.
+    let body = serde_json::json!({
+        "puzzle": "4x4x4",
+        "alg": "R 2U F' 2R U2 B 2F' L D2 2U' F R'",
+    })
+    .to_string();
+    let first = post_first_line(&server, "/api/solve", &body);
+    assert!(first.starts_with('{'), "{first}");
+    // The connection is closed now; the worker must stop within seconds.
+    let t0 = Instant::now();
+    loop {
+        let (_, status) = get(&server, "/api/status");
+        if status["running"] == 0 && status["started"] == 1 {
+            assert_eq!(status["finished"], 1);
+            break;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "still running: {status}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn gods_algorithm_streams_the_distribution() {
+    let server = Server::start(1);
+    let (status, text) = support::post_raw(
+        &server,
+        "/api/gods",
+        r#"{"puzzle":"2x2x2","moves":"U,F,R"}"#,
+    );
+    assert_eq!(status, 200);
+    let done: Value = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v["event"] == "done")
+        .expect("a done line");
+    // OEIS A079761: the 2x2x2 <U, F, R> in the half-turn metric.
+    assert_eq!(done["total"], 3_674_160);
+    assert_eq!(
+        done["counts"],
+        serde_json::json!([
+            1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644
+        ])
+    );
+}
