@@ -63,7 +63,7 @@
 //! // A random-state 2x2x2 scramble: a uniformly random position, undone by
 //! // an optimal solution.
 //! let options = ScrambleOptions::default();
-//! let mut scrambler = Scrambler::new(Event::Cube222, 7, &options, &mut |_| {}, &mut |_| {})?;
+//! let mut scrambler = Scrambler::new(Event::Cube222, 7, &options, &mut |_| {})?;
 //! let scramble = scrambler.next_scramble();
 //! let distance = scramble.distance.unwrap();
 //! assert!((4..=11).contains(&distance));
