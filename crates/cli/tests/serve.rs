@@ -130,11 +130,11 @@ async fn browser() -> Option<(Client, Child)> {
                      "--disable-dev-shm-usage", "--window-size=1300,1000"],
         }
     });
-    let caps = caps.as_object().unwrap().clone().into_iter().collect();
+    let caps: serde_json::Map<String, Value> = caps.as_object().unwrap().clone();
     let t0 = Instant::now();
     loop {
         match ClientBuilder::native()
-            .capabilities(caps)
+            .capabilities(caps.clone())
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
         {

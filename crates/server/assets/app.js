@@ -104,9 +104,9 @@ function goTo(step) {
 const currentStep = () => (state.step === null ? moves.length : state.step);
 
 function togglePlay() {
-  if (playing) { clearInterval(playing); playing = null; $("play").textContent = "\u25B6"; return; }
+  if (playing) { clearInterval(playing); playing = null; $("play").textContent = "Play"; return; }
   if (currentStep() >= moves.length) goTo(0);
-  $("play").textContent = "\u23F8";
+  $("play").textContent = "Pause";
   playing = setInterval(() => {
     if (currentStep() >= moves.length) { togglePlay(); return; }
     goTo(currentStep() + 1);
