@@ -161,6 +161,20 @@ $("scramble").onclick = async () => {
   await refresh();
 };
 
+$("random").onclick = async () => {
+  $("solve-status").textContent = "finding an alg for a random state…";
+  const r = await post("/api/random", puzzleRef());
+  const j = await r.json();
+  if (!r.ok) { showError(j); return; }
+  $("solve-status").textContent = j.random_state
+    ? "a uniformly random state (reached by the inverse of a solution)"
+    : "too large to solve here in a few seconds: 30 random moves instead";
+  state.alg = j.alg;
+  $("alg").value = j.alg;
+  state.step = null;
+  await refresh();
+};
+
 // A job's lines of JSON, as they come; `onLine` sees each.
 async function streamJob(path, body, onLine, statusBox) {
   if (job) job.abort();

@@ -300,3 +300,77 @@ pub async fn export(
     })
     .await
 }
+
+/// `POST /api/random`.
+#[derive(Deserialize)]
+pub struct RandomRequest {
+    #[serde(flatten)]
+    puzzle: PuzzleRef,
+    seed: Option<u64>,
+}
+
+/// Seconds a random state's solve may take before random moves are
+/// given instead.
+const RANDOM_STATE_SECS: u64 = 10;
+
+/// `POST /api/random`: a uniformly random position of the puzzle, as an
+/// alg that reaches it (the inverse of a solution: two-phase on the
+/// 3x3x3, the portfolio's optimal search elsewhere). When no solution is
+/// found within a few seconds (big puzzles), a random-move sequence is
+/// given instead, and said to be one (`"random_state": false`).
+pub async fn random(
+    State(state): State<Arc<AppState>>,
+    Json(r): Json<RandomRequest>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let loaded = state.puzzles.load(&r.puzzle)?;
+        let seed = r.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        });
+        let p = &loaded.solving;
+        let grips: Vec<usize> = (0..p.moves().len())
+            .filter(|&i| p.moves()[i].is_search_move())
+            .collect();
+        let position = twistor_tools::random::RandomStates::new(p, &grips, seed).next_pattern();
+        let solution = crate::jobs::solve_quietly(&state, &loaded, &position, RANDOM_STATE_SECS);
+        let (alg, random_state) = match solution {
+            Some(s) => (
+                Alg::parse(&s)
+                    .map(|a| a.invert().to_string())
+                    .unwrap_or_default(),
+                true,
+            ),
+            None => (random_moves(p, &grips, seed), false),
+        };
+        Ok(Json(
+            json!({ "alg": alg, "random_state": random_state, "seed": seed }),
+        ))
+    })
+    .await
+}
+
+/// 30 random moves of `grips`, no two in a row on one grip.
+fn random_moves(p: &twistor_core::Puzzle, grips: &[usize], seed: u64) -> String {
+    let mut x = seed | 1;
+    let mut next = |n: usize| {
+        // xorshift64*: only to pick moves for a fallback, not a random state.
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        (x.wrapping_mul(0x2545_F491_4F6C_DD1D) % n as u64) as usize
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut last = usize::MAX;
+    while out.len() < 30 && grips.len() > 1 {
+        let g = grips[next(grips.len())];
+        if g == last {
+            continue;
+        }
+        last = g;
+        let amount = [1, 2, -1][next(3)];
+        out.push(twistor_core::power_name(&p.moves()[g].name, amount));
+    }
+    out.join(" ")
+}

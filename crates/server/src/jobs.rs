@@ -370,6 +370,77 @@ fn solve_two_phase(
     Ok(())
 }
 
+/// A solution of `position` found without a job's stream (two-phase on
+/// the 3x3x3, else the portfolio), or `None` when none comes within
+/// `secs` seconds.
+pub fn solve_quietly(
+    state: &AppState,
+    loaded: &Loaded,
+    position: &Pattern,
+    secs: u64,
+) -> Option<String> {
+    let (tx, _rx) = mpsc::channel(1);
+    let lines = Lines {
+        tx,
+        stop: Arc::new(AtomicBool::new(false)),
+    };
+    let puzzle = &loaded.solving;
+    let grips: Vec<usize> = (0..puzzle.moves().len())
+        .filter(|&i| puzzle.moves()[i].is_search_move())
+        .collect();
+    if let Some(corr) = CubeCorrespondence::find(puzzle, &grips) {
+        let cube = corr.cube(puzzle.layout(), position)?;
+        let tables =
+            TWO_PHASE.get_or_init(|| TwoPhaseTables::load(&*state.options.store, &mut |_| {}));
+        let solution = twophase::solve(tables, &cube, &twophase::SolveOptions::default()).ok()?;
+        let words: Vec<String> = corr
+            .moves_back(&solution.moves)
+            .into_iter()
+            .map(|(index, amount)| twistor_core::power_name(&puzzle.moves()[index].name, amount))
+            .collect();
+        return Some(words.join(" "));
+    }
+    let stop = Arc::clone(&lines.stop);
+    let timer = std::thread::spawn(move || {
+        let t0 = Instant::now();
+        while t0.elapsed() < Duration::from_secs(secs) {
+            if Arc::strong_count(&stop) == 1 {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        stop.store(true, Ordering::Relaxed);
+    });
+    let moves = MoveSet::all(puzzle, Metric::Htm).ok()?;
+    let options = PortfolioOptions {
+        memory_bytes: state.options.memory_bytes,
+        threads: state.options.threads,
+        count: SolutionCount::First(1),
+        min_depth: 0,
+        max_depth: 40,
+        engines: Engines::GenericOnly,
+        orientation: Orientation::AsHeld,
+        symmetry: true,
+        store: Arc::clone(&state.options.store),
+        optimal_progress: None,
+    };
+    let answer = Portfolio::new(
+        puzzle,
+        moves,
+        puzzle.start().clone(),
+        options,
+        &lines.stop,
+        &mut |_| {},
+    )
+    .ok()
+    .and_then(|mut p| p.solve(position, &lines.stop, &mut |_| {}).ok());
+    drop(lines);
+    let _ = timer.join();
+    answer
+        .filter(|a| a.outcome == Outcome::Solved)
+        .and_then(|a| a.solutions.into_iter().next())
+}
+
 /// `POST /api/gods`.
 #[derive(Deserialize)]
 pub struct GodsRequest {

@@ -103,6 +103,7 @@ pub fn router(options: ServeOptions) -> Router {
         .route("/api/apply", post(api::apply))
         .route("/api/scramble", post(api::scramble))
         .route("/api/export", post(api::export))
+        .route("/api/random", post(api::random))
         .route("/api/solve", post(jobs::solve))
         .route("/api/gods", post(jobs::gods))
         .layer(DefaultBodyLimit::max(options.max_body))

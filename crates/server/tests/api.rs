@@ -163,3 +163,27 @@ fn gods_algorithm_streams_the_distribution() {
         ])
     );
 }
+
+#[test]
+fn a_random_state_is_reached_by_its_alg() {
+    let server = Server::start(1);
+    let (status, body) = post(&server, "/api/random", r#"{"puzzle":"2x2x2","seed":11}"#);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["random_state"], true);
+    // The same seed draws the same state in the library; the alg reaches it.
+    let options = twistor_geometry::PuzzleOptions {
+        notation_rotations: true,
+        ..Default::default()
+    };
+    let p = twistor_tools::catalog::build_named("2x2x2", &options, false)
+        .unwrap()
+        .in_notation()
+        .unwrap();
+    let grips: Vec<usize> = (0..p.moves().len())
+        .filter(|&i| p.moves()[i].is_search_move())
+        .collect();
+    let drawn = twistor_tools::random::RandomStates::new(&p, &grips, 11).next_pattern();
+    let alg = twistor_formats::alg::Alg::parse(body["alg"].as_str().unwrap()).unwrap();
+    let t = twistor_formats::resolve::alg_transformation(&p, &alg).unwrap();
+    assert_eq!(p.layout().apply(p.start(), &t), drawn);
+}
