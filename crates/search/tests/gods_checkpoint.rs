@@ -9,10 +9,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use twistor_core::Puzzle;
 use twistor_search::gods::{
-    self, CheckpointError, CheckpointHeader, CheckpointStore, FileCheckpoint, GodsControl,
-    GodsError, GodsEvent, GodsMethod, GodsOptions, GodsReport, Storage,
+    self, CheckpointError, CheckpointHeader, CheckpointStore, GodsControl, GodsError, GodsEvent,
+    GodsMethod, GodsOptions, GodsReport, Storage,
 };
 use twistor_search::{Metric, MoveSet};
+use twistor_store::FileCheckpoint;
 
 /// The support module's 2x2x2 with the given moves (`<U,F,R>`: 3,674,160 positions, 11
 /// deep; `<U,R>`: 29,160, 14 deep).

@@ -1,4 +1,5 @@
-//! twistor's tables on disk: the one place that reads and writes them.
+//! twistor's tables on disk: the one place that reads and writes them
+//! (and God's-algorithm checkpoints: [`FileCheckpoint`]).
 //!
 //! Engines (`twistor-search`, `twistor-cube333`) are handed a
 //! [`TableStore`] and never open a file;
@@ -44,6 +45,10 @@
 //! ```
 
 #![deny(missing_docs)]
+
+mod checkpoint;
+
+pub use checkpoint::FileCheckpoint;
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};

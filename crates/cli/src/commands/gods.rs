@@ -8,10 +8,10 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use twistor_search::gods::{
-    self, Engine, FileCheckpoint, GodsControl, GodsError, GodsEvent, GodsMethod, GodsOptions,
-    GodsReport, Storage,
+    self, Engine, GodsControl, GodsError, GodsEvent, GodsMethod, GodsOptions, GodsReport, Storage,
 };
 use twistor_search::{Metric, MoveSet};
+use twistor_store::FileCheckpoint;
 
 use crate::error::{CliError, CliResult};
 use crate::puzzle_source::PuzzleSource;

@@ -2,10 +2,11 @@
 //! killed run can continue to the identical result.
 //!
 //! Engines hand a [`CheckpointStore`] a header and a stream of 64-bit
-//! words; they never touch files. [`FileCheckpoint`] keeps them in a file,
-//! written atomically (a temporary file beside it, flushed to disk, then
-//! renamed over it) with a text header saying what run it belongs to and a
-//! checksum over everything:
+//! words; they never touch files. `twistor-store`'s `FileCheckpoint`
+//! keeps them in a file, written atomically (a temporary file beside it,
+//! flushed to disk, then renamed over it), as the header's text
+//! ([`CheckpointHeader::to_text`]), the words and their
+//! [`CheckpointChecksum`]:
 //!
 //! ```text
 //! twistor-gods-checkpoint 1
@@ -18,9 +19,7 @@
 //! <words, 8 bytes each, little-endian><checksum, 8 bytes>
 //! ```
 
-use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::hashing::Checksum;
 use super::{metric_name, Context, GodsError};
@@ -121,161 +120,69 @@ pub trait CheckpointStore: Send {
     fn load(&mut self) -> Result<Option<(CheckpointHeader, Vec<u64>)>, GodsError>;
 }
 
-/// Checkpoints in a file, replaced atomically.
-#[derive(Clone, Debug)]
-pub struct FileCheckpoint {
-    path: PathBuf,
-}
-
-impl FileCheckpoint {
-    /// Checkpoints kept at `path`.
-    pub fn new(path: impl Into<PathBuf>) -> FileCheckpoint {
-        FileCheckpoint { path: path.into() }
+impl CheckpointHeader {
+    /// The header as the text lines a checkpoint file begins with, the
+    /// last one `end`.
+    pub fn to_text(&self) -> String {
+        let one_line = |s: &str| s.replace(['\n', '\r'], " ");
+        format!(
+            "{MAGIC} {}\nfingerprint {:016x}\npuzzle {}\nmoves {}\noptions {}\ndepth {}\nend\n",
+            self.version,
+            self.fingerprint,
+            one_line(&self.puzzle),
+            one_line(&self.moves),
+            one_line(&self.options),
+            self.depth
+        )
     }
 
-    /// The file.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    fn temp_path(&self) -> PathBuf {
-        let mut name = self
-            .path
-            .file_name()
-            .map(|n| n.to_os_string())
-            .unwrap_or_default();
-        name.push(format!(".tmp{}", std::process::id()));
-        self.path.with_file_name(name)
-    }
-}
-
-fn io_error(path: &Path, source: std::io::Error) -> GodsError {
-    GodsError::Checkpoint(CheckpointError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
-}
-
-fn header_text(h: &CheckpointHeader) -> String {
-    let one_line = |s: &str| s.replace(['\n', '\r'], " ");
-    format!(
-        "{MAGIC} {}\nfingerprint {:016x}\npuzzle {}\nmoves {}\noptions {}\ndepth {}\nend\n",
-        h.version,
-        h.fingerprint,
-        one_line(&h.puzzle),
-        one_line(&h.moves),
-        one_line(&h.options),
-        h.depth
-    )
-}
-
-impl CheckpointStore for FileCheckpoint {
-    fn save(
-        &mut self,
-        header: &CheckpointHeader,
-        words: &mut dyn Iterator<Item = u64>,
-    ) -> Result<(), GodsError> {
-        let temp = self.temp_path();
-        let result = (|| -> std::io::Result<()> {
-            let mut body = BufWriter::with_capacity(1 << 20, File::create(&temp)?);
-            let mut sum = Checksum::default();
-            let text = header_text(header);
-            sum.bytes(text.as_bytes());
-            body.write_all(text.as_bytes())?;
-            for w in words {
-                sum.word(w);
-                body.write_all(&w.to_le_bytes())?;
-            }
-            body.write_all(&sum.value().to_le_bytes())?;
-            let file = body.into_inner().map_err(|e| e.into_error())?;
-            file.sync_all()?;
-            Ok(())
-        })();
-        if let Err(e) = result {
-            let _ = std::fs::remove_file(&temp);
-            return Err(io_error(&temp, e));
-        }
-        std::fs::rename(&temp, &self.path).map_err(|e| io_error(&self.path, e))?;
-        Ok(())
-    }
-
-    fn load(&mut self) -> Result<Option<(CheckpointHeader, Vec<u64>)>, GodsError> {
-        let file = match File::open(&self.path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(io_error(&self.path, e)),
-        };
-        let path = &self.path;
-        let corrupt = |what: &str| {
-            GodsError::Checkpoint(CheckpointError::Corrupt {
-                path: path.clone(),
-                reason: what.to_string(),
-            })
-        };
-        let mut r = BufReader::with_capacity(1 << 20, file);
-        let mut text = String::new();
-        let mut fields: Vec<(String, String)> = Vec::new();
-        loop {
-            let mut line = String::new();
-            let n = (&mut r)
-                .take(4096)
-                .read_line(&mut line)
-                .map_err(|e| io_error(path, e))?;
-            if n == 0 || !line.ends_with('\n') {
-                return Err(corrupt("the header is cut short"));
-            }
-            text.push_str(&line);
-            let line = line.trim_end_matches('\n');
-            if line == "end" {
-                break;
-            }
-            let (k, v) = line.split_once(' ').unwrap_or((line, ""));
-            fields.push((k.to_string(), v.to_string()));
-            if fields.len() > 32 {
-                return Err(corrupt("the header is too long"));
-            }
-        }
+    /// Reads a header from its lines (without their newlines, up to but
+    /// not including `end`); `Err` says what is wrong.
+    pub fn from_lines(lines: &[String]) -> Result<CheckpointHeader, String> {
+        let fields: Vec<(&str, &str)> = lines
+            .iter()
+            .map(|l| l.split_once(' ').unwrap_or((l.as_str(), "")))
+            .collect();
         let get = |k: &str| {
             fields
                 .iter()
-                .find(|(key, _)| key == k)
-                .map(|(_, v)| v.as_str())
-                .ok_or_else(|| corrupt(&format!("no {k} line")))
+                .find(|(key, _)| *key == k)
+                .map(|(_, v)| *v)
+                .ok_or_else(|| format!("no {k} line"))
         };
-        let version: u32 = get(MAGIC)?.parse().map_err(|_| corrupt("bad version"))?;
-        let header = CheckpointHeader {
-            version,
+        Ok(CheckpointHeader {
+            version: get(MAGIC)?.parse().map_err(|_| "bad version")?,
             fingerprint: u64::from_str_radix(get("fingerprint")?, 16)
-                .map_err(|_| corrupt("bad fingerprint"))?,
+                .map_err(|_| "bad fingerprint")?,
             puzzle: get("puzzle")?.to_string(),
             moves: get("moves")?.to_string(),
             options: get("options")?.to_string(),
-            depth: get("depth")?.parse().map_err(|_| corrupt("bad depth"))?,
-        };
-        // The words fill the file between the header and the checksum.
-        let len = std::fs::metadata(path)
-            .map_err(|e| io_error(path, e))?
-            .len();
-        let body = len
-            .checked_sub(8 + text.len() as u64)
-            .filter(|b| b % 8 == 0)
-            .ok_or_else(|| corrupt("its length does not fit its header"))?;
-        let count = body / 8;
+            depth: get("depth")?.parse().map_err(|_| "bad depth")?,
+        })
+    }
+}
+
+/// The checksum that closes a checkpoint: over its header's text, then
+/// its words.
+#[derive(Default)]
+pub struct CheckpointChecksum(Checksum);
+
+impl CheckpointChecksum {
+    /// Starts the checksum of a checkpoint with header text `text`.
+    pub fn new(text: &str) -> CheckpointChecksum {
         let mut sum = Checksum::default();
         sum.bytes(text.as_bytes());
-        let mut words = Vec::with_capacity(count as usize);
-        let mut buf = [0u8; 8];
-        for _ in 0..count {
-            r.read_exact(&mut buf).map_err(|e| io_error(path, e))?;
-            let w = u64::from_le_bytes(buf);
-            sum.word(w);
-            words.push(w);
-        }
-        r.read_exact(&mut buf).map_err(|e| io_error(path, e))?;
-        if u64::from_le_bytes(buf) != sum.value() {
-            return Err(corrupt("checksum mismatch"));
-        }
-        Ok(Some((header, words)))
+        CheckpointChecksum(sum)
+    }
+
+    /// Adds a word.
+    pub fn word(&mut self, w: u64) {
+        self.0.word(w);
+    }
+
+    /// The checksum.
+    pub fn value(&self) -> u64 {
+        self.0.value()
     }
 }
 

@@ -34,7 +34,8 @@ mod sorted;
 mod symmetry;
 
 pub use checkpoint::{
-    CheckpointError, CheckpointHeader, CheckpointStore, FileCheckpoint, CHECKPOINT_FORMAT_VERSION,
+    CheckpointChecksum, CheckpointError, CheckpointHeader, CheckpointStore,
+    CHECKPOINT_FORMAT_VERSION,
 };
 
 use std::sync::atomic::{AtomicBool, Ordering};
