@@ -196,6 +196,31 @@ pub(super) fn read_block(
     }
 }
 
+/// `value` less `min` if `value` lies in `min..=max`; otherwise the error
+/// that the orbit's `what` (a piece, a slot, an orientation) is out of range.
+pub(super) fn in_range(
+    at: At,
+    line: usize,
+    orbit: &Orbit,
+    what: &'static str,
+    value: u64,
+    (min, max): (u64, u64),
+) -> Result<u64, ParseError> {
+    if value < min || value > max {
+        return Err(at.err(
+            line,
+            K::OutOfRange {
+                orbit: orbit.name().to_string(),
+                what,
+                value,
+                min,
+                max,
+            },
+        ));
+    }
+    Ok(value - min)
+}
+
 pub(super) fn orientations(
     at: At,
     orbit: &Orbit,
@@ -211,17 +236,9 @@ pub(super) fn orientations(
         .map(|v| match v {
             None if wild_ok => Ok(None),
             None => Err(at.err(*line, K::WildcardInMove(orbit.name().to_string()))),
-            Some(x) if *x >= m => Err(at.err(
-                *line,
-                K::OutOfRange {
-                    orbit: orbit.name().to_string(),
-                    what: "orientation",
-                    value: *x,
-                    min: 0,
-                    max: m - 1,
-                },
+            Some(x) => Ok(Some(
+                in_range(at, *line, orbit, "orientation", *x, (0, m - 1))? as u8,
             )),
-            Some(x) => Ok(Some(*x as u8)),
         })
         .collect()
 }

@@ -1,4 +1,4 @@
-//! Reading `.tws` puzzle definitions: `Set` the start state,
+//! Reading `.tws` puzzle definitions: `Set` lines, the start state,
 //! moves (`Move`, `MoveTransformation`, `MoveSequence`, `MoveAlias`) and
 //! `Illegal` constraints.
 
@@ -7,7 +7,7 @@ use twistor_core::{
     Transformation,
 };
 
-use super::block::{number, orientations, pattern_orbit, read_block, Cursor, RawOrbit};
+use super::block::{in_range, number, orientations, pattern_orbit, read_block, Cursor, RawOrbit};
 use crate::alg::{Alg, AlgErrorKind};
 use crate::error::{At, ParseError, ParseErrorKind as K};
 use crate::resolve::alg_transformation;
@@ -19,19 +19,7 @@ fn move_perm(at: At, orbit: &Orbit, r: &RawOrbit, zero_based: bool) -> Result<Ve
     let mut seen = vec![false; n as usize];
     let mut out = Vec::with_capacity(n as usize);
     for &v in &r.perm {
-        if v < min || v > max {
-            return Err(at.err(
-                r.line,
-                K::OutOfRange {
-                    orbit: orbit.name().to_string(),
-                    what: "piece",
-                    value: v,
-                    min,
-                    max,
-                },
-            ));
-        }
-        let p = (v - min) as usize;
+        let p = in_range(at, r.line, orbit, "piece", v, (min, max))? as usize;
         if seen[p] {
             return Err(at.err(
                 r.line,
@@ -103,19 +91,7 @@ fn start_pattern(
         };
         let mut used = vec![false; n];
         for &v in &r.perm {
-            if v < min || v > max {
-                return Err(at.err(
-                    r.line,
-                    K::OutOfRange {
-                        orbit: orbit.name().to_string(),
-                        what: "piece id",
-                        value: v,
-                        min,
-                        max,
-                    },
-                ));
-            }
-            used[(v - min) as usize] = true;
+            used[in_range(at, r.line, orbit, "piece id", v, (min, max))? as usize] = true;
         }
         let top = used.iter().rposition(|&u| u).unwrap_or(0);
         if let Some(gap) = used[..top].iter().position(|&u| !u) {
@@ -176,16 +152,19 @@ pub fn parse_tws(text: &str, file: &str) -> Result<Puzzle, ParseError> {
             expected,
             found: words.len(),
         };
+        let misplaced = |command: &str, reason: &'static str| {
+            at.err(
+                no,
+                K::WrongPlace {
+                    command: command.into(),
+                    reason,
+                },
+            )
+        };
         match words[0] {
             "Name" => {
                 if name.is_some() || !orbits.is_empty() {
-                    return Err(at.err(
-                        no,
-                        K::WrongPlace {
-                            command: "Name".into(),
-                            reason: "Name comes first, once",
-                        },
-                    ));
+                    return Err(misplaced("Name", "Name comes first, once"));
                 }
                 if words.len() != 2 {
                     return Err(at.err(no, count("a name")));
@@ -194,13 +173,7 @@ pub fn parse_tws(text: &str, file: &str) -> Result<Puzzle, ParseError> {
             }
             "Set" => {
                 if layout.is_some() {
-                    return Err(at.err(
-                        no,
-                        K::WrongPlace {
-                            command: "Set".into(),
-                            reason: "sets come before Solved",
-                        },
-                    ));
+                    return Err(misplaced("Set", "sets come before Solved"));
                 }
                 if words.len() != 4 {
                     return Err(at.err(no, count("a name, a piece count and an orientation count")));
@@ -226,13 +199,7 @@ pub fn parse_tws(text: &str, file: &str) -> Result<Puzzle, ParseError> {
                     ));
                 }
                 if orbits.is_empty() {
-                    return Err(at.err(
-                        no,
-                        K::WrongPlace {
-                            command: cmd.into(),
-                            reason: "Set lines must come first",
-                        },
-                    ));
+                    return Err(misplaced(cmd, "Set lines must come first"));
                 }
                 if words.len() != 1 {
                     return Err(at.err(no, count("no arguments")));
@@ -249,13 +216,7 @@ pub fn parse_tws(text: &str, file: &str) -> Result<Puzzle, ParseError> {
             }
             cmd @ ("Move" | "MoveTransformation") => {
                 let Some(l) = &layout else {
-                    return Err(at.err(
-                        no,
-                        K::WrongPlace {
-                            command: cmd.into(),
-                            reason: "moves come after Solved",
-                        },
-                    ));
+                    return Err(misplaced(cmd, "moves come after Solved"));
                 };
                 if words.len() != 2 {
                     return Err(at.err(no, count("a name")));
@@ -281,13 +242,7 @@ pub fn parse_tws(text: &str, file: &str) -> Result<Puzzle, ParseError> {
             }
             cmd @ ("MoveSequence" | "MoveAlias") => {
                 if layout.is_none() {
-                    return Err(at.err(
-                        no,
-                        K::WrongPlace {
-                            command: cmd.into(),
-                            reason: "moves come after Solved",
-                        },
-                    ));
+                    return Err(misplaced(cmd, "moves come after Solved"));
                 }
                 if words.len() < 3 {
                     return Err(at.err(no, count("a name and an alg")));
@@ -305,13 +260,7 @@ pub fn parse_tws(text: &str, file: &str) -> Result<Puzzle, ParseError> {
             }
             "Illegal" => {
                 if layout.is_none() {
-                    return Err(at.err(
-                        no,
-                        K::WrongPlace {
-                            command: "Illegal".into(),
-                            reason: "Illegal comes after Solved",
-                        },
-                    ));
+                    return Err(misplaced("Illegal", "Illegal comes after Solved"));
                 }
                 if words.len() < 4 {
                     return Err(at.err(no, count("an orbit, a slot and piece ids")));
@@ -445,39 +394,14 @@ fn parse_illegal(
     };
     let orbit = &layout.orbits()[k];
     let n = orbit.num_pieces() as u64;
-    let slot = number(at, no, &words[1])?;
-    if slot < 1 || slot > n {
-        return Err(at.err(
-            no,
-            K::OutOfRange {
-                orbit: orbit.name().to_string(),
-                what: "slot",
-                value: slot,
-                min: 1,
-                max: n,
-            },
-        ));
-    }
+    let slot = in_range(at, no, orbit, "slot", number(at, no, &words[1])?, (1, n))?;
     let mut pieces = Vec::new();
     for w in &words[2..] {
-        let v = number(at, no, w)?;
-        if v < 1 || v > n {
-            return Err(at.err(
-                no,
-                K::OutOfRange {
-                    orbit: orbit.name().to_string(),
-                    what: "piece id",
-                    value: v,
-                    min: 1,
-                    max: n,
-                },
-            ));
-        }
-        pieces.push((v - 1) as u8);
+        pieces.push(in_range(at, no, orbit, "piece id", number(at, no, w)?, (1, n))? as u8);
     }
     Ok(IllegalPlacement {
         orbit: k,
-        slot: (slot - 1) as usize,
+        slot: slot as usize,
         pieces,
     })
 }

@@ -3,7 +3,7 @@
 
 use twistor_core::{Pattern, Puzzle};
 
-use super::block::{orientations, pattern_orbit, read_block, Cursor};
+use super::block::{in_range, orientations, pattern_orbit, read_block, Cursor};
 use super::writer::{sanitize, write_position};
 use crate::alg::{Alg, AlgNode};
 use crate::error::{At, ParseError, ParseErrorKind as K};
@@ -67,19 +67,7 @@ pub fn parse_scrambles(
                     let n = orbit.num_pieces() as u64;
                     let mut pieces = Vec::with_capacity(n as usize);
                     for &v in &r.perm {
-                        if v < 1 || v > n {
-                            return Err(at.err(
-                                r.line,
-                                K::OutOfRange {
-                                    orbit: orbit.name().to_string(),
-                                    what: "piece id",
-                                    value: v,
-                                    min: 1,
-                                    max: n,
-                                },
-                            ));
-                        }
-                        pieces.push((v - 1) as u8);
+                        pieces.push(in_range(at, r.line, orbit, "piece id", v, (1, n))? as u8);
                     }
                     let mut a = pieces.clone();
                     let mut b = start[k].pieces.clone();

@@ -38,15 +38,10 @@ pub fn write_tws(puzzle: &Puzzle) -> Result<String, ParseError> {
         let wild = |i: usize| po.orientation_mod.as_ref().is_some_and(|m| m[i] == 1);
         let n = po.pieces.len();
         if (0..n).any(|i| (0..i).any(|j| po.pieces[i] == po.pieces[j] && wild(i) != wild(j))) {
-            return Err(ParseError {
-                file: String::new(),
-                line: 0,
-                column: None,
-                kind: K::Unsupported(format!(
-                    "the start state: orbit {} has identical pieces some with and some without an orientation wildcard, which .tws cannot express",
-                    o.name()
-                )),
-            });
+            return Err(unsupported(format!(
+                "the start state: orbit {} has identical pieces some with and some without an orientation wildcard, which .tws cannot express",
+                o.name()
+            )));
         }
     }
     s.push_str(&write_position(layout, &start, "the start state")?);
@@ -162,12 +157,10 @@ pub(super) fn write_position(
                 0 => words.push(po.orientation[i].to_string()),
                 1 => words.push("?".into()),
                 m => {
-                    return Err(ParseError {
-                        file: String::new(),
-                        line: 0,
-                        column: None,
-                        kind: K::Unsupported(format!("{what}: orbit {} has orientationMod {m}, which .tws cannot express (only ? wildcards)", o.name())),
-                    })
+                    return Err(unsupported(format!(
+                        "{what}: orbit {} has orientationMod {m}, which .tws cannot express (only ? wildcards)",
+                        o.name()
+                    )));
                 }
             }
         }
@@ -196,19 +189,14 @@ fn tws_word(name: &str, what: &str, orbit: bool) -> Result<(), ParseError> {
     if one_word && in_block {
         return Ok(());
     }
-    Err(ParseError {
-        file: String::new(),
-        line: 0,
-        column: None,
-        kind: K::Unsupported(format!(
-            "the {what} name {name:?} cannot be written in .tws (names there are single words{})",
-            if orbit {
-                " that cannot be read as numbers or End"
-            } else {
-                ""
-            }
-        )),
-    })
+    Err(unsupported(format!(
+        "the {what} name {name:?} cannot be written in .tws (names there are single words{})",
+        if orbit {
+            " that cannot be read as numbers or End"
+        } else {
+            ""
+        }
+    )))
 }
 
 pub(super) fn sanitize(name: &str) -> String {
@@ -226,5 +214,16 @@ pub(super) fn sanitize(name: &str) -> String {
         "Unnamed".into()
     } else {
         s
+    }
+}
+
+/// What a `.tws` text cannot express: an error of no file or line (the
+/// writer's input is a model, not a text).
+fn unsupported(why: String) -> ParseError {
+    ParseError {
+        file: String::new(),
+        line: 0,
+        column: None,
+        kind: K::Unsupported(why),
     }
 }
