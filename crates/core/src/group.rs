@@ -236,7 +236,9 @@ impl StabilizerChain {
 
     /// Sifts `q` through the levels of points `low` and above: `Ok` with
     /// what is left (fixing those points, truncated) if it passes, or `Err`
-    /// with the residue where a level has no representative.
+    /// with the residue where a level has no representative (truncated
+    /// after that level's point). The one sift loop of the chain: a full
+    /// sift is the one with `low` 0.
     fn sift_above(&self, mut q: Vec<u16>, low: usize) -> Result<Vec<u16>, Vec<u16>> {
         let mut tmp = vec![0u16; q.len()];
         let mut hi = highest_moved(&q, q.len());
@@ -308,30 +310,8 @@ impl StabilizerChain {
     /// Sifts `q` through the chain. `None` if it reduces to the identity;
     /// otherwise the level where it has no representative and what is left
     /// of it (truncated after that level's point).
-    fn sift(&self, mut q: Vec<u16>) -> Option<(usize, Vec<u16>)> {
-        let mut tmp = vec![0u16; q.len()];
-        let mut hi = highest_moved(&q, q.len());
-        while let Some(x) = hi {
-            let lv = &self.levels[x];
-            let r = lv.rep_of[q[x] as usize];
-            if r == NONE {
-                q.truncate(x + 1);
-                return Some((x, q));
-            }
-            let len = x + 1;
-            let inv = &lv.rep_invs[r as usize * len..(r as usize + 1) * len];
-            let mut top = None;
-            for y in 0..x {
-                let v = inv[q[y] as usize];
-                tmp[y] = v;
-                if v as usize != y {
-                    top = Some(y);
-                }
-            }
-            std::mem::swap(&mut q, &mut tmp);
-            hi = top;
-        }
-        None
+    fn sift(&self, q: Vec<u16>) -> Option<(usize, Vec<u16>)> {
+        self.sift_above(q, 0).err().map(|h| (h.len() - 1, h))
     }
 
     /// The degree (number of points).
