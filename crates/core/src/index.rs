@@ -934,40 +934,100 @@ fn orientation_part(
     }))
 }
 
+/// Lexicographic (Lehmer) ranking of an arrangement of distinct values
+/// from `0..n` (`n <= 64`), one value at a time: after `k` values, their
+/// rank among the `n! / (n - k)!` arrangements of `k` of the `n` values
+/// (after all `n`, the rank of the permutation).
+///
+/// The one Lehmer ranking of the workspace. It takes a value at a time so
+/// that a hot loop can rank alongside other work in the same pass (search's
+/// projections rank a tracked piece's slot with its orientation);
+/// [`rank_arrangement`] and [`rank_permutation`] rank a whole sequence.
+///
+/// ```
+/// use twistor_core::index::{rank_arrangement, LehmerRank};
+///
+/// // Two of the values 0..4: (2, 0) is the 7th (0-based 6) of 4 * 3.
+/// let mut r = LehmerRank::new(4);
+/// r.push(2);
+/// r.push(0);
+/// assert_eq!(r.rank(), 6);
+/// assert_eq!(rank_arrangement(4, [2, 0]), 6);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct LehmerRank {
+    /// Values not yet placed (the radix of the next digit).
+    left: u64,
+    /// The values placed so far, as bits.
+    used: u64,
+    rank: u64,
+}
+
+impl LehmerRank {
+    /// Ranking of arrangements of values from `0..n` (`n <= 64`).
+    #[inline]
+    pub fn new(n: usize) -> LehmerRank {
+        LehmerRank {
+            left: n as u64,
+            used: 0,
+            rank: 0,
+        }
+    }
+
+    /// Places the next value, `x < n`, not placed before.
+    #[inline]
+    pub fn push(&mut self, x: u8) {
+        let below = (self.used & ((1u64 << x) - 1)).count_ones() as u64;
+        self.rank = self.rank * self.left + x as u64 - below;
+        self.left -= 1;
+        self.used |= 1u64 << x;
+    }
+
+    /// The rank of the values placed so far.
+    #[inline]
+    pub fn rank(&self) -> u64 {
+        self.rank
+    }
+}
+
+/// The lexicographic rank of `values`, distinct values from `0..n`
+/// (`n <= 64`), among the `n! / (n - k)!` arrangements of `k` of them
+/// ([`LehmerRank`] over the whole sequence).
+#[inline]
+pub fn rank_arrangement(n: usize, values: impl IntoIterator<Item = u8>) -> u64 {
+    let mut r = LehmerRank::new(n);
+    for x in values {
+        r.push(x);
+    }
+    r.rank()
+}
+
 /// The lexicographic rank of a permutation of `0..n` (`n <= 20`).
 ///
 /// Permutations that differ by swapping their last two entries have ranks
 /// `2j` and `2j + 1`, so `rank >> 1` ranks the permutations of one parity.
 #[inline]
 pub fn rank_permutation(perm: &[u8]) -> u64 {
-    let n = perm.len();
-    let mut used = 0u32;
-    let mut r = 0u64;
-    for (i, &l) in perm.iter().enumerate() {
-        let below = l as u32 - (used & ((1u32 << l) - 1)).count_ones();
-        r = r * (n - i) as u64 + below as u64;
-        used |= 1 << l;
-    }
-    r
+    rank_arrangement(perm.len(), perm.iter().copied())
 }
 
-/// Lehmer digits of `index` for permutations of `out.len()` elements.
+/// Lehmer digits of `index` for arrangements of `digits.len()` of `n`
+/// values (digit `i` has radix `n - i`).
 #[inline]
-fn lehmer_digits(mut index: u64, digits: &mut [u8]) {
-    let n = digits.len();
-    for i in (0..n).rev() {
+fn lehmer_digits(n: usize, mut index: u64, digits: &mut [u8]) {
+    for i in (0..digits.len()).rev() {
         let radix = (n - i) as u64;
         digits[i] = (index % radix) as u8;
         index /= radix;
     }
 }
 
-/// Writes the permutation with Lehmer digits `digits` into `out`.
+/// Writes the arrangement with Lehmer digits `digits` into `out`.
 #[inline]
 fn from_lehmer(digits: &[u8], out: &mut [u8]) {
-    let mut used = 0u32;
+    let mut used = 0u64;
     for (i, &d) in digits.iter().enumerate() {
-        // The d-th label not yet used.
+        // The d-th value not yet used.
         let mut free = !used;
         for _ in 0..d {
             free &= free - 1;
@@ -978,12 +1038,22 @@ fn from_lehmer(digits: &[u8], out: &mut [u8]) {
     }
 }
 
+/// The arrangement of `out.len()` distinct values from `0..n` (`n <= 64`)
+/// with lexicographic rank `index` (the inverse of [`rank_arrangement`]).
+#[inline]
+pub fn unrank_arrangement(n: usize, index: u64, out: &mut [u8]) {
+    let mut digits = [0u8; 64];
+    let k = out.len();
+    lehmer_digits(n, index, &mut digits[..k]);
+    from_lehmer(&digits[..k], out);
+}
+
 /// The permutation of `0..out.len()` with lexicographic rank `index`.
 #[inline]
 pub fn unrank_permutation(index: u64, out: &mut [u8]) {
     let mut digits = [0u8; MAX_BLOCK_PIECES];
     let n = out.len();
-    lehmer_digits(index, &mut digits[..n]);
+    lehmer_digits(n, index, &mut digits[..n]);
     from_lehmer(&digits[..n], out);
 }
 
@@ -994,7 +1064,7 @@ pub fn unrank_permutation(index: u64, out: &mut [u8]) {
 pub fn unrank_permutation_with_parity(index: u64, parity: u8, out: &mut [u8]) {
     let mut digits = [0u8; MAX_BLOCK_PIECES];
     let n = out.len();
-    lehmer_digits(index << 1, &mut digits[..n]);
+    lehmer_digits(n, index << 1, &mut digits[..n]);
     // The digit sum has the parity of the permutation; the radix-2 digit
     // (second to last) is the one `index << 1` leaves at 0.
     let sum: u32 = digits[..n].iter().map(|&d| d as u32).sum();

@@ -9,6 +9,7 @@
 //! different numbering, and the numbering is what cached tables are
 //! indexed by.
 
+use twistor_core::index::{self, rank_arrangement, unrank_arrangement, LehmerRank};
 use twistor_core::Layout;
 
 use super::tables::PiecesTables;
@@ -72,23 +73,12 @@ pub(super) struct Coord {
     pub(super) pieces: Option<PiecesTables>,
 }
 
-/// `n! / (prod counts! * rest!)`, or `None` beyond `u64`.
+/// `n! / (prod counts! * rest!)`, the untracked pieces being the rest, or
+/// `None` beyond `u64` (core's multinomial with the rest as one more class).
 pub(super) fn multinomial(n: usize, counts: &[u8]) -> Option<u64> {
-    let mut result: u128 = 1;
-    let mut placed = 0usize;
-    for &c in counts {
-        for i in 1..=c as usize {
-            placed += 1;
-            result = result * placed as u128 / i as u128;
-        }
-    }
-    for i in placed + 1..=n {
-        result = result * i as u128 / (i - placed) as u128;
-        if result > u64::MAX as u128 {
-            return None;
-        }
-    }
-    (result <= u64::MAX as u128).then_some(result as u64)
+    let mut all = counts.to_vec();
+    all.push((n - counts.iter().map(|&c| c as usize).sum::<usize>()) as u8);
+    index::multinomial(&all)
 }
 
 /// `C(a, b)` for `a <= n`, `b <= k`, saturating (values that large are never
@@ -142,7 +132,7 @@ impl Coord {
         match self.kind {
             Kind::Arrangement => {
                 if self.counts.len() == n && n <= 64 {
-                    lehmer(n, |s| self.class_of_id[perm[s] as usize])
+                    rank_arrangement(n, perm[..n].iter().map(|&p| self.class_of_id[p as usize]))
                 } else {
                     self.multiset_rank(|s| self.class_of_id[perm[s] as usize])
                 }
@@ -189,17 +179,14 @@ impl Coord {
     }
 
     fn pieces_rank(&self, slots: &[u8], vals: &[u8]) -> u64 {
-        let n = self.n;
-        let mut used: u64 = 0;
-        let mut perm_rank = 0u64;
+        // Slots and orientations ranked in one pass.
+        let mut perm_rank = LehmerRank::new(self.n);
         let mut ori_rank = 0u64;
         for (c, (&s, &v)) in slots.iter().zip(vals).enumerate() {
-            let below = (used & ((1u64 << s) - 1)).count_ones() as u64;
-            perm_rank = perm_rank * (n - c) as u64 + s as u64 - below;
-            used |= 1u64 << s;
+            perm_rank.push(s);
             ori_rank = ori_rank * self.radix[c] as u64 + v as u64;
         }
-        perm_rank * self.ori_size + ori_rank
+        perm_rank.rank() * self.ori_size + ori_rank
     }
 
     fn labeled_rank(&self, labels: &[u8], vals: &[u8]) -> u64 {
@@ -337,24 +324,16 @@ impl Coord {
                 let k = self.counts.len();
                 out.resize(2 * k, 0);
                 let ospace = self.ori_size;
-                let mut perm_rank = v / ospace;
                 let mut ori_rank = v % ospace;
                 for c in (0..k).rev() {
                     let r = self.radix[c] as u64;
                     out[2 * c + 1] = (ori_rank % r) as u8;
                     ori_rank /= r;
                 }
-                let mut digits = [0u64; 64];
-                for c in (0..k).rev() {
-                    let base = (n - c) as u64;
-                    digits[c] = perm_rank % base;
-                    perm_rank /= base;
-                }
-                let mut used: u64 = 0;
+                let mut slots = [0u8; 64];
+                unrank_arrangement(n, v / ospace, &mut slots[..k]);
                 for c in 0..k {
-                    let s = nth_free(used, digits[c]);
-                    used |= 1u64 << s;
-                    out[2 * c] = s as u8;
+                    out[2 * c] = slots[c];
                 }
             }
             Kind::LabeledTwist => {
@@ -382,7 +361,7 @@ impl Coord {
         match self.kind {
             Kind::Arrangement => {
                 if self.counts.len() == self.n && self.n <= 64 {
-                    lehmer(self.n, |s| d[s])
+                    rank_arrangement(self.n, d[..self.n].iter().copied())
                 } else {
                     self.multiset_rank(|s| d[s])
                 }
@@ -408,20 +387,8 @@ impl Coord {
 
     fn multiset_unrank(&self, v: u64, labels: &mut [u8]) {
         if self.counts.len() == self.n && self.n <= 64 {
-            // Lehmer code: digit s is the class's index among those unused.
-            let mut digits = [0u64; 64];
-            let mut x = v;
-            for s in (0..self.n).rev() {
-                let base = (self.n - s) as u64;
-                digits[s] = x % base;
-                x /= base;
-            }
-            let mut used: u64 = 0;
-            for s in 0..self.n {
-                let c = nth_free(used, digits[s]);
-                used |= 1u64 << c;
-                labels[s] = c as u8;
-            }
+            // Every class a single piece: a permutation, by its Lehmer code.
+            unrank_arrangement(self.n, v, &mut labels[..self.n]);
             return;
         }
         let n = self.n;
@@ -469,35 +436,5 @@ impl Coord {
                 idx += 1;
             }
         }
-    }
-}
-
-/// Lehmer rank of a permutation of `0..n` given slot by slot.
-#[inline]
-fn lehmer(n: usize, value: impl Fn(usize) -> u8) -> u64 {
-    let mut used: u64 = 0;
-    let mut rank = 0u64;
-    for s in 0..n {
-        let x = value(s) as u32;
-        let below = (used & ((1u64 << x) - 1)).count_ones() as u64;
-        rank = rank * (n - s) as u64 + x as u64 - below;
-        used |= 1u64 << x;
-    }
-    rank
-}
-
-/// The index of the `k`-th (0-based) zero bit of `used`.
-#[inline]
-fn nth_free(used: u64, k: u64) -> usize {
-    let mut k = k;
-    let mut s = 0;
-    loop {
-        if used & (1u64 << s) == 0 {
-            if k == 0 {
-                return s;
-            }
-            k -= 1;
-        }
-        s += 1;
     }
 }
