@@ -1231,28 +1231,25 @@ mod tests {
             Orbit::new("T", 2, 2).unwrap(),
         ])
         .unwrap();
-        // Move 1: 3-cycle of slots 0,1,2 of A and B alike, twisting A (sum
-        // 0) and B (sum 1); flips T[0].
-        let m1 = Transformation::from_bytes(
-            &layout,
+        let moves = [
+            // Move 1: 3-cycle of slots 0,1,2 of A and B alike, twisting A
+            // (sum 0) and B (sum 1); flips T[0].
             vec![
                 1, 2, 0, 3, 1, 2, 0, 0, //
                 1, 2, 0, 3, 1, 0, 0, 0, //
                 0, 1, 1, 0,
             ],
-        )
-        .unwrap();
-        // Move 2: 4-cycle of all slots of A and B alike (odd), no twists.
-        let m2 = Transformation::from_bytes(
-            &layout,
+            // Move 2: 4-cycle of all slots of A and B alike (odd), no twists.
             vec![
                 1, 2, 3, 0, 0, 0, 0, 0, //
                 1, 2, 3, 0, 0, 0, 0, 0, //
                 0, 1, 0, 0,
             ],
-        )
-        .unwrap();
-        (layout, vec![m1, m2])
+        ]
+        .into_iter()
+        .map(|bytes| Transformation::from_bytes(&layout, bytes).unwrap())
+        .collect();
+        (layout, moves)
     }
 
     /// Every state the moves reach from `start`, by brute force.
