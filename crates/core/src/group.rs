@@ -20,6 +20,8 @@
 
 use num_bigint::BigUint;
 
+use crate::random::SplitMix64;
+
 /// A base and strong generating set with explicit coset representatives.
 #[derive(Clone, Debug)]
 pub struct StabilizerChain {
@@ -376,28 +378,15 @@ fn log2(n: &BigUint) -> f64 {
     (top.iter_u64_digits().next().unwrap_or(0) as f64).log2() + (bits - 64) as f64
 }
 
-/// A small seeded generator (SplitMix64) for the random elements the
-/// randomized construction sifts; results never depend on its quality.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Random group elements by product replacement (Celler et al., 1995).
+/// Its choices come from [`SplitMix64`], not the workspace's
+/// [`SeededRng`](crate::random::SeededRng): they decide the chain's coset
+/// representatives, so a seeded random state of a large puzzle would
+/// change with the stream.
 struct ProductReplacement {
     slots: Vec<Vec<u16>>,
     accumulator: Vec<u16>,
-    rng: SplitMix,
+    rng: SplitMix64,
 }
 
 impl ProductReplacement {
@@ -410,7 +399,7 @@ impl ProductReplacement {
         let mut pr = ProductReplacement {
             slots,
             accumulator: (0..n as u16).collect(),
-            rng: SplitMix(seed),
+            rng: SplitMix64(seed),
         };
         for _ in 0..60 {
             pr.next();
@@ -420,12 +409,12 @@ impl ProductReplacement {
 
     fn next(&mut self) -> Vec<u16> {
         let k = self.slots.len();
-        let i = self.rng.below(k);
-        let mut j = self.rng.below(k - 1);
+        let i = self.below(k);
+        let mut j = self.below(k - 1);
         if j >= i {
             j += 1;
         }
-        let sj = if self.rng.next() & 1 == 0 || self.slots[j].is_empty() {
+        let sj = if self.rng.next_u64() & 1 == 0 || self.slots[j].is_empty() {
             self.slots[j].clone()
         } else {
             let mut inv = vec![0u16; self.slots[j].len()];
@@ -439,6 +428,12 @@ impl ProductReplacement {
         self.accumulator = then(&self.accumulator, &si);
         self.slots[i] = si;
         self.accumulator.clone()
+    }
+
+    /// A value in `0..n` (the stream's value modulo `n`: the chain does not
+    /// depend on uniformity, and this keeps the stream's seeded chains).
+    fn below(&mut self, n: usize) -> usize {
+        (self.rng.next_u64() % n as u64) as usize
     }
 
     /// Replaces every element by `f` of it.
@@ -638,14 +633,9 @@ mod tests {
     #[test]
     fn random_elements_are_members() {
         let chain = StabilizerChain::new(6, &[cycle(6, &[0, 1, 2]), cycle(6, &[1, 2, 3, 4, 5])]);
-        let mut seed = 12345u64;
+        let mut rng = crate::random::SeededRng::new(12345);
         for _ in 0..100 {
-            let g = chain.random_element(|n| {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                ((seed >> 33) as usize) % n
-            });
+            let g = chain.random_element(|n| rng.below(n));
             assert!(chain.contains(&g));
         }
     }

@@ -29,6 +29,7 @@ pub mod index;
 mod layout;
 pub mod pattern;
 pub mod puzzle;
+pub mod random;
 pub mod stabilizer;
 pub mod symmetry;
 pub mod transformation;
