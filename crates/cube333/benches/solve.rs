@@ -2,14 +2,14 @@
 //! lengths 21 and 20, and table-free cube operations.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use twistor_core::random::SeededRng;
 use twistor_cube333::cache::CacheOptions;
-use twistor_cube333::cubie::SplitMix64;
 use twistor_cube333::twophase::{solve, SolveOptions, TwoPhaseTables};
 use twistor_cube333::CubieCube;
 
 fn two_phase(c: &mut Criterion) {
     let tables = TwoPhaseTables::load(&CacheOptions::default(), &mut |_| {});
-    let mut rng = SplitMix64(42);
+    let mut rng = SeededRng::new(42);
     let cubes: Vec<CubieCube> = (0..64)
         .map(|_| CubieCube::random(|| rng.next_u64()))
         .collect();
@@ -32,7 +32,7 @@ fn two_phase(c: &mut Criterion) {
 }
 
 fn cube_ops(c: &mut Criterion) {
-    let mut rng = SplitMix64(1);
+    let mut rng = SeededRng::new(1);
     let a = CubieCube::random(|| rng.next_u64());
     let b = CubieCube::random(|| rng.next_u64());
     c.bench_function("cubie multiply", |bch| {
