@@ -5,7 +5,7 @@
 
 mod support;
 
-use support::{cube2, geometry, loopover3, two_colour_cube2};
+use support::{cube2, geometry, loopover3, move_set, two_colour_cube2};
 
 use twistor_core::index::PositionIndexer;
 use twistor_core::random::SeededRng;
@@ -53,45 +53,7 @@ fn kociemba_phase1() -> Puzzle {
 /// corner cycling the three edges around it. An edge's orientation
 /// follows from where it is, so none is kept (the geometry crate's dino
 /// keeps it, and its index is then only a bound).
-const DINO: &str = "Name Dino
-Set EDGES 12 1
-Solved
-EDGES
-1 2 3 4 5 6 7 8 9 10 11 12
-End
-Move UFR
-EDGES
-2 9 3 4 5 6 7 8 1 10 11 12
-End
-Move UFL
-EDGES
-10 2 3 1 5 6 7 8 9 4 11 12
-End
-Move UBR
-EDGES
-1 11 2 4 5 6 7 8 9 10 3 12
-End
-Move UBL
-EDGES
-1 2 4 12 5 6 7 8 9 10 11 3
-End
-Move DFR
-EDGES
-1 2 3 4 9 5 7 8 6 10 11 12
-End
-Move DFL
-EDGES
-1 2 3 4 8 6 7 10 9 5 11 12
-End
-Move DBR
-EDGES
-1 2 3 4 5 11 6 8 9 10 7 12
-End
-Move DBL
-EDGES
-1 2 3 4 5 6 12 7 9 10 11 8
-End
-";
+const DINO: &str = include_str!("support/dino.tws");
 
 /// The puzzles of these tests by name: the support module's definitions
 /// and the geometry crate's.
@@ -107,13 +69,7 @@ fn puzzle(name: &str) -> Puzzle {
 }
 
 fn indexer(p: &Puzzle, moves: Option<&str>) -> (PositionIndexer, MoveSet) {
-    let ms = match moves {
-        Some(list) => {
-            let names: Vec<String> = list.split(',').map(String::from).collect();
-            MoveSet::named(p, &names, Metric::Htm).unwrap()
-        }
-        None => MoveSet::all(p, Metric::Htm).unwrap(),
-    };
+    let ms = move_set(p, moves, Metric::Htm);
     let gens: Vec<&Transformation> = ms.grips().iter().map(|g| &g.transformation).collect();
     (
         PositionIndexer::new(p.layout(), p.start(), &gens).unwrap(),
