@@ -716,14 +716,8 @@ impl OptimalEngine {
 /// The named puzzle with exactly these moves (community names resolved by
 /// its notation), every piece as the named puzzle has it.
 pub fn scramble_puzzle(name: &str, solving: &[&str], tips: &[&str]) -> Result<Puzzle, ToolError> {
-    let built = twistor_geometry::build(
-        name,
-        &PuzzleOptions {
-            notation_rotations: true,
-            ..Default::default()
-        },
-    )
-    .map_err(|e| ToolError::Puzzle(e.to_string()))?;
+    let built = twistor_geometry::build(name, &PuzzleOptions::for_notation())
+        .map_err(|e| ToolError::Puzzle(e.to_string()))?;
     let full = built.puzzle();
     let mut p = Puzzle::new(name, full.layout().clone(), full.start().clone());
     for &m in solving.iter().chain(tips) {
