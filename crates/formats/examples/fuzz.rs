@@ -41,6 +41,10 @@
 //! foreground, and write it to `DIR/replay-I.EXT`).
 //!
 //! `tests/fuzz_smoke.rs` runs 20,000 inputs of it as a normal test.
+//!
+//! One file, though long: it is an example (a single-file binary) that
+//! `tests/fuzz_smoke.rs` also includes by path, so mutator, targets,
+//! oracles and driver travel together.
 
 #[path = "../tests/support/mod.rs"]
 mod support;

@@ -99,6 +99,11 @@
 //! slices is about as many as the WCA's random-state Square-1 scrambles
 //! have (11 to 13), but a random walk that short does not make every state
 //! equally likely.
+//!
+//! One file, though long: the event table, the engines and the few small
+//! random-move generators (megaminx, clock, Square-1) are what `Event` and
+//! `Scrambler` dispatch over, and a WCA rule is read most easily beside the
+//! code that follows it.
 
 use std::sync::atomic::AtomicBool;
 
