@@ -12,6 +12,7 @@
 use std::path::PathBuf;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use twistor_core::random::SeededRng;
 use twistor_core::Puzzle;
 
 /// Reads `../shared/puzzles/tws/NAME.tws`, if the checkout has it.
@@ -30,17 +31,10 @@ fn reference(name: &str) -> Option<Puzzle> {
     }
 }
 
-/// A fixed pseudo-random sequence of move indices (SplitMix64).
-fn random_moves(count: usize, num_moves: usize, mut seed: u64) -> Vec<usize> {
-    (0..count)
-        .map(|_| {
-            seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = seed;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            ((z ^ (z >> 31)) % num_moves as u64) as usize
-        })
-        .collect()
+/// A fixed pseudo-random sequence of move indices.
+fn random_moves(count: usize, num_moves: usize, seed: u64) -> Vec<usize> {
+    let mut rng = SeededRng::new(seed);
+    (0..count).map(|_| rng.below(num_moves)).collect()
 }
 
 fn move_application(c: &mut Criterion) {

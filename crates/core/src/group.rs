@@ -20,6 +20,8 @@
 
 use num_bigint::BigUint;
 
+use crate::random::SeededRng;
+
 /// A base and strong generating set with explicit coset representatives.
 #[derive(Clone, Debug)]
 pub struct StabilizerChain {
@@ -236,7 +238,9 @@ impl StabilizerChain {
 
     /// Sifts `q` through the levels of points `low` and above: `Ok` with
     /// what is left (fixing those points, truncated) if it passes, or `Err`
-    /// with the residue where a level has no representative.
+    /// with the residue where a level has no representative (truncated
+    /// after that level's point). The one sift loop of the chain: a full
+    /// sift is the one with `low` 0.
     fn sift_above(&self, mut q: Vec<u16>, low: usize) -> Result<Vec<u16>, Vec<u16>> {
         let mut tmp = vec![0u16; q.len()];
         let mut hi = highest_moved(&q, q.len());
@@ -308,30 +312,8 @@ impl StabilizerChain {
     /// Sifts `q` through the chain. `None` if it reduces to the identity;
     /// otherwise the level where it has no representative and what is left
     /// of it (truncated after that level's point).
-    fn sift(&self, mut q: Vec<u16>) -> Option<(usize, Vec<u16>)> {
-        let mut tmp = vec![0u16; q.len()];
-        let mut hi = highest_moved(&q, q.len());
-        while let Some(x) = hi {
-            let lv = &self.levels[x];
-            let r = lv.rep_of[q[x] as usize];
-            if r == NONE {
-                q.truncate(x + 1);
-                return Some((x, q));
-            }
-            let len = x + 1;
-            let inv = &lv.rep_invs[r as usize * len..(r as usize + 1) * len];
-            let mut top = None;
-            for y in 0..x {
-                let v = inv[q[y] as usize];
-                tmp[y] = v;
-                if v as usize != y {
-                    top = Some(y);
-                }
-            }
-            std::mem::swap(&mut q, &mut tmp);
-            hi = top;
-        }
-        None
+    fn sift(&self, q: Vec<u16>) -> Option<(usize, Vec<u16>)> {
+        self.sift_above(q, 0).err().map(|h| (h.len() - 1, h))
     }
 
     /// The degree (number of points).
@@ -396,28 +378,12 @@ fn log2(n: &BigUint) -> f64 {
     (top.iter_u64_digits().next().unwrap_or(0) as f64).log2() + (bits - 64) as f64
 }
 
-/// A small seeded generator (SplitMix64) for the random elements the
-/// randomized construction sifts; results never depend on its quality.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// Random group elements by product replacement (Celler et al., 1995).
+/// Random group elements by product replacement (Celler et al., 1995),
+/// drawn from the workspace's [`SeededRng`].
 struct ProductReplacement {
     slots: Vec<Vec<u16>>,
     accumulator: Vec<u16>,
-    rng: SplitMix,
+    rng: SeededRng,
 }
 
 impl ProductReplacement {
@@ -430,7 +396,7 @@ impl ProductReplacement {
         let mut pr = ProductReplacement {
             slots,
             accumulator: (0..n as u16).collect(),
-            rng: SplitMix(seed),
+            rng: SeededRng::new(seed),
         };
         for _ in 0..60 {
             pr.next();
@@ -440,12 +406,12 @@ impl ProductReplacement {
 
     fn next(&mut self) -> Vec<u16> {
         let k = self.slots.len();
-        let i = self.rng.below(k);
-        let mut j = self.rng.below(k - 1);
+        let i = self.below(k);
+        let mut j = self.below(k - 1);
         if j >= i {
             j += 1;
         }
-        let sj = if self.rng.next() & 1 == 0 || self.slots[j].is_empty() {
+        let sj = if self.rng.next_u64() & 1 == 0 || self.slots[j].is_empty() {
             self.slots[j].clone()
         } else {
             let mut inv = vec![0u16; self.slots[j].len()];
@@ -459,6 +425,12 @@ impl ProductReplacement {
         self.accumulator = then(&self.accumulator, &si);
         self.slots[i] = si;
         self.accumulator.clone()
+    }
+
+    /// A value in `0..n` (the stream's value modulo `n`: the chain does not
+    /// depend on uniformity, and this keeps the stream's seeded chains).
+    fn below(&mut self, n: usize) -> usize {
+        (self.rng.next_u64() % n as u64) as usize
     }
 
     /// Replaces every element by `f` of it.
@@ -658,14 +630,9 @@ mod tests {
     #[test]
     fn random_elements_are_members() {
         let chain = StabilizerChain::new(6, &[cycle(6, &[0, 1, 2]), cycle(6, &[1, 2, 3, 4, 5])]);
-        let mut seed = 12345u64;
+        let mut rng = crate::random::SeededRng::new(12345);
         for _ in 0..100 {
-            let g = chain.random_element(|n| {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                ((seed >> 33) as usize) % n
-            });
+            let g = chain.random_element(|n| rng.below(n));
             assert!(chain.contains(&g));
         }
     }

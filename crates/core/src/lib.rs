@@ -66,6 +66,7 @@ pub mod index;
 mod layout;
 pub mod pattern;
 pub mod puzzle;
+pub mod random;
 pub mod stabilizer;
 pub mod store;
 pub mod symmetry;

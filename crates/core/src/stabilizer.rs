@@ -41,6 +41,7 @@ use std::collections::HashMap;
 use num_bigint::BigUint;
 use num_integer::Integer;
 
+use crate::random::SeededRng;
 use crate::{Layout, Pattern, StabilizerChain};
 
 /// Limits of [`count_positions`].
@@ -210,23 +211,6 @@ pub fn colour_stabilizer_order(
     search.stabilizer_order(first)
 }
 
-/// A small seeded generator (SplitMix64) for the random group elements
-/// that build a [`BaseChain`]; the result never depends on its quality.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        // Uniformity does not matter for correctness here (the chain is
-        // certified by its order), only for speed.
-        (z % n as u64) as usize
-    }
-}
-
 const NONE: u32 = u32::MAX;
 
 /// One level of a [`BaseChain`]: a base point, its basic orbit and a
@@ -276,7 +260,7 @@ impl BaseChain {
             gens: Vec::new(),
         };
         let target = chain.order();
-        let mut rng = SplitMix(seed);
+        let mut rng = SeededRng::new(seed);
         let mut tmp = vec![0u16; degree];
         while based.order() < target {
             let mut g = chain.random_element(|n| rng.below(n));
@@ -675,14 +659,9 @@ mod tests {
         let l = p.layout();
         let colours = pattern_colours(l, p.start());
         let chain = p.group(&p.search_moves());
-        let mut seed = 7u64;
+        let mut rng = SeededRng::new(7);
         for _ in 0..2000 {
-            let g = chain.random_element(|n| {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                ((seed >> 33) as usize) % n
-            });
+            let g = chain.random_element(|n| rng.below(n));
             let t = Transformation::from_bytes(l, l.from_points(&g).unwrap()).unwrap();
             let keeps = l.apply(p.start(), &t) == *p.start();
             let by_colour = (0..g.len()).all(|x| colours[g[x] as usize] == colours[x]);

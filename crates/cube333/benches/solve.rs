@@ -2,7 +2,7 @@
 //! lengths 21 and 20, and table-free cube operations.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use twistor_cube333::cubie::SplitMix64;
+use twistor_core::random::SeededRng;
 use twistor_cube333::twophase::{solve, SolveOptions, TwoPhaseTables};
 use twistor_cube333::CubieCube;
 use twistor_store::{default_cache_dir, DirStore};
@@ -10,7 +10,7 @@ use twistor_store::{default_cache_dir, DirStore};
 fn two_phase(c: &mut Criterion) {
     let store = DirStore::new(default_cache_dir().unwrap_or_else(std::env::temp_dir));
     let tables = TwoPhaseTables::load(&store, &mut |_| {});
-    let mut rng = SplitMix64(42);
+    let mut rng = SeededRng::new(42);
     let cubes: Vec<CubieCube> = (0..64)
         .map(|_| CubieCube::random(|| rng.next_u64()))
         .collect();
@@ -33,7 +33,7 @@ fn two_phase(c: &mut Criterion) {
 }
 
 fn cube_ops(c: &mut Criterion) {
-    let mut rng = SplitMix64(1);
+    let mut rng = SeededRng::new(1);
     let a = CubieCube::random(|| rng.next_u64());
     let b = CubieCube::random(|| rng.next_u64());
     c.bench_function("cubie multiply", |bch| {

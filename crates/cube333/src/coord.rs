@@ -188,7 +188,7 @@ pub fn set_ud_edges(c: &mut CubieCube, idx: u16) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cubie::SplitMix64;
+    use twistor_core::random::SeededRng;
 
     #[test]
     fn solved_cube_has_all_coordinates_zero() {
@@ -233,7 +233,7 @@ mod tests {
 
     #[test]
     fn random_cubes_have_coordinates_in_range() {
-        let mut rng = SplitMix64(3);
+        let mut rng = SeededRng::new(3);
         for _ in 0..100 {
             let c = CubieCube::random(|| rng.next_u64());
             assert!((twist(&c) as usize) < N_TWIST);

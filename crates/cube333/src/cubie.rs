@@ -384,22 +384,6 @@ pub(crate) fn permutation_parity_odd(p: &[u8]) -> bool {
     odd
 }
 
-/// A small, fast, seedable generator (SplitMix64) for random cubes in
-/// benchmarks and tests; not for cryptography.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -418,7 +402,7 @@ mod tests {
 
     #[test]
     fn inverse_undoes_including_reflections() {
-        let mut rng = SplitMix64(7);
+        let mut rng = twistor_core::random::SeededRng::new(7);
         for _ in 0..50 {
             let c = CubieCube::random(|| rng.next_u64());
             assert!(c.validate().is_ok());

@@ -269,8 +269,8 @@ impl fmt::Display for CubieCube {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cubie::SplitMix64;
     use crate::moves::MoveSeq;
+    use twistor_core::random::SeededRng;
 
     const SOLVED: &str = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
 
@@ -283,7 +283,7 @@ mod tests {
 
     #[test]
     fn random_cubes_round_trip_through_facelets() {
-        let mut rng = SplitMix64(11);
+        let mut rng = SeededRng::new(11);
         for _ in 0..200 {
             let c = CubieCube::random(|| rng.next_u64());
             let s = c.to_string();

@@ -116,8 +116,8 @@ pub fn from_kpattern(v: &Value) -> Result<CubieCube, CubeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cubie::SplitMix64;
     use crate::moves::MoveSeq;
+    use twistor_core::random::SeededRng;
 
     fn pattern_of(alg: &str) -> Value {
         let s: MoveSeq = alg.parse().unwrap();
@@ -149,7 +149,7 @@ mod tests {
 
     #[test]
     fn round_trip_random_cubes() {
-        let mut rng = SplitMix64(5);
+        let mut rng = SeededRng::new(5);
         for _ in 0..100 {
             let c = CubieCube::random(|| rng.next_u64());
             assert_eq!(from_kpattern(&to_kpattern(&c)).unwrap(), c);

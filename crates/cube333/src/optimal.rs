@@ -17,6 +17,9 @@
 //! Symmetric cubes (the superflip has all 48 symmetries) search only one
 //! first move of each class of moves the cube's symmetries exchange, and
 //! so on down while the prefix stays symmetric.
+//!
+//! One file, though long: the huge table's index, its build and the
+//! search that probes it from three axes share one coordinate layout.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 

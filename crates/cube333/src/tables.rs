@@ -337,7 +337,7 @@ fn corner_slice_bfs(corners_move: &[u16], slice_sorted_move: &[u16]) -> Vec<u8> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cubie::SplitMix64;
+    use twistor_core::random::SeededRng;
 
     #[test]
     fn class_counts_match_kociemba() {
@@ -357,7 +357,7 @@ mod tests {
     fn coordinate_conjugation_matches_cubies() {
         let t = CoordTables::get();
         let sy = Symmetries::get();
-        let mut rng = SplitMix64(99);
+        let mut rng = SeededRng::new(99);
         for _ in 0..300 {
             let c = CubieCube::random(|| rng.next_u64());
             for s in 0..N_SYM_D4H {
@@ -382,7 +382,7 @@ mod tests {
     #[test]
     fn move_tables_match_cubies() {
         let t = CoordTables::get();
-        let mut rng = SplitMix64(1);
+        let mut rng = SeededRng::new(1);
         for _ in 0..100 {
             let c = CubieCube::random(|| rng.next_u64());
             for m in Move::all() {

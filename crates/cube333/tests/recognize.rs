@@ -1,6 +1,7 @@
 //! Recognising the 3x3x3 in definitions written other ways: positions
 //! mapped to the cube, solved there and mapped back must solve the puzzle.
 
+use twistor_core::random::SeededRng;
 use twistor_core::Puzzle;
 use twistor_cube333::recognize::CubeCorrespondence;
 use twistor_cube333::twophase::{solve, SolveOptions, TwoPhaseTables};
@@ -19,16 +20,13 @@ fn check(puzzle: &Puzzle, tables: &TwoPhaseTables) {
         .iter()
         .map(|&i| puzzle.moves()[i].name.clone())
         .collect();
-    let mut seed = 0x1234_5678u64;
+    let mut rng = SeededRng::new(0x1234_5678);
     for _ in 0..40 {
         // A random scramble in the definition's own move names.
         let mut text = Vec::new();
         for _ in 0..25 {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let name = &names[(seed >> 33) as usize % names.len()];
-            let amount = ["", "2", "'"][(seed >> 20) as usize % 3];
+            let name = rng.pick(&names);
+            let amount = rng.pick(&["", "2", "'"]);
             text.push(format!("{name}{amount}"));
         }
         let alg: Alg = text.join(" ").parse().unwrap();

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use twistor_cube333::cubie::SplitMix64;
+use twistor_core::random::SeededRng;
 use twistor_cube333::twophase::{solve, SolveError, SolveOptions, TwoPhaseTables};
 use twistor_cube333::{CubieCube, MoveSeq};
 
@@ -15,7 +15,7 @@ fn tables() -> TwoPhaseTables {
 #[test]
 fn random_cubes_are_solved_within_the_target() {
     let t = tables();
-    let mut rng = SplitMix64(2024);
+    let mut rng = SeededRng::new(2024);
     for target in [21, 20] {
         let opts = SolveOptions {
             max_length: target,
@@ -65,7 +65,7 @@ fn short_scrambles_get_optimal_solutions() {
 #[test]
 fn single_direction_search_also_solves() {
     let t = tables();
-    let mut rng = SplitMix64(77);
+    let mut rng = SeededRng::new(77);
     let opts = SolveOptions {
         max_length: 21,
         all_directions: false,

@@ -41,6 +41,10 @@
 //! foreground, and write it to `DIR/replay-I.EXT`).
 //!
 //! `tests/fuzz_smoke.rs` runs 20,000 inputs of it as a normal test.
+//!
+//! One file, though long: it is an example (a single-file binary) that
+//! `tests/fuzz_smoke.rs` also includes by path, so mutator, targets,
+//! oracles and driver travel together.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -53,6 +57,7 @@ use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use twistor_core::random::SeededRng;
 use twistor_core::{Pattern, Puzzle};
 use twistor_formats::alg::Alg;
 use twistor_formats::kpuzzle::{self, JsonStyle};
@@ -255,33 +260,11 @@ static ALLOCATOR: Counting = Counting;
 
 // ---------------------------------------------------------------- randomness
 
-/// SplitMix64: small, fast and good enough to drive a mutator.
-#[derive(Clone)]
-struct Rng(u64);
+// The mutator draws from the workspace's generator, `SeededRng`.
 
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        let mut r = Rng(seed ^ 0x6A09_E667_F3BC_C908);
-        r.next();
-        r
-    }
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next() >> 11) % n as u64) as usize
-    }
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
+/// One chance in `one_in`.
+fn chance(rng: &mut SeededRng, one_in: usize) -> bool {
+    rng.below(one_in) == 0
 }
 
 // ---------------------------------------------------------------- targets and seeds
@@ -659,9 +642,9 @@ fn line_ranges(data: &[u8]) -> Vec<(usize, usize)> {
     out
 }
 
-fn mutate(data: &mut Vec<u8>, rng: &mut Rng, others: &[&[u8]], max_len: usize) {
+fn mutate(data: &mut Vec<u8>, rng: &mut SeededRng, others: &[&[u8]], max_len: usize) {
     let len = data.len();
-    let pos = |rng: &mut Rng| rng.below(len + 1);
+    let pos = |rng: &mut SeededRng| rng.below(len + 1);
     match rng.below(13) {
         0 if len > 0 => {
             let i = rng.below(len);
@@ -699,7 +682,7 @@ fn mutate(data: &mut Vec<u8>, rng: &mut Rng, others: &[&[u8]], max_len: usize) {
             let at = pos(rng);
             let mut word = vec![b' '];
             word.extend_from_slice(rng.pick(DICTIONARY).as_bytes());
-            word.push(if rng.chance(3) { b'\n' } else { b' ' });
+            word.push(if chance(rng, 3) { b'\n' } else { b' ' });
             data.splice(at..at, word);
         }
         7 if len > 0 => {
@@ -776,7 +759,7 @@ fn mutate(data: &mut Vec<u8>, rng: &mut Rng, others: &[&[u8]], max_len: usize) {
 
 /// Input `index` of a run: a seed and the mutations stacked on it.
 fn input_for(seeds: &[Seed], seed: u64, index: u64, max_len: usize) -> (Target, Vec<u8>) {
-    let mut rng = Rng::new(seed.wrapping_mul(0xD129_0B4B_4F5B_6F2B) ^ index);
+    let mut rng = SeededRng::new(seed.wrapping_mul(0xD129_0B4B_4F5B_6F2B) ^ index);
     // Targets evenly, then a seed of that target.
     let kinds: [fn(Target) -> bool; 5] = [
         |t| t == Target::Tws,
@@ -791,7 +774,7 @@ fn input_for(seeds: &[Seed], seed: u64, index: u64, max_len: usize) -> (Target, 
     let others: Vec<&[u8]> = same.iter().map(|s| s.text.as_slice()).collect();
     let mut data = s.text.clone();
     // 1 to 16 mutations, fewer more often.
-    let rounds = 1 + (rng.next().trailing_zeros() as usize).min(15);
+    let rounds = 1 + (rng.next_u64().trailing_zeros() as usize).min(15);
     for _ in 0..rounds {
         mutate(&mut data, &mut rng, &others, max_len);
     }

@@ -20,6 +20,10 @@
 //! assert_eq!(alg.move_count(), 4 + 4 + 3);
 //! # Ok::<(), twistor_formats::alg::AlgError>(())
 //! ```
+//!
+//! One file, though long: the parser and the printer must stay each other's
+//! inverse (what parses prints back to itself), and expansion and inversion
+//! follow the same node type, so they are kept side by side.
 
 use std::fmt;
 use std::str::FromStr;

@@ -23,6 +23,11 @@
 //! in axis order, except on cubes cut only parallel to their faces (see
 //! `cube_order`). `tests/pg_reference.rs` checks all 72 names against
 //! cubing.js's definitions.
+//!
+//! One file, though long: it is one pipeline (axes, cuts, stickers, pieces,
+//! orbits) whose steps share private types (`SplitNode`, the axis maps) and
+//! whose order of pieces is part of the output, checked as a whole against
+//! cubing.js.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

@@ -99,6 +99,18 @@ pub struct PuzzleOptions {
     pub distinct_pieces: bool,
 }
 
+impl PuzzleOptions {
+    /// The default options with [`PuzzleOptions::notation_rotations`]: a
+    /// named puzzle as algs are read on it (`x y z` on every cube-shaped
+    /// puzzle), as the command line, the scrambler and the tests build it.
+    pub fn for_notation() -> PuzzleOptions {
+        PuzzleOptions {
+            notation_rotations: true,
+            ..PuzzleOptions::default()
+        }
+    }
+}
+
 /// A move of a generated puzzle: a range of slices on an axis.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SliceMove {

@@ -259,11 +259,7 @@ fn default_definitions_agree_on_the_orbits_they_keep() {
         }
         let name = v["puzzle"].as_str().unwrap();
         if v["kind"] == "puzzle" {
-            let options = PuzzleOptions {
-                notation_rotations: true,
-                ..Default::default()
-            };
-            let gp = build(name, &options).unwrap();
+            let gp = build(name, &PuzzleOptions::for_notation()).unwrap();
             let puzzle = gp.into_puzzle();
             // Only the cubing.js orbits this definition keeps: those a base
             // move turns, and with rotations added for notation, all (the

@@ -1,6 +1,7 @@
 //! The rotation-surface model: pronounceable notation, its translation to
 //! and from SiGN on cubes, and the position matrix.
 
+use twistor_core::random::SeededRng;
 use twistor_core::Transformation;
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::alg_transformation;
@@ -82,13 +83,8 @@ fn tokens_round_trip_and_bad_ones_are_refused() {
 #[test]
 fn sign_translates_both_ways() {
     // Deterministic pseudo-random SiGN algs on several cubes.
-    let mut seed = 0x2545f491u64;
-    let mut next = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut rng = SeededRng::new(0x2545f491);
+    let mut next = |n: usize| rng.below(n);
     for (name, words) in [
         ("2x2x2", vec!["R", "U", "F", "L", "x", "y", "z"]),
         (

@@ -17,15 +17,9 @@ use twistor_formats::{alg::Alg, resolve::alg_transformation};
 use twistor_geometry::{build, PuzzleOptions};
 
 fn notation_build(name: &str) -> Puzzle {
-    build(
-        name,
-        &PuzzleOptions {
-            notation_rotations: true,
-            ..Default::default()
-        },
-    )
-    .unwrap()
-    .into_puzzle()
+    build(name, &PuzzleOptions::for_notation())
+        .unwrap()
+        .into_puzzle()
 }
 
 fn alg(p: &Puzzle, text: &str) -> Transformation {

@@ -11,6 +11,10 @@
 //! lower bound too. So a search can start with the cheap near layers and
 //! [extend](PruneTable::extend) the table layer by layer while searching
 //! shows the deeper ones are worth their cost.
+//!
+//! One file, though long: the packed entries, their fill and their lookups
+//! share one format and its invariants (the nibble codes, the frontier,
+//! the growth bookkeeping), which read best together.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 

@@ -5,9 +5,10 @@
 
 mod support;
 
-use support::{cube2, geometry, loopover3, two_colour_cube2};
+use support::{cube2, geometry, loopover3, move_set, two_colour_cube2};
 
 use twistor_core::index::PositionIndexer;
+use twistor_core::random::SeededRng;
 use twistor_core::{Puzzle, Transformation};
 use twistor_search::{Metric, MoveSet};
 
@@ -52,45 +53,7 @@ fn kociemba_phase1() -> Puzzle {
 /// corner cycling the three edges around it. An edge's orientation
 /// follows from where it is, so none is kept (the geometry crate's dino
 /// keeps it, and its index is then only a bound).
-const DINO: &str = "Name Dino
-Set EDGES 12 1
-Solved
-EDGES
-1 2 3 4 5 6 7 8 9 10 11 12
-End
-Move UFR
-EDGES
-2 9 3 4 5 6 7 8 1 10 11 12
-End
-Move UFL
-EDGES
-10 2 3 1 5 6 7 8 9 4 11 12
-End
-Move UBR
-EDGES
-1 11 2 4 5 6 7 8 9 10 3 12
-End
-Move UBL
-EDGES
-1 2 4 12 5 6 7 8 9 10 11 3
-End
-Move DFR
-EDGES
-1 2 3 4 9 5 7 8 6 10 11 12
-End
-Move DFL
-EDGES
-1 2 3 4 8 6 7 10 9 5 11 12
-End
-Move DBR
-EDGES
-1 2 3 4 5 11 6 8 9 10 7 12
-End
-Move DBL
-EDGES
-1 2 3 4 5 6 12 7 9 10 11 8
-End
-";
+const DINO: &str = include_str!("support/dino.tws");
 
 /// The puzzles of these tests by name: the support module's definitions
 /// and the geometry crate's.
@@ -106,13 +69,7 @@ fn puzzle(name: &str) -> Puzzle {
 }
 
 fn indexer(p: &Puzzle, moves: Option<&str>) -> (PositionIndexer, MoveSet) {
-    let ms = match moves {
-        Some(list) => {
-            let names: Vec<String> = list.split(',').map(String::from).collect();
-            MoveSet::named(p, &names, Metric::Htm).unwrap()
-        }
-        None => MoveSet::all(p, Metric::Htm).unwrap(),
-    };
+    let ms = move_set(p, moves, Metric::Htm);
     let gens: Vec<&Transformation> = ms.grips().iter().map(|g| &g.transformation).collect();
     (
         PositionIndexer::new(p.layout(), p.start(), &gens).unwrap(),
@@ -200,19 +157,16 @@ fn ranks_round_trip() {
         let mut state = p.start().as_bytes().to_vec();
         let mut next = state.clone();
         let mut back = state.clone();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = SeededRng::new(0x2545_f491_4f6c_dd1d);
         for step in 0..2000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let m = &ms.moves()[(seed % ms.moves().len() as u64) as usize];
+            let m = rng.pick(ms.moves());
             layout.compose_into(&state, m.transformation.as_bytes(), &mut next);
             std::mem::swap(&mut state, &mut next);
             let r = ix.rank(&state);
             assert!(r < ix.size(), "{name} step {step}");
             ix.unrank(r, &mut back);
             assert_eq!(back, state, "{name} step {step}");
-            let i = seed % ix.size();
+            let i = rng.next_u64() % ix.size();
             ix.unrank(i, &mut back);
             assert_eq!(ix.rank(&back), i, "{name} index {i}");
         }

@@ -11,8 +11,7 @@
 //! use twistor_geometry::{build, PuzzleOptions};
 //! use twistor_tools::rotations::WholeRotations;
 //!
-//! let options = PuzzleOptions { notation_rotations: true, ..PuzzleOptions::default() };
-//! let cube = build("3x3x3", &options).unwrap().into_puzzle();
+//! let cube = build("3x3x3", &PuzzleOptions::for_notation()).unwrap().into_puzzle();
 //! let rotations = WholeRotations::of(&cube).unwrap();
 //! assert_eq!(rotations.len(), 24);
 //! assert!(rotations.iter().any(|r| r.name == "x"));
@@ -167,11 +166,9 @@ mod tests {
     use twistor_geometry::{build, PuzzleOptions};
 
     fn named(name: &str) -> Puzzle {
-        let options = PuzzleOptions {
-            notation_rotations: true,
-            ..PuzzleOptions::default()
-        };
-        build(name, &options).unwrap().into_puzzle()
+        build(name, &PuzzleOptions::for_notation())
+            .unwrap()
+            .into_puzzle()
     }
 
     #[test]

@@ -99,6 +99,11 @@
 //! slices is about as many as the WCA's random-state Square-1 scrambles
 //! have (11 to 13), but a random walk that short does not make every state
 //! equally likely.
+//!
+//! One file, though long: the event table, the engines and the few small
+//! random-move generators (megaminx, clock, Square-1) are what `Event` and
+//! `Scrambler` dispatch over, and a WCA rule is read most easily beside the
+//! code that follows it.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -735,13 +740,7 @@ impl OptimalEngine {
 /// The named puzzle with exactly these moves (community names resolved by
 /// its notation), every piece as the named puzzle has it.
 pub fn scramble_puzzle(name: &str, solving: &[&str], tips: &[&str]) -> Result<Puzzle, ToolError> {
-    let built = twistor_geometry::build(
-        name,
-        &PuzzleOptions {
-            notation_rotations: true,
-            ..Default::default()
-        },
-    )?;
+    let built = twistor_geometry::build(name, &PuzzleOptions::for_notation())?;
     let full = built.puzzle();
     let mut p = Puzzle::new(name, full.layout().clone(), full.start().clone());
     for &m in solving.iter().chain(tips) {

@@ -54,55 +54,11 @@ fn four_by_four_has_24_times_the_textbook_count() {
 
 /// A 2x2x2 with only U and R, three top corners alike, the fourth with
 /// its twist unknown, and the bottom ones in two colours.
-const TWO_COLOUR: &str = "Name TwoColour
-Set CORNERS 8 3
-Solved
-CORNERS
-1 1 1 4 2 2 3 2
-0 0 0 ? 0 0 0 0
-End
-Move U
-CORNERS
-2 3 4 1 5 6 7 8
-0 0 0 0 0 0 0 0
-End
-Move R
-CORNERS
-5 1 3 4 8 6 7 2
-2 1 0 0 1 0 0 2
-End
-";
+const TWO_COLOUR: &str = include_str!("support/two-colour.tws");
 
 /// Two orbits linked by the moves: a 6-cycle of edges with identical
 /// pieces in two colours and a 3-cycle of twisting corners.
-const LINKED: &str = "Name Linked
-Set EDGES 6 2
-Set CORNERS 4 3
-Solved
-EDGES
-1 1 1 1 2 2
-0 0 0 0 0 0
-CORNERS
-1 2 3 4
-0 0 0 0
-End
-Move A
-EDGES
-2 3 4 5 6 1
-1 0 0 0 0 1
-CORNERS
-2 3 1 4
-1 1 1 0
-End
-Move B
-EDGES
-1 2 4 3 5 6
-0 0 1 1 0 0
-CORNERS
-1 2 4 3
-0 0 2 1
-End
-";
+const LINKED: &str = include_str!("support/linked.tws");
 
 #[test]
 fn counts_match_breadth_first_search() {

@@ -20,15 +20,9 @@ fn scrambler(event: Event, seed: u64) -> Scrambler {
 }
 
 fn geometry(name: &str) -> Puzzle {
-    build(
-        name,
-        &PuzzleOptions {
-            notation_rotations: true,
-            ..Default::default()
-        },
-    )
-    .unwrap()
-    .into_puzzle()
+    build(name, &PuzzleOptions::for_notation())
+        .unwrap()
+        .into_puzzle()
 }
 
 /// An optimal solver for the event's moves (a goal leaving the orientation

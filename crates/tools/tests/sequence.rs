@@ -13,15 +13,9 @@ use twistor_tools::sequence::{
 };
 
 fn cube(name: &str) -> Puzzle {
-    build(
-        name,
-        &PuzzleOptions {
-            notation_rotations: true,
-            ..Default::default()
-        },
-    )
-    .unwrap()
-    .into_puzzle()
+    build(name, &PuzzleOptions::for_notation())
+        .unwrap()
+        .into_puzzle()
 }
 
 fn run(

@@ -20,11 +20,9 @@ fn scrambles(event: &str, n: usize) -> Vec<String> {
 }
 
 fn cube(name: &str) -> Puzzle {
-    let options = PuzzleOptions {
-        notation_rotations: true,
-        ..Default::default()
-    };
-    build(name, &options).unwrap().into_puzzle()
+    build(name, &PuzzleOptions::for_notation())
+        .unwrap()
+        .into_puzzle()
 }
 
 fn axis(token: &str) -> char {

@@ -8,8 +8,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use twistor_core::random::SeededRng;
 use twistor_core::store::StoreEvent;
-use twistor_cube333::cubie::SplitMix64;
 use twistor_cube333::optimal::{OptimalOptions, OptimalProgress, OptimalSolver, OptimalTableKind};
 use twistor_cube333::timing::thread_cpu_time;
 use twistor_cube333::twophase::{solve, solve_batch, SolveOptions, TwoPhaseTables};
@@ -462,7 +462,7 @@ fn bench_cubes(a: &BenchArgs) -> Result<Vec<CubieCube>, CliError> {
         }
         return Ok(cubes.into_iter().take(a.count).collect());
     }
-    let mut rng = SplitMix64(a.seed);
+    let mut rng = SeededRng::new(a.seed);
     Ok((0..a.count)
         .map(|_| CubieCube::random(|| rng.next_u64()))
         .collect())

@@ -28,30 +28,40 @@ pub struct RandomArgs {
     /// How many positions (streamed; any number).
     #[arg(short = 'n', long = "count", default_value_t = 1, value_parser = crate::moves::positive_count)]
     count: u64,
-    /// Seed of the random generator.
-    #[arg(long)]
-    seed: Option<u64>,
+    #[command(flatten)]
+    seed: SeedArg,
     /// Print one KPattern JSON object a line instead of a scramble file.
     #[arg(long)]
     json: bool,
 }
 
-/// A seed from the clock, for runs that give none.
-pub fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
+/// `--seed`, for every command that draws at random.
+#[derive(clap::Args, Clone, Copy)]
+pub struct SeedArg {
+    /// Seed of the random generator.
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+impl SeedArg {
+    /// The seed given, or one from the clock for runs that give none
+    /// (reported on stderr, so the run can be made again).
+    pub fn resolve(self) -> u64 {
+        self.seed.unwrap_or_else(|| {
+            let s = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+            note!("twistor: seed {s}");
+            s
+        })
+    }
 }
 
 /// Runs `twistor random`.
 pub fn run(args: RandomArgs) -> CliResult {
     let puzzle = args.source.load()?;
     let gens = search_move_indices(&puzzle, &args.moves)?;
-    let seed = args.seed.unwrap_or_else(|| {
-        let s = clock_seed();
-        note!("twistor: seed {s}");
-        s
-    });
+    let seed = args.seed.resolve();
     let mut states = RandomStates::new(&puzzle, &gens, seed);
     for i in 1..=args.count {
         let p = states.next_pattern();

@@ -10,7 +10,7 @@ use twistor_tools::sheet::{scramble_sheet, SheetEntry};
 
 use crate::cache::{report_table_event, CacheArgs};
 use crate::commands::algio::emit;
-use crate::commands::random::clock_seed;
+use crate::commands::random::SeedArg;
 use crate::error::{CliError, CliResult};
 use crate::progress::Progress;
 
@@ -36,9 +36,8 @@ pub struct ScrambleArgs {
     /// How many scrambles (streamed; any number).
     #[arg(short = 'n', long = "count", default_value_t = 1, value_parser = crate::moves::positive_count)]
     count: u64,
-    /// Seed of the random generator.
-    #[arg(long)]
-    seed: Option<u64>,
+    #[command(flatten)]
+    seed: SeedArg,
     /// Print one JSON object a line: `{"event": ..., "scramble": ...}`.
     #[arg(long)]
     json: bool,
@@ -58,11 +57,7 @@ pub struct ScrambleArgs {
 /// Runs `twistor scramble`.
 pub fn run(args: ScrambleArgs) -> CliResult {
     let event = Event::parse(&args.event).map_err(CliError::input)?;
-    let seed = args.seed.unwrap_or_else(|| {
-        let s = clock_seed();
-        note!("twistor: seed {s}");
-        s
-    });
+    let seed = args.seed.resolve();
     let options = ScrambleOptions {
         store: args.cache.store()?,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),

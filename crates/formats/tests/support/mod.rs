@@ -10,74 +10,7 @@ use std::path::{Path, PathBuf};
 /// (1-based passive permutations, orientation given per piece). Corners are
 /// numbered URF UFL ULB UBR DFR DLF DBL DRB and edges UR UF UL UB DR DF DL DB
 /// FR FL BL BR; orientation 1 of a corner is a clockwise twist.
-pub const CUBE3_TWS: &str = "\
-# The 3x3x3 for twistor's tests: face turns only.
-Name Cube3
-
-Set CORNERS 8 3
-Set EDGES 12 2
-
-Solved
-CORNERS
-1 2 3 4 5 6 7 8
-EDGES
-1 2 3 4 5 6 7 8 9 10 11 12
-End
-
-Move U
-CORNERS
-4 1 2 3 5 6 7 8
-0 0 0 0 0 0 0 0
-EDGES
-4 1 2 3 5 6 7 8 9 10 11 12
-0 0 0 0 0 0 0 0 0 0 0 0
-End
-
-Move D
-CORNERS
-1 2 3 4 6 7 8 5
-0 0 0 0 0 0 0 0
-EDGES
-1 2 3 4 6 7 8 5 9 10 11 12
-0 0 0 0 0 0 0 0 0 0 0 0
-End
-
-Move L
-CORNERS
-1 3 7 4 5 2 6 8
-0 2 1 0 0 1 2 0
-EDGES
-1 2 11 4 5 6 10 8 9 3 7 12
-0 0 0 0 0 0 0 0 0 0 0 0
-End
-
-Move R
-CORNERS
-5 2 3 1 8 6 7 4
-1 0 0 2 2 0 0 1
-EDGES
-9 2 3 4 12 6 7 8 5 10 11 1
-0 0 0 0 0 0 0 0 0 0 0 0
-End
-
-Move F
-CORNERS
-2 6 3 4 1 5 7 8
-2 1 0 0 1 2 0 0
-EDGES
-1 10 3 4 5 9 7 8 2 6 11 12
-0 1 0 0 0 1 0 0 1 1 0 0
-End
-
-Move B
-CORNERS
-1 2 4 8 5 6 3 7
-0 0 2 1 0 0 1 2
-EDGES
-1 2 3 12 5 6 7 11 9 10 4 8
-0 0 0 1 0 0 0 1 0 0 1 1
-End
-";
+pub const CUBE3_TWS: &str = include_str!("cube3.tws");
 
 /// The order of the 3x3x3's group.
 pub const CUBE3_ORDER: &str = "43252003274489856000";
@@ -86,49 +19,7 @@ pub const CUBE3_ORDER: &str = "43252003274489856000";
 /// identical pieces, orientation wildcards, a one-orientation orbit,
 /// `Move` and `MoveTransformation` blocks, move sequences and aliases
 /// (one defined before what it refers to), `Illegal` and comments.
-pub const GADGET_TWS: &str = "\
-# Every feature of the format in one small puzzle.
-Name Gadget
-
-Set EDGES 4 2
-Set CENTERS 3 4
-Set FACES 4 1
-
-Solved
-EDGES
-1 1 2 2
-0 0 ? ?
-CENTERS
-1 2 3
-0 1 0
-FACES
-1 2 3 4
-End
-
-MoveAlias D [A, B]
-
-Move A
-EDGES
-2 3 4 1
-0 0 1 1
-CENTERS
-2 3 1
-1 0 3
-End
-
-MoveTransformation B
-EDGES
-0 1 3 2
-1 0 0 1
-FACES
-1 0 2 3
-End
-
-MoveSequence C A B A'
-MoveAlias E2 C2 D'
-
-Illegal FACES 1 2 3
-";
+pub const GADGET_TWS: &str = include_str!("gadget.tws");
 
 /// A made-up KPuzzle definition with orientation moduli in its default
 /// pattern and derived moves.
@@ -169,43 +60,11 @@ pub const GIZMO_OLD_JSON: &str = r#"{
 "#;
 
 /// A scramble file for [`CUBE3_TWS`]: a position and an alg.
-pub const CUBE3_SCRAMBLES: &str = "\
-Scramble first
-CORNERS
-4 1 2 3 5 6 7 8
-0 0 0 0 0 0 0 0
-EDGES
-4 1 2 3 5 6 7 8 9 10 11 12
-End
-
-# Orientation lines may be left out.
-Scramble flipped
-EDGES
-1 2 3 4 5 6 7 8 9 10 11 12
-1 1 0 0 0 0 0 0 0 0 0 0
-End
-
-ScrambleAlg sune
-R U R' U R U2 R'
-(R U)3 [F: R] [R, U]2'
-End
-";
+pub const CUBE3_SCRAMBLES: &str = include_str!("cube3.scr");
 
 /// A scramble file for [`GADGET_TWS`], with wildcards where its start
 /// state has them.
-pub const GADGET_SCRAMBLES: &str = "\
-Scramble s1
-EDGES
-2 1 1 2
-? 1 0 ?
-CENTERS
-3 1 2
-2 0 1
-End
-ScrambleAlg s2
-A B C D E2
-End
-";
+pub const GADGET_SCRAMBLES: &str = include_str!("gadget.scr");
 
 /// A KPattern for [`WIDGET_JSON`].
 pub const WIDGET_PATTERN: &str = r#"{

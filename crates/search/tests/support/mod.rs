@@ -14,45 +14,7 @@ use twistor_search::{Metric, MoveSet};
 
 /// The 2x2x2 as a .tws definition (corners URF UFL ULB UBR DFR DLF DBL DRB
 /// would do; this numbering is our own), written from the cube's geometry.
-pub const CUBE2: &str = "Name Cube2
-Set CORNERS 8 3
-Solved
-CORNERS
-1 2 3 4 5 6 7 8
-0 0 0 0 0 0 0 0
-End
-# Slots: 1 UFR 2 URB 3 UBL 4 ULF 5 DRF 6 DFL 7 DLB 8 DBR
-MoveTransformation U
-CORNERS
-1 2 3 0 4 5 6 7
-0 0 0 0 0 0 0 0
-End
-MoveTransformation R
-CORNERS
-4 0 2 3 7 5 6 1
-1 2 0 0 2 0 0 1
-End
-MoveTransformation F
-CORNERS
-3 1 2 5 0 4 6 7
-2 0 0 1 1 2 0 0
-End
-MoveTransformation D
-CORNERS
-0 1 2 3 5 6 7 4
-0 0 0 0 0 0 0 0
-End
-MoveTransformation L
-CORNERS
-0 1 6 2 4 3 5 7
-0 0 1 2 0 1 2 0
-End
-MoveTransformation B
-CORNERS
-0 7 1 3 4 5 2 6
-0 1 2 0 0 0 1 2
-End
-";
+pub const CUBE2: &str = include_str!("cube2.tws");
 
 /// Distances from the start pattern of every position within `max` moves,
 /// by plain breadth-first search over packed patterns.
@@ -122,37 +84,7 @@ pub fn two_colour_cube2() -> Puzzle {
 /// down (`C1` .. `C3`) by one place, the end tile coming round to the
 /// other end. Every move is a 3-cycle, so the 9!/2 = 181,440 even
 /// permutations are the positions.
-pub const LOOPOVER3: &str = "Name LoopOver3
-Set TILES 9 1
-Solved
-TILES
-1 2 3 4 5 6 7 8 9
-End
-Move R1
-TILES
-3 1 2 4 5 6 7 8 9
-End
-Move R2
-TILES
-1 2 3 6 4 5 7 8 9
-End
-Move R3
-TILES
-1 2 3 4 5 6 9 7 8
-End
-Move C1
-TILES
-7 2 3 1 5 6 4 8 9
-End
-Move C2
-TILES
-1 8 3 4 2 6 7 5 9
-End
-Move C3
-TILES
-1 2 9 4 5 3 7 8 6
-End
-";
+pub const LOOPOVER3: &str = include_str!("loopover3.tws");
 
 /// The puzzle of [`LOOPOVER3`].
 pub fn loopover3() -> Puzzle {

@@ -1,0 +1,319 @@
+//! Move tables of a projection's coordinates: per value and move, the
+//! value after the move, built once (in parallel) so that filling a table
+//! or searching costs a few lookups per move instead of reading positions.
+
+use rayon::prelude::*;
+
+use twistor_core::index::PositionIndexer;
+use twistor_core::Layout;
+
+use super::coords::{add_digits, Coord, Kind};
+use super::Projection;
+
+/// Largest move table built for one coordinate, in entries.
+pub(super) const MOVE_TABLE_LIMIT: u64 = 1 << 23;
+/// Largest split table for tracked pieces (slots part × moves), in entries.
+/// Without one a fill decodes and re-encodes every entry for every move
+/// (ten times slower), so the planner only picks projections that get one
+/// and whose tables fit its budget (see [`Projection::fill_move_bytes`]).
+const PIECES_TABLE_LIMIT: u64 = 1 << 27;
+
+/// Move tables of a [`Kind::Pieces`] coordinate, split in two: the slots
+/// of the tracked pieces move by themselves; the twist each piece receives
+/// depends only on its slot; orientations then add digit by digit.
+#[derive(Clone, Debug)]
+pub(super) struct PiecesTables {
+    /// Size of the orientation part.
+    ori_size: u64,
+    /// Size of the slots part.
+    slots_size: u64,
+    /// `slots[m * slots_size + p]`: the slots part after move `m` (laid
+    /// out as the coordinate's `table` is).
+    slots: Vec<u32>,
+    /// `twist[m * slots_size + p]`: the twists received, as an orientation value.
+    twist: Vec<u32>,
+    /// `add[o * ori_size + w]`: orientation `o` plus twist `w`, when small.
+    add: Option<Vec<u32>>,
+}
+
+impl Projection {
+    /// Readies the projection to follow `moves` (packed transformations):
+    /// where each move sends each slot's piece, and move tables for the
+    /// small coordinates.
+    pub fn prepare(&mut self, layout: &Layout, moves: &[&[u8]]) {
+        self.prepare_with(layout, moves, MOVE_TABLE_LIMIT);
+    }
+
+    /// [`Projection::prepare`] with full move tables only up to
+    /// `table_limit` entries per coordinate.
+    pub(super) fn prepare_with(&mut self, layout: &Layout, moves: &[&[u8]], table_limit: u64) {
+        self.moves = moves
+            .iter()
+            .map(|t| {
+                (0..layout.orbits().len())
+                    .map(|k| {
+                        let p = layout.perm(t, k);
+                        let o = layout.ori(t, k);
+                        let mut d = vec![(0u8, 0u8); p.len()];
+                        for (i, &from) in p.iter().enumerate() {
+                            d[from as usize] = (i as u8, o[i]);
+                        }
+                        d
+                    })
+                    .collect()
+            })
+            .collect();
+        let proj = self;
+        if let Some(ex) = proj.indexer.clone() {
+            proj.raw_moves = moves.iter().map(|m| m.to_vec()).collect();
+            for c in proj.coords.iter_mut() {
+                let Kind::Component(i) = c.kind else { continue };
+                if c.size.saturating_mul(moves.len() as u64) <= table_limit {
+                    let rows = component_table(&ex.indexer, i, moves, &ex.template);
+                    c.table = Some(move_major(&rows, moves.len()));
+                    c.by_value = false;
+                    c.num_moves = moves.len();
+                }
+            }
+            return;
+        }
+        // Move tables for small coordinates (see `arrange_for` for which
+        // one comes last).
+        for ci in 0..proj.coords.len() {
+            let c = &proj.coords[ci];
+            if c.size.saturating_mul(moves.len() as u64) <= table_limit {
+                // Row by row on all threads, then move by move.
+                let nm = moves.len();
+                let mut rows = vec![0u32; c.size as usize * nm];
+                const ROWS: usize = 1024;
+                let this = &*proj;
+                rows.par_chunks_mut(nm * ROWS)
+                    .enumerate()
+                    .for_each(|(chunk, part)| {
+                        let mut buf = Vec::new();
+                        let mut out = Vec::new();
+                        for (j, row) in part.chunks_mut(nm).enumerate() {
+                            c.decode((chunk * ROWS + j) as u64, &mut buf);
+                            for (m, to) in row.iter_mut().enumerate() {
+                                this.move_decoded(ci, m, &buf, &mut out);
+                                *to = c.encode(&out) as u32;
+                            }
+                        }
+                    });
+                proj.coords[ci].table = Some(move_major(&rows, nm));
+                proj.coords[ci].by_value = false;
+                proj.coords[ci].num_moves = nm;
+            } else if let Kind::Pieces = c.kind {
+                let ori_size = c.ori_size;
+                let slots_size = c.size / ori_size;
+                if slots_size.saturating_mul(moves.len() as u64)
+                    <= table_limit.saturating_mul(PIECES_TABLE_LIMIT / MOVE_TABLE_LIMIT)
+                {
+                    let k = c.counts.len();
+                    let entries = (slots_size * moves.len() as u64) as usize;
+                    let mut slots = vec![0u32; entries];
+                    let mut twist = vec![0u32; entries];
+                    let mut buf = Vec::new();
+                    let mut out = Vec::new();
+                    for p in 0..slots_size {
+                        // Orientation zero: the result's orientation is the twist received.
+                        c.decode(p * ori_size, &mut buf);
+                        for m in 0..moves.len() {
+                            proj.move_decoded(ci, m, &buf, &mut out);
+                            let v = c.encode(&out);
+                            slots[(m as u64 * slots_size + p) as usize] = (v / ori_size) as u32;
+                            twist[(m as u64 * slots_size + p) as usize] = (v % ori_size) as u32;
+                        }
+                    }
+                    let add = (ori_size * ori_size <= 1 << 22).then(|| {
+                        let mut t = vec![0u32; (ori_size * ori_size) as usize];
+                        for o in 0..ori_size {
+                            for w in 0..ori_size {
+                                t[(o * ori_size + w) as usize] =
+                                    add_digits(&c.radix[..k], o, w) as u32;
+                            }
+                        }
+                        t
+                    });
+                    proj.coords[ci].by_value = false;
+                    proj.coords[ci].num_moves = moves.len();
+                    proj.coords[ci].pieces = Some(PiecesTables {
+                        ori_size,
+                        slots_size,
+                        slots,
+                        twist,
+                        add,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Bytes of the move tables a fill with `num_moves` moves builds, or
+    /// `None` if some coordinate would have none (and the fill would decode
+    /// every entry: too slow for a large table).
+    pub(crate) fn fill_move_bytes(&self, num_moves: usize) -> Option<u64> {
+        self.coords
+            .iter()
+            .map(|c| c.fill_tables(num_moves as u64).map(|(n, width)| n * width))
+            .sum()
+    }
+
+    /// The work [`prepare`](Self::prepare) takes for `num_moves` moves, in
+    /// a table fill's units (a few nanoseconds each): each table entry
+    /// decodes, moves and encodes a coordinate, about 32 units.
+    pub(crate) fn preparation_work(&self, num_moves: usize) -> u64 {
+        self.coords
+            .iter()
+            .filter_map(|c| c.fill_tables(num_moves as u64))
+            .fold(0u64, |a, (n, _)| a.saturating_add(n))
+            .saturating_mul(32)
+    }
+
+    /// Whether a search can carry coordinates down
+    /// ([`Projection::step_coords`]) instead of reading each position:
+    /// every coordinate has move tables, laid out for a search.
+    pub(crate) fn moves_by_table(&self) -> bool {
+        !self.coords.is_empty()
+            && self
+                .coords
+                .iter()
+                .all(|c| c.by_value && (c.table.is_some() || c.pieces.is_some()))
+    }
+
+    /// Lays the move tables out value by value, as a search reads them (a
+    /// node's children then find their values in one cache line, instead
+    /// of one line per move); for a table that is filled.
+    pub(crate) fn lay_out_for_search(&mut self) {
+        for c in &mut self.coords {
+            if c.by_value {
+                continue;
+            }
+            let nm = c.num_moves;
+            if let Some(t) = &mut c.table {
+                *t = by_value(t, nm);
+            }
+            if let Some(pt) = &mut c.pieces {
+                pt.slots = by_value(&pt.slots, nm);
+                pt.twist = by_value(&pt.twist, nm);
+            }
+            c.by_value = true;
+        }
+    }
+
+    /// The coordinates after move `m` (into `out`) and their index; only
+    /// when [`Projection::moves_by_table`].
+    #[inline]
+    pub(crate) fn step_coords(&self, coords: &[u64], m: usize, out: &mut [u64]) -> u64 {
+        let mut idx = 0u64;
+        for ((c, &v), o) in self.coords.iter().zip(coords).zip(out.iter_mut()) {
+            let moved = c
+                .move_by_table(m, v)
+                .unwrap_or_else(|| unreachable!("step_coords without move tables"));
+            *o = moved;
+            idx = idx * c.size + moved;
+        }
+        idx
+    }
+
+    /// Coordinate `ci`'s move table, if it has one: `t[m * size + v]`.
+    pub(crate) fn move_table(&self, ci: usize) -> Option<&[u32]> {
+        self.coords[ci].table.as_deref()
+    }
+}
+
+impl Coord {
+    /// The value after move `m` by the move tables, if it has them.
+    #[inline]
+    pub(super) fn move_by_table(&self, m: usize, v: u64) -> Option<u64> {
+        let at = |values: u64, v: u64| {
+            if self.by_value {
+                (v * self.num_moves as u64 + m as u64) as usize
+            } else {
+                (m as u64 * values + v) as usize
+            }
+        };
+        if let Some(t) = &self.table {
+            return Some(t[at(self.size, v)] as u64);
+        }
+        let pt = self.pieces.as_ref()?;
+        let (p, o) = (v / pt.ori_size, v % pt.ori_size);
+        let at = at(pt.slots_size, p);
+        let w = pt.twist[at] as u64;
+        let o2 = match &pt.add {
+            Some(add) => add[(o * pt.ori_size + w) as usize] as u64,
+            None => add_digits(&self.radix[..self.counts.len()], o, w),
+        };
+        Some(pt.slots[at] as u64 * pt.ori_size + o2)
+    }
+
+    /// The move tables a fill builds for this coordinate with `m` moves:
+    /// their entries and bytes per entry, or `None` if it gets none (and a
+    /// fill would decode every entry).
+    pub(super) fn fill_tables(&self, m: u64) -> Option<(u64, u64)> {
+        if self.size.saturating_mul(m) <= MOVE_TABLE_LIMIT {
+            Some((self.size * m, 4))
+        } else if matches!(self.kind, Kind::Pieces)
+            && (self.size / self.ori_size).saturating_mul(m) <= PIECES_TABLE_LIMIT
+        {
+            Some(((self.size / self.ori_size) * m, 8))
+        } else {
+            None
+        }
+    }
+}
+
+/// A move table laid out move by move (`t[m * values + v]`, as
+/// [`Projection::move_coord`] reads it) from one laid out value by value
+/// (`rows[v * moves + m]`, as it is built in parallel).
+fn move_major(rows: &[u32], moves: usize) -> Vec<u32> {
+    transpose(rows, moves)
+}
+
+/// The inverse of [`move_major`]: `t[m * values + v]` to `t[v * moves + m]`.
+fn by_value(table: &[u32], moves: usize) -> Vec<u32> {
+    transpose(table, table.len() / moves.max(1))
+}
+
+/// The transpose of a matrix of `columns` columns, stored row by row.
+fn transpose(matrix: &[u32], columns: usize) -> Vec<u32> {
+    let rows = matrix.len() / columns.max(1);
+    let mut out = vec![0u32; matrix.len()];
+    for (r, row) in matrix.chunks_exact(columns.max(1)).enumerate() {
+        for (c, &x) in row.iter().enumerate() {
+            out[c * rows + r] = x;
+        }
+    }
+    out
+}
+
+/// Per value of component `c` of `ix` and move: the value after the move,
+/// row by row (`t[v * moves + m]`); `template` is any position the index
+/// stands for (the component's bytes are written over it).
+pub(crate) fn component_table(
+    ix: &PositionIndexer,
+    c: usize,
+    moves: &[&[u8]],
+    template: &[u8],
+) -> Vec<u32> {
+    let comp = &ix.components()[c];
+    let nm = moves.len();
+    let layout = ix.layout();
+    let mut table = vec![0u32; comp.radix() as usize * nm];
+    const ROWS: usize = 1024;
+    table
+        .par_chunks_mut(nm * ROWS)
+        .enumerate()
+        .for_each(|(ci, chunk)| {
+            let mut state = template.to_vec();
+            let mut out = template.to_vec();
+            for (j, row) in chunk.chunks_mut(nm).enumerate() {
+                comp.unrank((ci * ROWS + j) as u64, &mut state);
+                for (m, mv) in moves.iter().enumerate() {
+                    layout.compose_into(&state, mv, &mut out);
+                    row[m] = comp.rank(&out) as u32;
+                }
+            }
+        });
+    table
+}
