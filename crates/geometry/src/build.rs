@@ -100,18 +100,7 @@ fn map_key(key: &[u16], map: &[(usize, bool)], counts: &[u16], out: &mut [u16]) 
 /// The solid for a shape, built once.
 pub(crate) fn solid(shape: Shape) -> &'static Solid {
     static SOLIDS: OnceLock<Vec<Solid>> = OnceLock::new();
-    let all = SOLIDS.get_or_init(|| {
-        [
-            Shape::Tetrahedron,
-            Shape::Cube,
-            Shape::Octahedron,
-            Shape::Dodecahedron,
-            Shape::Icosahedron,
-        ]
-        .into_iter()
-        .map(Solid::new)
-        .collect()
-    });
+    let all = SOLIDS.get_or_init(|| Shape::ALL.into_iter().map(Solid::new).collect());
     let i = match shape {
         Shape::Tetrahedron => 0,
         Shape::Cube => 1,

@@ -30,6 +30,17 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// The five Platonic solids.
+    pub const ALL: [Shape; 5] = [
+        Shape::Tetrahedron,
+        Shape::Cube,
+        Shape::Octahedron,
+        Shape::Dodecahedron,
+        Shape::Icosahedron,
+    ];
+}
+
+impl Shape {
     /// The solid a descriptor letter names.
     pub fn from_letter(s: &str) -> Option<Shape> {
         Some(match s {

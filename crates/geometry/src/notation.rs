@@ -38,31 +38,25 @@ struct GroupTable {
 fn group_table(shape: Shape) -> &'static GroupTable {
     static TABLES: OnceLock<Vec<GroupTable>> = OnceLock::new();
     let tables = TABLES.get_or_init(|| {
-        [
-            Shape::Tetrahedron,
-            Shape::Cube,
-            Shape::Octahedron,
-            Shape::Dodecahedron,
-            Shape::Icosahedron,
-        ]
-        .into_iter()
-        .map(|s| {
-            let elements = crate::build::solid(s).rotations.clone();
-            let n = elements.len();
-            let mut product = Vec::with_capacity(n * n);
-            for a in &elements {
-                for b in &elements {
-                    let q = *a * *b;
-                    let k = elements
-                        .iter()
-                        .position(|e| e.same_rotation(q))
-                        .unwrap_or(0);
-                    product.push(k as u16);
+        Shape::ALL
+            .into_iter()
+            .map(|s| {
+                let elements = crate::build::solid(s).rotations.clone();
+                let n = elements.len();
+                let mut product = Vec::with_capacity(n * n);
+                for a in &elements {
+                    for b in &elements {
+                        let q = *a * *b;
+                        let k = elements
+                            .iter()
+                            .position(|e| e.same_rotation(q))
+                            .unwrap_or(0);
+                        product.push(k as u16);
+                    }
                 }
-            }
-            GroupTable { elements, product }
-        })
-        .collect()
+                GroupTable { elements, product }
+            })
+            .collect()
     });
     let i = match shape {
         Shape::Tetrahedron => 0,

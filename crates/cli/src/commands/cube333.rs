@@ -215,24 +215,29 @@ fn reporter(verbose: bool) -> impl FnMut(StoreEvent) {
 /// Optimal-search options that show the search's depth, branches and
 /// node rate on `bar` (when it is drawn).
 fn optimal_options(bar: &Progress) -> OptimalOptions {
-    let Some(handle) = bar.handle() else {
-        return OptimalOptions::default();
-    };
-    let t0 = Instant::now();
     OptimalOptions {
-        progress: Some(std::sync::Arc::new(move |p: OptimalProgress| {
-            let secs = t0.elapsed().as_secs_f64().max(1e-9);
-            handle.set_message(format!(
-                "optimal search: depth {}, {}/{} branches, {:.1} M nodes ({:.1} M/s)",
-                p.depth,
-                p.prefixes_done,
-                p.prefixes,
-                p.nodes as f64 / 1e6,
-                p.nodes as f64 / secs / 1e6
-            ));
-        })),
+        progress: bar.handle().map(optimal_progress),
         ..OptimalOptions::default()
     }
+}
+
+/// A progress callback for the optimal 3x3x3 search that shows its depth,
+/// branches and node rate on `handle`.
+pub fn optimal_progress(
+    handle: indicatif::ProgressBar,
+) -> std::sync::Arc<dyn Fn(OptimalProgress) + Send + Sync> {
+    let t0 = Instant::now();
+    std::sync::Arc::new(move |p: OptimalProgress| {
+        let secs = t0.elapsed().as_secs_f64().max(1e-9);
+        handle.set_message(format!(
+            "optimal search: depth {}, {}/{} branches, {:.1} M nodes ({:.1} M/s)",
+            p.depth,
+            p.prefixes_done,
+            p.prefixes,
+            p.nodes as f64 / 1e6,
+            p.nodes as f64 / secs / 1e6
+        ));
+    })
 }
 
 fn parse_cube(s: &str) -> Result<CubieCube, String> {

@@ -1,12 +1,11 @@
 //! `twistor solve`: optimal solutions of positions.
 
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::json;
 use twistor_core::{Pattern, Puzzle};
-use twistor_cube333::optimal::{OptimalProgress, OptimalTableKind};
+use twistor_cube333::optimal::OptimalTableKind;
 use twistor_formats::alg::Alg;
 use twistor_formats::positions::{read_positions, PositionBody};
 use twistor_formats::resolve::alg_transformation;
@@ -144,20 +143,7 @@ pub fn run(args: SolveArgs) -> CliResult {
         },
         symmetry: !args.no_symmetry,
         store: args.cache.store()?,
-        optimal_progress: optimal_bar.map(|handle| {
-            let t0 = Instant::now();
-            Arc::new(move |p: OptimalProgress| {
-                let secs = t0.elapsed().as_secs_f64().max(1e-9);
-                handle.set_message(format!(
-                    "optimal search: depth {}, {}/{} branches, {:.1} M nodes ({:.1} M/s)",
-                    p.depth,
-                    p.prefixes_done,
-                    p.prefixes,
-                    p.nodes as f64 / 1e6,
-                    p.nodes as f64 / secs / 1e6
-                ));
-            }) as Arc<dyn Fn(OptimalProgress) + Send + Sync>
-        }),
+        optimal_progress: optimal_bar.map(crate::commands::cube333::optimal_progress),
     };
     let mut shown = Shown {
         bar,

@@ -342,6 +342,16 @@ pub(crate) struct Context<'a, 'c> {
 }
 
 impl Context<'_, '_> {
+    /// The grips' transformations, the generators a perfect index is
+    /// built over.
+    pub fn grip_transformations(&self) -> Vec<&Transformation> {
+        self.moves
+            .grips()
+            .iter()
+            .map(|g| &g.transformation)
+            .collect()
+    }
+
     /// Reports an event.
     pub fn emit(&self, event: GodsEvent) {
         self.signals.emit(event);
@@ -472,12 +482,7 @@ fn run(
 
 fn breadth_first(ctx: &mut Context<'_, '_>) -> Result<EngineOutput, GodsError> {
     let opts = ctx.options;
-    let generators: Vec<&Transformation> = ctx
-        .moves
-        .grips()
-        .iter()
-        .map(|g| &g.transformation)
-        .collect();
+    let generators = ctx.grip_transformations();
     let indexer = PositionIndexer::new(ctx.puzzle.layout(), ctx.puzzle.start(), &generators);
     match opts.storage {
         Storage::BitArray => {

@@ -270,12 +270,7 @@ pub(crate) fn run(
     let start_t = layout
         .transformation_of(start)
         .ok_or(GodsError::ProductsNeedTransformations)?;
-    let generators: Vec<&Transformation> = ctx
-        .moves
-        .grips()
-        .iter()
-        .map(|g| &g.transformation)
-        .collect();
+    let generators = ctx.grip_transformations();
     if let Ok(indexer) = PositionIndexer::new(layout, start, &generators) {
         let bytes = DenseStore::bytes(indexer.size());
         if bytes <= ctx.options.memory_limit / 2 && indexer.size() <= usize::MAX as u64 {
