@@ -13,6 +13,7 @@ mod moves;
 mod progress;
 mod puzzle_source;
 mod target;
+mod timing;
 
 use clap::{CommandFactory, Parser, Subcommand};
 

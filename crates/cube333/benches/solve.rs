@@ -3,8 +3,8 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use twistor_core::random::SeededRng;
-use twistor_cube333::twophase::{solve, SolveOptions, TwoPhaseTables};
 use twistor_cube333::CubieCube;
+use twistor_cube333::{solve_two_phase as solve, TwoPhaseOptions, TwoPhaseTables};
 use twistor_store::{default_cache_dir, DirStore};
 
 fn two_phase(c: &mut Criterion) {
@@ -15,7 +15,7 @@ fn two_phase(c: &mut Criterion) {
         .map(|_| CubieCube::random(|| rng.next_u64()))
         .collect();
     for target in [21usize, 20] {
-        let opts = SolveOptions {
+        let opts = TwoPhaseOptions {
             max_length: target,
             ..Default::default()
         };

@@ -69,6 +69,7 @@ pub fn set_flip(c: &mut CubieCube, mut flip: u16) {
 }
 
 /// Slice: which four slots hold the UD-slice edges (0 when they are home).
+#[cfg(test)]
 pub fn slice(c: &CubieCube) -> u16 {
     slice_sorted(c) / 24
 }

@@ -15,12 +15,7 @@
 //! the symmetry tables (they are the reflections of the dihedral group D3).
 
 use crate::error::CubeError;
-use crate::moves::Move;
-
-/// Number of corners.
-pub const N_CORNERS: usize = 8;
-/// Number of edges.
-pub const N_EDGES: usize = 12;
+use crate::moves::FaceTurn;
 
 /// Corner names in slot order: URF UFL ULB UBR DFR DLF DBL DRB.
 pub const CORNER_NAMES: [&str; 8] = ["URF", "UFL", "ULB", "UBR", "DFR", "DLF", "DBL", "DRB"];
@@ -244,17 +239,17 @@ impl CubieCube {
 
     /// Applies one face turn.
     #[inline]
-    pub fn apply_move(&self, m: Move) -> CubieCube {
+    pub fn apply_move(&self, m: FaceTurn) -> CubieCube {
         self.multiply_proper(m.cubie())
     }
 
     /// Applies a sequence of face turns.
-    pub fn apply_moves(&self, moves: &[Move]) -> CubieCube {
+    pub fn apply_moves(&self, moves: &[FaceTurn]) -> CubieCube {
         moves.iter().fold(*self, |c, &m| c.apply_move(m))
     }
 
     /// The cube reached from solved by `moves`.
-    pub fn from_moves(moves: &[Move]) -> CubieCube {
+    pub fn from_moves(moves: &[FaceTurn]) -> CubieCube {
         CubieCube::SOLVED.apply_moves(moves)
     }
 
@@ -419,7 +414,7 @@ mod tests {
 
     #[test]
     fn sexy_move_has_order_six() {
-        let m: Vec<Move> = "R U R' U'".parse::<crate::moves::MoveSeq>().unwrap().0;
+        let m: Vec<FaceTurn> = "R U R' U'".parse::<crate::moves::MoveSeq>().unwrap().0;
         let mut c = CubieCube::SOLVED;
         for k in 1..=6 {
             c = c.apply_moves(&m);

@@ -78,10 +78,4 @@ pub enum CubeError {
         /// What is wrong.
         message: String,
     },
-    /// An alg in cubing.js notation that does not parse or expands too far.
-    #[error(transparent)]
-    Notation(#[from] twistor_formats::alg::AlgError),
-    /// KPattern JSON that is not a 3x3x3 pattern.
-    #[error("KPattern: {0}")]
-    KPattern(String),
 }

@@ -11,17 +11,18 @@
 //! # Main types
 //!
 //! * [`CubieCube`] is the cube at the cubie level; it converts from and to
-//!   facelet strings ([`FaceletCube`], Kociemba's URFDLB order), face-turn
-//!   sequences ([`MoveSeq`]) and cubing.js KPattern JSON ([`kpattern`]),
-//!   checking every defect with its own [`CubeError`].
-//! * [`coord`], [`symmetry`] and [`tables`] hold the coordinates, the 48
-//!   symmetries and the move and symmetry tables; [`prune`] the
-//!   symmetry-reduced pruning tables.
-//! * [`twophase`] is the two-phase solver, [`optimal`] the optimal one.
+//!   facelet strings ([`FaceletCube`], Kociemba's URFDLB order) and
+//!   face-turn sequences ([`MoveSeq`] of [`FaceTurn`]s), checking every
+//!   defect with its own [`CubeError`].
+//! * [`TwoPhaseTables`] with [`solve_two_phase`] is the two-phase solver,
+//!   [`OptimalSolver`] the optimal one.
+//! * [`CubeCorrespondence`] finds the 3x3x3 in any puzzle definition (a
+//!   `.tws` or KPuzzle file numbering pieces its own way), so the generic
+//!   tools can hand such a cube to these solvers and map the answer back.
 //!
-//! * [`recognize`] finds the 3x3x3 in any puzzle definition (a `.tws` or
-//!   KPuzzle file numbering pieces its own way), so the generic tools can
-//!   hand such a cube to these solvers and map the answer back.
+//! That is the whole public surface: the coordinates, the 48 symmetries,
+//! the move, symmetry and pruning tables are private modules
+//! (`coord`, `symmetry`, `tables`, `prune`, `cache`), free to change.
 //!
 //! # How data flows
 //!
@@ -37,8 +38,7 @@
 //! # Example
 //!
 //! ```
-//! use twistor_cube333::twophase::{solve, SolveOptions, TwoPhaseTables};
-//! use twistor_cube333::{CubieCube, MoveSeq};
+//! use twistor_cube333::{solve_two_phase, CubieCube, MoveSeq, TwoPhaseOptions, TwoPhaseTables};
 //!
 //! let scramble: MoveSeq = "R U R' U' F2 D L'".parse()?;
 //! let cube = CubieCube::from_moves(&scramble.0);
@@ -48,7 +48,8 @@
 //! // Tables kept in a directory: built once (seconds), then mapped.
 //! let store = twistor_store::DirStore::new(dir);
 //! let tables = TwoPhaseTables::load(&store, &mut |_event| {});
-//! let solution = solve(&tables, &cube, &SolveOptions { max_length: 7, ..Default::default() })?;
+//! let options = TwoPhaseOptions { max_length: 7, ..Default::default() };
+//! let solution = solve_two_phase(&tables, &cube, &options)?;
 //! assert!(cube.apply_moves(&solution.moves.0).is_solved());
 //! assert!(solution.moves.len() <= 7);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -59,21 +60,30 @@
 #![allow(clippy::needless_range_loop)]
 
 mod cache;
-pub mod coord;
-pub mod cubie;
+mod coord;
+mod cubie;
 mod error;
-pub mod facelet;
-pub mod kpattern;
-pub mod moves;
-pub mod optimal;
-pub mod prune;
-pub mod recognize;
-pub mod symmetry;
-pub mod tables;
-pub mod timing;
-pub mod twophase;
+mod facelet;
+mod moves;
+mod optimal;
+mod prune;
+mod recognize;
+mod symmetry;
+mod tables;
+mod twophase;
+
+#[cfg(test)]
+mod tests;
 
 pub use cubie::CubieCube;
 pub use error::CubeError;
 pub use facelet::FaceletCube;
-pub use moves::{Face, Move, MoveSeq};
+pub use moves::{Face, FaceTurn, MoveSeq};
+pub use optimal::{
+    OptimalOptions, OptimalProgress, OptimalSolution, OptimalSolver, OptimalTableKind, ProgressFn,
+};
+pub use recognize::CubeCorrespondence;
+pub use twophase::{
+    solve as solve_two_phase, solve_batch as solve_two_phase_batch, TwoPhaseError, TwoPhaseOptions,
+    TwoPhaseSolution, TwoPhaseTables,
+};

@@ -47,23 +47,23 @@ impl Face {
 
 /// One face turn: a face and a number of clockwise quarter turns (1, 2 or 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Move(u8);
+pub struct FaceTurn(u8);
 
 /// Number of face turns in the half-turn metric.
 pub const N_MOVES: usize = 18;
 
-impl Move {
+impl FaceTurn {
     /// The turn of `face` by `quarter_turns` clockwise quarter turns
     /// (taken mod 4); `None` for a multiple of four (no turn at all).
-    pub fn new(face: Face, quarter_turns: i64) -> Option<Move> {
+    pub fn new(face: Face, quarter_turns: i64) -> Option<FaceTurn> {
         let q = quarter_turns.rem_euclid(4) as u8;
-        (q != 0).then(|| Move(face as u8 * 3 + q - 1))
+        (q != 0).then(|| FaceTurn(face as u8 * 3 + q - 1))
     }
 
     /// The move with index `i` in `0..18`.
-    pub fn from_index(i: usize) -> Move {
+    pub fn from_index(i: usize) -> FaceTurn {
         debug_assert!(i < N_MOVES);
-        Move(i as u8)
+        FaceTurn(i as u8)
     }
 
     /// Index in `0..18`: `face * 3 + quarter_turns - 1`.
@@ -83,13 +83,13 @@ impl Move {
     }
 
     /// The turn that undoes this one.
-    pub fn inverse(self) -> Move {
-        Move(self.0 / 3 * 3 + 2 - self.0 % 3)
+    pub fn inverse(self) -> FaceTurn {
+        FaceTurn(self.0 / 3 * 3 + 2 - self.0 % 3)
     }
 
     /// All 18 moves in index order.
-    pub fn all() -> impl Iterator<Item = Move> {
-        (0..N_MOVES as u8).map(Move)
+    pub fn all() -> impl Iterator<Item = FaceTurn> {
+        (0..N_MOVES as u8).map(FaceTurn)
     }
 
     /// The cubie-level effect of this move.
@@ -135,16 +135,16 @@ const fn const_multiply(a: &CubieCube, b: &CubieCube) -> CubieCube {
     r
 }
 
-impl fmt::Display for Move {
+impl fmt::Display for FaceTurn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let suffix = ["", "2", "'"][(self.0 % 3) as usize];
         write!(f, "{}{}", self.face().letter(), suffix)
     }
 }
 
-impl FromStr for Move {
+impl FromStr for FaceTurn {
     type Err = CubeError;
-    fn from_str(s: &str) -> Result<Move, CubeError> {
+    fn from_str(s: &str) -> Result<FaceTurn, CubeError> {
         let seq: MoveSeq = s.parse()?;
         match seq.0.as_slice() {
             [m] => Ok(*m),
@@ -158,7 +158,7 @@ impl FromStr for Move {
 
 /// A sequence of face turns, printed with single spaces (`R U2 F'`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct MoveSeq(pub Vec<Move>);
+pub struct MoveSeq(pub Vec<FaceTurn>);
 
 impl MoveSeq {
     /// Number of moves (half-turn metric).
@@ -237,40 +237,8 @@ impl FromStr for MoveSeq {
                     message: format!("unexpected {:?} after a face turn", chars[i]),
                 });
             }
-            if let Some(m) = Move::new(face, q) {
+            if let Some(m) = FaceTurn::new(face, q) {
                 out.push(m);
-            }
-        }
-        Ok(MoveSeq(out))
-    }
-}
-
-/// Most moves an alg may expand to (repetitions and commutators grow fast).
-pub const ALG_MOVE_LIMIT: usize = 1_000_000;
-
-impl MoveSeq {
-    /// Reads an alg in cubing.js notation (groupings, repetitions,
-    /// commutators and conjugates are expanded) made of outer face turns
-    /// U R F D L B only.
-    pub fn from_alg(s: &str) -> Result<MoveSeq, CubeError> {
-        let alg = twistor_formats::alg::Alg::parse(s)?;
-        let expanded = alg.expanded_moves(ALG_MOVE_LIMIT)?;
-        let mut out = Vec::with_capacity(expanded.len());
-        for m in expanded {
-            let face = (m.family.chars().count() == 1)
-                .then(|| m.family.chars().next().and_then(Face::from_letter))
-                .flatten();
-            let Some(face) = face.filter(|_| m.inner_layer.is_none() && m.outer_layer.is_none())
-            else {
-                return Err(CubeError::Alg {
-                    column: m.column().unwrap_or(1),
-                    message: format!(
-                        "{m} is not a face turn of the 3x3x3 (only U R F D L B with amounts are supported)"
-                    ),
-                });
-            };
-            if let Some(mv) = Move::new(face, m.amount as i64) {
-                out.push(mv);
             }
         }
         Ok(MoveSeq(out))
@@ -298,25 +266,6 @@ mod tests {
             other => panic!("unexpected {other:?}"),
         }
         assert!("R2x".parse::<MoveSeq>().is_err());
-    }
-
-    #[test]
-    fn alg_notation_is_flattened_to_face_turns() {
-        let a = MoveSeq::from_alg("[R, U] (F2 D')2").unwrap();
-        assert_eq!(a.to_string(), "R U R' U' F2 D' F2 D'");
-        assert!(matches!(
-            MoveSeq::from_alg("R x"),
-            Err(CubeError::Alg { column: 3, .. })
-        ));
-        assert!(MoveSeq::from_alg("Rw").is_err());
-        // The notation's own error is kept (as the source), under the
-        // message it always had.
-        match MoveSeq::from_alg("R (U") {
-            Err(e @ CubeError::Notation(_)) => {
-                assert!(e.to_string().starts_with("column "), "{e}")
-            }
-            other => panic!("unexpected {other:?}"),
-        }
     }
 
     #[test]

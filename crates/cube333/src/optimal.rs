@@ -28,7 +28,7 @@ use rayon::prelude::*;
 use crate::cache::{load_or_build, table_key, TableMemory};
 use crate::coord::{self, N_FLIP, N_TWIST};
 use crate::cubie::CubieCube;
-use crate::moves::{Move, MoveSeq, N_MOVES};
+use crate::moves::{FaceTurn, MoveSeq, N_MOVES};
 use crate::prune::{phase1_table, NibbleTable};
 use crate::symmetry::{Symmetries, N_SYM};
 use crate::tables::{CoordTables, N_SLICE_SORTED_CLASS};
@@ -348,7 +348,7 @@ impl OptimalSolver {
         // be a quarter turn, and the next any other face (see `prefixes`).
         let central = !opts.no_symmetry_reduction
             && coord::flip(cube) != 0
-            && Move::all()
+            && FaceTurn::all()
                 .all(|m| cube.apply_move(m) == CubieCube::from_moves(&[m]).multiply(cube));
         let nodes = AtomicU64::new(0);
         let start = axes.iter().map(|a| a.depth).max().unwrap_or(0);
@@ -410,7 +410,11 @@ impl OptimalSolver {
             tell(done.load(Ordering::Relaxed), true);
             if let Some(path) = result {
                 return Some(OptimalSolution {
-                    moves: MoveSeq(path.iter().map(|&m| Move::from_index(m as usize)).collect()),
+                    moves: MoveSeq(
+                        path.iter()
+                            .map(|&m| FaceTurn::from_index(m as usize))
+                            .collect(),
+                    ),
                     nodes: nodes.load(Ordering::Relaxed),
                     stopped: false,
                 });

@@ -109,36 +109,6 @@ impl SymSpace for Phase2Space<'_> {
     }
 }
 
-/// Whole cube corners: corner-permutation class × twist, all 18 moves.
-pub(crate) struct CornerSpace<'a>(pub &'a CoordTables, pub [u8; 18]);
-
-impl SymSpace for CornerSpace<'_> {
-    fn n_classes(&self) -> usize {
-        N_CORNER_CLASS
-    }
-    fn n_inner(&self) -> usize {
-        N_TWIST
-    }
-    fn moves(&self) -> &[u8] {
-        &self.1
-    }
-    #[inline]
-    fn class_move(&self, class: usize, m: usize) -> (usize, usize) {
-        self.0.corner_class_move(class, m)
-    }
-    #[inline]
-    fn inner_move(&self, inner: usize, m: usize) -> usize {
-        self.0.twist_move[inner * N_MOVES + m] as usize
-    }
-    #[inline]
-    fn inner_conj(&self, inner: usize, s: usize) -> usize {
-        self.0.twist_conj[inner * 16 + s] as usize
-    }
-    fn stab(&self, class: usize) -> u16 {
-        self.0.corner.stab[class]
-    }
-}
-
 struct AtomicNibbles(Vec<AtomicU64>);
 
 impl AtomicNibbles {
@@ -243,7 +213,8 @@ pub(crate) fn build_sym_nibbles<S: SymSpace>(space: &S) -> Vec<u8> {
 /// A pruning table of exact distances, 4 bits an entry.
 pub struct NibbleTable {
     bytes: TableMemory,
-    /// Number of entries.
+    /// Number of entries (read by the distribution tests).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub len: usize,
 }
 
@@ -261,6 +232,7 @@ impl NibbleTable {
     }
 
     /// Number of entries at each distance.
+    #[cfg(test)]
     pub fn entry_counts(&self) -> Vec<u64> {
         let mut counts = vec![0u64; 16];
         for i in 0..self.len {
@@ -274,6 +246,7 @@ impl NibbleTable {
 
     /// Raw positions at each distance: each entry `class × inner` stands
     /// for `class_size(class)` raw positions.
+    #[cfg(test)]
     pub fn raw_distribution(
         &self,
         n_inner: usize,
@@ -345,26 +318,6 @@ pub fn phase2_table(store: &dyn TableStore, report: &mut dyn FnMut(StoreEvent)) 
         &id,
         len.div_ceil(2),
         || build_sym_nibbles(&Phase2Space(t)),
-        report,
-    );
-    NibbleTable { bytes, len }
-}
-
-/// The corner table: distances of the corners alone (permutation class ×
-/// twist), 6,053,616 entries; a lower bound on the whole cube's distance.
-pub fn corner_table(store: &dyn TableStore, report: &mut dyn FnMut(StoreEvent)) -> NibbleTable {
-    let t = CoordTables::get();
-    let len = N_CORNER_CLASS * N_TWIST;
-    let id = table_key(
-        "corners-perm-twist",
-        [N_CORNER_CLASS as u64, N_TWIST as u64, 4, 0],
-    );
-    let all: [u8; 18] = std::array::from_fn(|i| i as u8);
-    let bytes = load_or_build(
-        store,
-        &id,
-        len.div_ceil(2),
-        || build_sym_nibbles(&CornerSpace(t, all)),
         report,
     );
     NibbleTable { bytes, len }

@@ -16,7 +16,7 @@
 use twistor_core::{Layout, Pattern, Puzzle};
 
 use crate::cubie::CubieCube;
-use crate::moves::{Face, Move, MoveSeq};
+use crate::moves::{Face, FaceTurn, MoveSeq};
 
 /// How a puzzle definition is the 3x3x3.
 #[derive(Clone, Debug)]
@@ -103,7 +103,7 @@ impl CubeCorrespondence {
         );
         let cube_moves: Vec<&CubieCube> = Face::ALL
             .iter()
-            .map(|&f| Move::new(f, 1).expect("a quarter turn").cubie())
+            .map(|&f| FaceTurn::new(f, 1).expect("a quarter turn").cubie())
             .collect();
         let cube_corner_sets = {
             let per: Vec<Vec<usize>> = cube_moves
@@ -189,7 +189,9 @@ impl CubeCorrespondence {
             let face = Face::ALL[face_of[g]];
             let p = layout.perm(t, co);
             let dir = [1i8, -1].into_iter().find(|&d| {
-                let c = Move::new(face, d as i64).expect("a quarter turn").cubie();
+                let c = FaceTurn::new(face, d as i64)
+                    .expect("a quarter turn")
+                    .cubie();
                 (0..8).all(|i| c.cp[corner_slot[i] as usize] == corner_slot[p[i] as usize])
                     && (0..12).all(|i| {
                         c.ep[edge_slot[i] as usize] == edge_slot[layout.perm(t, eo)[i] as usize]
@@ -261,7 +263,9 @@ impl CubeCorrespondence {
         for (g, t) in ts.iter().enumerate() {
             let face = Face::ALL[face_of[g]];
             let dir = face_move[face_of[g]].1;
-            let c = Move::new(face, dir as i64).expect("a quarter turn").cubie();
+            let c = FaceTurn::new(face, dir as i64)
+                .expect("a quarter turn")
+                .cubie();
             let p = layout.perm(t, orbit);
             let o = layout.ori(t, orbit);
             for i in 0..N {

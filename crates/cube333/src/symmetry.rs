@@ -9,7 +9,7 @@
 use std::sync::OnceLock;
 
 use crate::cubie::{CubieCube, S_F2, S_LR2, S_U4, S_URF3};
-use crate::moves::{Move, N_MOVES};
+use crate::moves::{FaceTurn, N_MOVES};
 
 /// All symmetries, reflections included.
 pub const N_SYM: usize = 48;
@@ -22,7 +22,9 @@ pub struct Symmetries {
     pub cubes: [CubieCube; N_SYM],
     /// Index of the inverse of each symmetry.
     pub inv: [u8; N_SYM],
-    /// `mult[a][b]` is the index of `S_a · S_b`.
+    /// `mult[a][b]` is the index of `S_a · S_b` (the tests check the
+    /// symmetries form a group with it).
+    #[cfg(test)]
     pub mult: [[u8; N_SYM]; N_SYM],
     /// `conj_move[s][m]` is the move `S_s · m · S_s⁻¹`.
     pub conj_move: [[u8; N_MOVES]; N_SYM],
@@ -51,13 +53,18 @@ impl Symmetries {
             }
             cc = cc.multiply(&S_URF3);
         }
+        #[cfg(test)]
         let find = |x: &CubieCube| cubes.iter().position(|y| y == x).map(|i| i as u8);
         let mut inv = [0u8; N_SYM];
+        #[cfg(test)]
         let mut mult = [[0u8; N_SYM]; N_SYM];
         for i in 0..N_SYM {
             for j in 0..N_SYM {
                 let p = cubes[i].multiply(&cubes[j]);
-                mult[i][j] = find(&p).unwrap_or(0);
+                #[cfg(test)]
+                {
+                    mult[i][j] = find(&p).unwrap_or(0);
+                }
                 if p.is_solved() {
                     inv[i] = j as u8;
                 }
@@ -65,17 +72,18 @@ impl Symmetries {
         }
         let mut conj_move = [[0u8; N_MOVES]; N_SYM];
         for s in 0..N_SYM {
-            for m in Move::all() {
+            for m in FaceTurn::all() {
                 let x = cubes[s]
                     .multiply(m.cubie())
                     .multiply(&cubes[inv[s] as usize]);
                 conj_move[s][m.index()] =
-                    Move::all().position(|k| *k.cubie() == x).unwrap_or(0) as u8;
+                    FaceTurn::all().position(|k| *k.cubie() == x).unwrap_or(0) as u8;
             }
         }
         Symmetries {
             cubes,
             inv,
+            #[cfg(test)]
             mult,
             conj_move,
         }
@@ -130,8 +138,8 @@ mod tests {
         let sy = Symmetries::get();
         for s in 0..N_SYM {
             let mut seen = [false; N_MOVES];
-            for m in Move::all() {
-                let k = Move::from_index(sy.conj_move[s][m.index()] as usize);
+            for m in FaceTurn::all() {
+                let k = FaceTurn::from_index(sy.conj_move[s][m.index()] as usize);
                 let x = sy.conjugate(m.cubie(), s);
                 assert_eq!(*k.cubie(), x);
                 seen[k.index()] = true;
@@ -141,7 +149,7 @@ mod tests {
         // U4 maps U to U, and URF3 maps U to R.
         assert_eq!(sy.conj_move[2][0], 0);
         assert_ne!(
-            Move::from_index(sy.conj_move[16][0] as usize).face(),
+            FaceTurn::from_index(sy.conj_move[16][0] as usize).face(),
             crate::moves::Face::U
         );
     }

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use crate::coord::*;
 use crate::cubie::CubieCube;
-use crate::moves::{Move, N_MOVES};
+use crate::moves::{FaceTurn, N_MOVES};
 use crate::symmetry::{flips_slice_edges, Symmetries, N_SYM_D4H};
 
 /// Classes of the flip-UD-slice coordinate under the 16 symmetries.
@@ -82,16 +82,13 @@ impl SymReduction {
     }
 
     /// Number of classes.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.rep.len()
     }
 
-    /// Whether there are no classes.
-    pub fn is_empty(&self) -> bool {
-        self.rep.is_empty()
-    }
-
     /// Number of raw coordinates in class `c`: 16 / |stabiliser|.
+    #[cfg(test)]
     pub fn class_size(&self, c: usize) -> u64 {
         16 / self.stab[c].count_ones() as u64
     }
@@ -116,9 +113,12 @@ pub struct CoordTables {
     pub flip_conj: Vec<u16>,
     /// Flip correction for symmetries that turn about UD by 90°, per slice.
     pub slice_flip_mask: Vec<u16>,
-    /// `slice_sorted_conj[x * 16 + s]`.
+    /// `slice_sorted_conj[x * 16 + s]` (kept for the tests; the solvers
+    /// use it only through the symmetry reductions built from it).
+    #[cfg(test)]
     pub slice_sorted_conj: Vec<u16>,
-    /// `corners_conj[c * 16 + s]`.
+    /// `corners_conj[c * 16 + s]` (likewise).
+    #[cfg(test)]
     pub corners_conj: Vec<u16>,
     /// `ud_edges_conj[e * 16 + s]`.
     pub ud_edges_conj: Vec<u16>,
@@ -142,7 +142,7 @@ fn move_table(
     for x in 0..n {
         let mut c = CubieCube::SOLVED;
         set(&mut c, x as u16);
-        for m in Move::all() {
+        for m in FaceTurn::all() {
             t[x * N_MOVES + m.index()] = get(&c.apply_move(m));
         }
     }
@@ -195,7 +195,7 @@ impl CoordTables {
                                         let mut c = CubieCube::SOLVED;
                                         set_ud_edges(&mut c, x as u16);
                                         for &m in &PHASE2_MOVES {
-                                            let d = c.apply_move(Move::from_index(m as usize));
+                                            let d = c.apply_move(FaceTurn::from_index(m as usize));
                                             t[x * N_MOVES + m as usize] = ud_edges(&d);
                                         }
                                     }
@@ -264,7 +264,9 @@ impl CoordTables {
             twist_conj,
             flip_conj,
             slice_flip_mask,
+            #[cfg(test)]
             slice_sorted_conj,
+            #[cfg(test)]
             corners_conj,
             ud_edges_conj,
             flipslice,
@@ -385,7 +387,7 @@ mod tests {
         let mut rng = SeededRng::new(1);
         for _ in 0..100 {
             let c = CubieCube::random(|| rng.next_u64());
-            for m in Move::all() {
+            for m in FaceTurn::all() {
                 let d = c.apply_move(m);
                 let i = m.index();
                 assert_eq!(t.twist_move[twist(&c) as usize * 18 + i], twist(&d));

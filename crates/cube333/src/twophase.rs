@@ -20,7 +20,7 @@ use thiserror::Error;
 
 use crate::coord::{self, N_FLIP, N_TWIST, N_UD_EDGES};
 use crate::cubie::CubieCube;
-use crate::moves::{Move, MoveSeq, N_MOVES};
+use crate::moves::{FaceTurn, MoveSeq, N_MOVES};
 use crate::prune::{phase1_table, phase2_table, NibbleTable};
 use crate::symmetry::Symmetries;
 use crate::tables::CoordTables;
@@ -84,7 +84,7 @@ impl TwoPhaseTables {
 
 /// When to stop searching.
 #[derive(Clone, Debug)]
-pub struct SolveOptions {
+pub struct TwoPhaseOptions {
     /// Return the first solution of at most this many moves.
     pub max_length: usize,
     /// Give up after this many phase-2 searches.
@@ -96,9 +96,9 @@ pub struct SolveOptions {
     pub all_directions: bool,
 }
 
-impl Default for SolveOptions {
+impl Default for TwoPhaseOptions {
     fn default() -> Self {
-        SolveOptions {
+        TwoPhaseOptions {
             max_length: 21,
             probe_limit: None,
             time_limit: None,
@@ -109,7 +109,7 @@ impl Default for SolveOptions {
 
 /// Why no solution came back.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum SolveError {
+pub enum TwoPhaseError {
     /// The limits were reached first.
     #[error("no solution of at most {max_length} moves found within the probe or time limit")]
     LimitReached {
@@ -127,7 +127,7 @@ pub enum SolveError {
 
 /// A solution and what it cost.
 #[derive(Clone, Debug)]
-pub struct Solution {
+pub struct TwoPhaseSolution {
     /// The moves that solve the cube.
     pub moves: MoveSeq,
     /// Phase-2 searches started.
@@ -264,7 +264,8 @@ impl<'a> Search<'a> {
         }
         while self.valid < self.len1 {
             let i = self.valid;
-            self.cubes[i + 1] = self.cubes[i].apply_move(Move::from_index(self.moves1[i] as usize));
+            self.cubes[i + 1] =
+                self.cubes[i].apply_move(FaceTurn::from_index(self.moves1[i] as usize));
             self.valid += 1;
         }
         let cube = &self.cubes[self.len1];
@@ -326,10 +327,10 @@ impl<'a> Search<'a> {
     fn solution(&self, len2: usize) -> MoveSeq {
         let sy = Symmetries::get();
         let back = sy.inv[self.dir.sym] as usize;
-        let mut v: Vec<Move> = self.moves1[..self.len1]
+        let mut v: Vec<FaceTurn> = self.moves1[..self.len1]
             .iter()
             .chain(&self.moves2[..len2])
-            .map(|&m| Move::from_index(sy.conj_move[back][m as usize] as usize))
+            .map(|&m| FaceTurn::from_index(sy.conj_move[back][m as usize] as usize))
             .collect();
         if self.dir.inverse {
             v = v.iter().rev().map(|m| m.inverse()).collect();
@@ -374,10 +375,10 @@ fn directions(cube: &CubieCube, all: bool) -> Vec<Direction> {
 pub fn solve(
     tables: &TwoPhaseTables,
     cube: &CubieCube,
-    opts: &SolveOptions,
-) -> Result<Solution, SolveError> {
+    opts: &TwoPhaseOptions,
+) -> Result<TwoPhaseSolution, TwoPhaseError> {
     if cube.is_solved() {
-        return Ok(Solution {
+        return Ok(TwoPhaseSolution {
             moves: MoveSeq::default(),
             probes: 0,
             phase1_nodes: 0,
@@ -435,7 +436,7 @@ pub fn solve(
                     .fold((0, 0), |(a, b), x| (a + x.0.nodes1, b + x.0.nodes2));
                 let s = &searches.iter().find(|x| x.0.found.is_some()).map(|x| &x.0);
                 let Some(s) = s else { break };
-                return Ok(Solution {
+                return Ok(TwoPhaseSolution {
                     moves: s.solution(len2),
                     probes,
                     phase1_nodes: nodes1,
@@ -443,13 +444,13 @@ pub fn solve(
                 });
             }
             if s.stopped {
-                return Err(SolveError::LimitReached {
+                return Err(TwoPhaseError::LimitReached {
                     max_length: opts.max_length,
                 });
             }
         }
     }
-    Err(SolveError::TooShort {
+    Err(TwoPhaseError::TooShort {
         max_length: opts.max_length,
     })
 }
@@ -458,8 +459,8 @@ pub fn solve(
 pub fn solve_batch(
     tables: &TwoPhaseTables,
     cubes: &[CubieCube],
-    opts: &SolveOptions,
-) -> Vec<Result<Solution, SolveError>> {
+    opts: &TwoPhaseOptions,
+) -> Vec<Result<TwoPhaseSolution, TwoPhaseError>> {
     use rayon::prelude::*;
     cubes.par_iter().map(|c| solve(tables, c, opts)).collect()
 }

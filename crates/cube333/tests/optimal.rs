@@ -4,9 +4,9 @@
 
 use std::path::PathBuf;
 
-use twistor_cube333::optimal::{OptimalOptions, OptimalSolver, OptimalTableKind};
-use twistor_cube333::twophase::{solve, SolveError, SolveOptions, TwoPhaseTables};
+use twistor_cube333::{solve_two_phase as solve, TwoPhaseError, TwoPhaseOptions, TwoPhaseTables};
 use twistor_cube333::{CubieCube, MoveSeq};
+use twistor_cube333::{OptimalOptions, OptimalSolver, OptimalTableKind};
 use twistor_store::DirStore;
 
 fn cache() -> DirStore {
@@ -29,13 +29,13 @@ fn optimal_lengths_agree_with_exhaustive_two_phase() {
         assert!(c.apply_moves(&sol.moves.0).is_solved(), "{scramble}");
         let n = sol.moves.len();
         assert!(n <= s.len());
-        let shorter = SolveOptions {
+        let shorter = TwoPhaseOptions {
             max_length: n - 1,
             ..Default::default()
         };
         assert_eq!(
             solve(&two, &c, &shorter).unwrap_err(),
-            SolveError::TooShort { max_length: n - 1 }
+            TwoPhaseError::TooShort { max_length: n - 1 }
         );
     }
 }

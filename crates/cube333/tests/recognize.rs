@@ -3,8 +3,8 @@
 
 use twistor_core::random::SeededRng;
 use twistor_core::Puzzle;
-use twistor_cube333::recognize::CubeCorrespondence;
-use twistor_cube333::twophase::{solve, SolveOptions, TwoPhaseTables};
+use twistor_cube333::CubeCorrespondence;
+use twistor_cube333::{solve_two_phase as solve, TwoPhaseOptions, TwoPhaseTables};
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::alg_transformation;
 use twistor_geometry::{build, PuzzleOptions};
@@ -36,7 +36,7 @@ fn check(puzzle: &Puzzle, tables: &TwoPhaseTables) {
         let solution = solve(
             tables,
             &cube,
-            &SolveOptions {
+            &TwoPhaseOptions {
                 max_length: 22,
                 ..Default::default()
             },

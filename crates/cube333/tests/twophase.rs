@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use twistor_core::random::SeededRng;
-use twistor_cube333::twophase::{solve, SolveError, SolveOptions, TwoPhaseTables};
+use twistor_cube333::{solve_two_phase as solve, TwoPhaseError, TwoPhaseOptions, TwoPhaseTables};
 use twistor_cube333::{CubieCube, MoveSeq};
 
 fn tables() -> TwoPhaseTables {
@@ -17,7 +17,7 @@ fn random_cubes_are_solved_within_the_target() {
     let t = tables();
     let mut rng = SeededRng::new(2024);
     for target in [21, 20] {
-        let opts = SolveOptions {
+        let opts = TwoPhaseOptions {
             max_length: target,
             ..Default::default()
         };
@@ -40,7 +40,7 @@ fn short_scrambles_get_optimal_solutions() {
     let s = solve(
         &t,
         &c,
-        &SolveOptions {
+        &TwoPhaseOptions {
             max_length: 6,
             ..Default::default()
         },
@@ -52,13 +52,13 @@ fn short_scrambles_get_optimal_solutions() {
         solve(
             &t,
             &c,
-            &SolveOptions {
+            &TwoPhaseOptions {
                 max_length: 5,
                 ..Default::default()
             }
         )
         .unwrap_err(),
-        SolveError::TooShort { max_length: 5 }
+        TwoPhaseError::TooShort { max_length: 5 }
     );
 }
 
@@ -66,7 +66,7 @@ fn short_scrambles_get_optimal_solutions() {
 fn single_direction_search_also_solves() {
     let t = tables();
     let mut rng = SeededRng::new(77);
-    let opts = SolveOptions {
+    let opts = TwoPhaseOptions {
         max_length: 21,
         all_directions: false,
         ..Default::default()

@@ -26,8 +26,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use tokio_stream::StreamExt;
 use twistor_core::store::StoreEvent;
 use twistor_core::Pattern;
-use twistor_cube333::recognize::CubeCorrespondence;
-use twistor_cube333::twophase::{self, TwoPhaseTables};
+use twistor_cube333::{solve_two_phase, CubeCorrespondence, TwoPhaseOptions, TwoPhaseTables};
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::alg_transformation;
 use twistor_search::gods::{self, GodsControl, GodsEvent, GodsOptions};
@@ -232,7 +231,7 @@ pub async fn solve(
     let job_state = Arc::clone(&state);
     run_job(state, move |lines| {
         if engine == "two-phase" {
-            solve_two_phase(&job_state, &loaded, &start, lines)
+            two_phase_job(&job_state, &loaded, &start, lines)
         } else {
             solve_optimal(&job_state, &loaded, &start, max_depth, lines)
         }
@@ -330,7 +329,7 @@ fn solve_optimal(
 /// The two-phase tables, loaded once for the server's life.
 static TWO_PHASE: OnceLock<TwoPhaseTables> = OnceLock::new();
 
-fn solve_two_phase(
+fn two_phase_job(
     state: &AppState,
     loaded: &Loaded,
     start: &Pattern,
@@ -354,7 +353,7 @@ fn solve_two_phase(
             }
         })
     });
-    let solution = twophase::solve(tables, &cube, &twophase::SolveOptions::default())
+    let solution = solve_two_phase(tables, &cube, &TwoPhaseOptions::default())
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     let words: Vec<String> = corr
         .moves_back(&solution.moves)
@@ -392,7 +391,7 @@ pub fn solve_quietly(
         let cube = corr.cube(puzzle.layout(), position)?;
         let tables =
             TWO_PHASE.get_or_init(|| TwoPhaseTables::load(&*state.options.store, &mut |_| {}));
-        let solution = twophase::solve(tables, &cube, &twophase::SolveOptions::default()).ok()?;
+        let solution = solve_two_phase(tables, &cube, &TwoPhaseOptions::default()).ok()?;
         let words: Vec<String> = corr
             .moves_back(&solution.moves)
             .into_iter()

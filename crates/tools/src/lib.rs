@@ -74,6 +74,7 @@
 
 pub mod analysis;
 pub mod catalog;
+pub mod cube;
 pub mod handmade;
 pub mod picture;
 pub mod portfolio;
@@ -117,6 +118,14 @@ pub enum ToolError {
     /// A puzzle the model refuses to extend (a move it cannot add).
     #[error(transparent)]
     Model(#[from] CoreError),
+    /// A move of an alg for the 3x3x3 solvers that is not a face turn.
+    #[error("column {column}: {turn} is not a face turn of the 3x3x3 (only U R F D L B with amounts are supported)")]
+    NotFaceTurn {
+        /// 1-based column of the move.
+        column: usize,
+        /// The move as written.
+        turn: String,
+    },
     /// A position the chosen engine cannot take.
     #[error("{0}")]
     Position(String),

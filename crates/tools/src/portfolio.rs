@@ -26,8 +26,9 @@ use std::time::{Duration, Instant};
 
 use twistor_core::store::TableStore;
 use twistor_core::{Pattern, Puzzle, StabilizerChain};
-use twistor_cube333::optimal::{OptimalOptions, OptimalProgress, OptimalSolver, OptimalTableKind};
-use twistor_cube333::recognize::CubeCorrespondence;
+use twistor_cube333::{
+    CubeCorrespondence, OptimalOptions, OptimalProgress, OptimalSolver, OptimalTableKind,
+};
 use twistor_search::{
     Metric, MoveSet, SaveGrown, SearchProgress, SolutionCount, SolveOptions, SolveReport, Solver,
     SolverOptions, TableEvent,

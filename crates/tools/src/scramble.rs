@@ -110,10 +110,10 @@ use std::sync::Arc;
 
 use twistor_core::store::{NoStore, TableStore};
 use twistor_core::{MoveDef, MoveKind, Pattern, PatternOrbit, Puzzle, StabilizerChain};
-use twistor_cube333::twophase::{
-    solve as two_phase, SolveOptions as TwoPhaseOptions, TwoPhaseTables,
+use twistor_cube333::{
+    solve_two_phase as two_phase, CubieCube, Face as CubeFace, FaceTurn, MoveSeq, TwoPhaseOptions,
+    TwoPhaseTables,
 };
-use twistor_cube333::{CubieCube, Face as CubeFace, Move as CubeMove, MoveSeq};
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::alg_transformation;
 use twistor_geometry::PuzzleOptions;
@@ -433,19 +433,19 @@ fn solve_off_axes(
     cube: &CubieCube,
     first_not: Option<usize>,
     last_not: Option<usize>,
-) -> Option<Vec<CubeMove>> {
+) -> Option<Vec<FaceTurn>> {
     let options = TwoPhaseOptions::default();
-    let fits = |moves: &[CubeMove]| {
-        let off = |m: Option<&CubeMove>, a: Option<usize>| match (m, a) {
+    let fits = |moves: &[FaceTurn]| {
+        let off = |m: Option<&FaceTurn>, a: Option<usize>| match (m, a) {
             (Some(m), Some(a)) => axis(m.face()) != a,
             _ => true,
         };
         off(moves.first(), first_not) && off(moves.last(), last_not)
     };
-    let choices = |not: Option<usize>| -> Vec<Option<CubeMove>> {
+    let choices = |not: Option<usize>| -> Vec<Option<FaceTurn>> {
         let mut v = vec![None];
         if let Some(a) = not {
-            v.extend(CubeMove::all().filter(|m| axis(m.face()) != a).map(Some));
+            v.extend(FaceTurn::all().filter(|m| axis(m.face()) != a).map(Some));
         }
         v
     };
@@ -462,7 +462,7 @@ fn solve_off_axes(
             let Ok(solution) = two_phase(tables, &image, &options) else {
                 continue;
             };
-            let mut moves: Vec<CubeMove> = q1.into_iter().collect();
+            let mut moves: Vec<FaceTurn> = q1.into_iter().collect();
             moves.extend(solution.moves.0.iter().copied());
             moves.extend(q2);
             let moves = merge_turns(&moves);
@@ -477,14 +477,14 @@ fn solve_off_axes(
 
 /// Merges adjacent turns of the same face (`R R'` vanishes, `R R` is `R2`)
 /// until none are left.
-fn merge_turns(moves: &[CubeMove]) -> Vec<CubeMove> {
-    let mut out: Vec<CubeMove> = Vec::with_capacity(moves.len());
+fn merge_turns(moves: &[FaceTurn]) -> Vec<FaceTurn> {
+    let mut out: Vec<FaceTurn> = Vec::with_capacity(moves.len());
     for &m in moves {
         match out.last() {
             Some(&last) if last.face() == m.face() => {
                 out.pop();
                 let q = i64::from(last.quarter_turns()) + i64::from(m.quarter_turns());
-                if let Some(merged) = CubeMove::new(m.face(), q) {
+                if let Some(merged) = FaceTurn::new(m.face(), q) {
                     out.push(merged);
                 }
             }
@@ -505,7 +505,7 @@ fn axis(face: CubeFace) -> usize {
 
 /// A random-state 3x3x3 scramble, finished as the event asks.
 fn cube333(tables: &TwoPhaseTables, finish: CubeFinish, rng: &mut SeededRng) -> WcaScramble {
-    let singles: Vec<CubieCube> = CubeMove::all()
+    let singles: Vec<CubieCube> = FaceTurn::all()
         .map(|m| CubieCube::from_moves(&[m]))
         .collect();
     loop {

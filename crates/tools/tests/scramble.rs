@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use twistor_core::Puzzle;
-use twistor_cube333::{CubieCube, MoveSeq};
+use twistor_cube333::CubieCube;
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::alg_transformation;
 use twistor_geometry::{build, PuzzleOptions};
@@ -134,7 +134,7 @@ fn three_by_three_scrambles_are_two_phase_inverses_of_random_states() {
     let g = geometry("3x3x3");
     for _ in 0..20 {
         let sc = s.next_scramble();
-        let moves = MoveSeq::from_alg(&sc.alg).unwrap();
+        let moves = twistor_tools::cube::face_turns(&sc.alg).unwrap();
         assert!(moves.len() <= 21 && moves.len() >= 2);
         let cube = CubieCube::from_moves(&moves.0);
         assert!(cube.validate().is_ok() && !cube.is_solved());

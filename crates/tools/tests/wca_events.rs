@@ -4,7 +4,7 @@
 //! scramble is applied to the cube to check what it reaches.
 
 use twistor_core::Puzzle;
-use twistor_cube333::{CubieCube, MoveSeq};
+use twistor_cube333::CubieCube;
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::alg_transformation;
 use twistor_geometry::{build, PuzzleOptions};
@@ -91,7 +91,7 @@ fn fewest_moves_is_padded_with_r_u_f_and_nothing_cancels_into_it() {
         // The body is a solution, backwards, of a random state: it reaches a
         // cube that is not solved, within 23 moves.
         assert!(moves.len() <= 23, "{alg}");
-        let seq = MoveSeq::from_alg(body).unwrap();
+        let seq = twistor_tools::cube::face_turns(body).unwrap();
         assert!(!CubieCube::from_moves(&seq.0).is_solved());
     }
 }

@@ -10,12 +10,15 @@ use std::time::{Duration, Instant};
 
 use twistor_core::random::SeededRng;
 use twistor_core::store::StoreEvent;
-use twistor_cube333::optimal::{OptimalOptions, OptimalProgress, OptimalSolver, OptimalTableKind};
-use twistor_cube333::timing::thread_cpu_time;
-use twistor_cube333::twophase::{solve, solve_batch, SolveOptions, TwoPhaseTables};
+use twistor_cube333::{
+    solve_two_phase as solve, solve_two_phase_batch as solve_batch, OptimalOptions,
+    OptimalProgress, OptimalSolver, OptimalTableKind, TwoPhaseOptions, TwoPhaseTables,
+};
+
+use crate::timing::thread_cpu_time;
 use twistor_cube333::{CubieCube, MoveSeq};
 
-use twistor_cube333::recognize::CubeCorrespondence;
+use twistor_cube333::CubeCorrespondence;
 use twistor_formats::positions::{detect, read_positions, PositionBody, PositionFormat};
 use twistor_formats::resolve::alg_transformation;
 
@@ -255,7 +258,7 @@ fn cube_from_line(t: &str) -> Result<CubieCube, String> {
             if looks_like_facelets {
                 return Err(format!("bad facelets {t:?}: {facelet_error}"));
             }
-            MoveSeq::from_alg(t)
+            twistor_tools::cube::face_turns(t)
                 .map(|m| CubieCube::from_moves(&m.0))
                 .map_err(|e| {
                     format!(
@@ -310,7 +313,8 @@ fn cubes_from_positions(text: &str) -> Result<(Vec<CubieCube>, usize, Option<Nam
 /// (each reported on stderr with its line; the others are still solved).
 fn read_cubes(a: &SolveArgs) -> Result<(Vec<CubieCube>, usize, Option<Namer>), CliError> {
     if let Some(alg) = &a.alg {
-        let moves = MoveSeq::from_alg(alg).map_err(|e| CliError::input(format!("--alg: {e}")))?;
+        let moves = twistor_tools::cube::face_turns(alg)
+            .map_err(|e| CliError::input(format!("--alg: {e}")))?;
         return Ok((vec![CubieCube::from_moves(&moves.0)], 0, None));
     }
     if let Some(f) = &a.facelets {
@@ -412,7 +416,7 @@ fn run_solve(a: SolveArgs) -> CliResult {
         return crate::commands::solve::batch_result(unreadable);
     }
     let tables = TwoPhaseTables::load(&*store, &mut report);
-    let sopts = SolveOptions {
+    let sopts = TwoPhaseOptions {
         max_length: a.max_length as usize,
         probe_limit: a.probe_limit,
         time_limit,
@@ -519,7 +523,7 @@ fn run_bench(a: BenchArgs) -> CliResult {
     let t_load = Instant::now();
     let tables = TwoPhaseTables::load(&*store, &mut report);
     note!("tables ready in {:.3} s", t_load.elapsed().as_secs_f64());
-    let sopts = SolveOptions {
+    let sopts = TwoPhaseOptions {
         max_length: a.max_length as usize,
         ..Default::default()
     };

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde_json::json;
 use twistor_core::{Pattern, Puzzle};
-use twistor_cube333::optimal::OptimalTableKind;
+use twistor_cube333::OptimalTableKind;
 use twistor_formats::alg::Alg;
 use twistor_formats::positions::{read_positions, PositionBody};
 use twistor_formats::resolve::alg_transformation;

@@ -14,7 +14,7 @@
 //! file; `MoveAlias` accepts an alg of several moves as an extension (so
 //! cubing.js derived moves survive a round trip).
 //!
-//! The module is split along the format's seams: [`block`] reads the
+//! The module is split along the format's seams: `block` reads the
 //! words, lines and position blocks every `.tws` text is made of,
 //! `reader` the puzzle definitions, `scramble` the scramble files and
 //! `writer` writes definitions and position blocks back out.
