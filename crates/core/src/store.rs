@@ -161,6 +161,25 @@ pub trait TableStore: Send + Sync {
     /// replaces it).
     fn load(&self, key: &TableKey, len: PayloadLen) -> Result<Option<StoredTable>, StoreError>;
 
+    /// Reads table `key` as [`load`](Self::load) does, but hands the
+    /// payload to `sink` in pieces, in order (with the payload's whole
+    /// length, so the engine can size its memory at the first piece), for
+    /// an engine that copies it into memory of its own (so it is never
+    /// held twice). Returns the
+    /// extras; `Ok(None)` when there is no copy. On `Err` the sink may have
+    /// seen part of a payload, which the caller must drop.
+    fn load_streaming(
+        &self,
+        key: &TableKey,
+        len: PayloadLen,
+        sink: &mut dyn FnMut(u64, &[u8]),
+    ) -> Result<Option<Vec<u64>>, StoreError> {
+        Ok(self.load(key, len)?.map(|t| {
+            sink(t.bytes.len() as u64, &t.bytes);
+            t.extras
+        }))
+    }
+
     /// Keeps table `key`: `len` payload bytes, written by `payload`, and
     /// `extras`. Replaces any copy atomically: a reader never sees half a
     /// table.

@@ -44,8 +44,9 @@
 //! let cube = CubieCube::from_moves(&scramble.0);
 //! assert_eq!(cube.to_string().len(), 54);
 //!
-//! # let dir = std::env::temp_dir().join("twistor-cube333-doctest");
-//! // Tables kept in a directory: built once (seconds), then mapped.
+//! // Tables kept in the user's cache directory: built once (seconds),
+//! // then mapped.
+//! let dir = twistor_store::default_cache_dir().expect("a cache directory");
 //! let store = twistor_store::DirStore::new(dir);
 //! let tables = TwoPhaseTables::load(&store, &mut |_event| {});
 //! let options = TwoPhaseOptions { max_length: 7, ..Default::default() };

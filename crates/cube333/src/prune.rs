@@ -231,19 +231,6 @@ impl NibbleTable {
         self.bytes.as_slice().len()
     }
 
-    /// Number of entries at each distance.
-    #[cfg(test)]
-    pub fn entry_counts(&self) -> Vec<u64> {
-        let mut counts = vec![0u64; 16];
-        for i in 0..self.len {
-            counts[self.get(i) as usize] += 1;
-        }
-        while counts.last() == Some(&0) {
-            counts.pop();
-        }
-        counts
-    }
-
     /// Raw positions at each distance: each entry `class × inner` stands
     /// for `class_size(class)` raw positions.
     #[cfg(test)]

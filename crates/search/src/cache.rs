@@ -27,19 +27,24 @@ pub(crate) fn fnv1a(bytes: &[u8], seed: u64) -> u64 {
     h
 }
 
-/// The words of a payload (little-endian u64s), or `None` when memory
-/// for them cannot be had.
-fn words_of(bytes: &[u8]) -> Result<Vec<u64>, StoreError> {
-    let mut words = Vec::new();
-    words
-        .try_reserve_exact(bytes.len() / 8)
-        .map_err(|_| StoreError::OutOfMemory(bytes.len() as u64))?;
-    words.extend(
-        bytes
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
-    );
-    Ok(words)
+/// A sink for [`TableStore::load_streaming`] that appends the payload's
+/// words (little-endian u64s; pieces a multiple of 8 bytes long) to
+/// `words`, reserved once for the whole payload at its first piece (if
+/// that memory cannot be had, the words stay short and the caller says so).
+fn words_sink(words: &mut Vec<u64>) -> impl FnMut(u64, &[u8]) + '_ {
+    let mut short = false;
+    move |total, bytes| {
+        if words.is_empty() && words.capacity() == 0 {
+            short = words.try_reserve_exact(total as usize / 8).is_err();
+        }
+        if !short {
+            words.extend(
+                bytes
+                    .chunks_exact(8)
+                    .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
+            );
+        }
+    }
 }
 
 /// Writes `words` into `out` in blocks (one call a block, not a word).
@@ -68,12 +73,19 @@ pub(crate) fn load_table(
     projection: Projection,
 ) -> Result<Option<PruneTable>, StoreError> {
     let size = projection.size();
-    let Some(stored) = store.load(key, PayloadLen::Exactly(payload_len(size)))? else {
+    let len = payload_len(size);
+    let mut words = Vec::new();
+    let mut sink = words_sink(&mut words);
+    let Some(extras) = store.load_streaming(key, PayloadLen::Exactly(len), &mut sink)? else {
         return Ok(None);
     };
+    drop(sink);
+    if words.len() as u64 * 8 != len {
+        return Err(StoreError::OutOfMemory(len));
+    }
     // The extras are whether the table is complete, its last complete
     // layer, then the distance histogram.
-    let [complete, filled, histogram @ ..] = &stored.extras[..] else {
+    let [complete, filled, histogram @ ..] = &extras[..] else {
         return Err(StoreError::Mismatch("no table extras".into()));
     };
     // A table is only written once its first layer is filled.
@@ -86,7 +98,7 @@ pub(crate) fn load_table(
     }
     Ok(Some(PruneTable::from_parts(
         projection,
-        Nibbles::from_words(words_of(&stored.bytes)?),
+        Nibbles::from_words(words),
         histogram.to_vec(),
         *filled as u8,
         *complete == 1,
@@ -116,22 +128,27 @@ pub(crate) fn load_hashed(
     max_entries: u64,
     symmetry: Option<&HashedSymmetry>,
 ) -> Result<Option<HashedTable>, StoreError> {
-    let Some(stored) = store.load(key, PayloadLen::AtMost(payload_len(max_entries)))? else {
+    let mut words = Vec::new();
+    let mut sink = words_sink(&mut words);
+    let Some(extras) =
+        store.load_streaming(key, PayloadLen::AtMost(payload_len(max_entries)), &mut sink)?
+    else {
         return Ok(None);
     };
+    drop(sink);
     // The extras are the entry count, the fill depth and the insertion count.
-    let &[entries, depth, inserted] = &stored.extras[..] else {
+    let &[entries, depth, inserted] = &extras[..] else {
         return Err(StoreError::Mismatch("no hashed-table extras".into()));
     };
     if depth >= 15
         || entries == 0
         || entries > max_entries
-        || payload_len(entries) != stored.bytes.len() as u64
+        || payload_len(entries) != words.len() as u64 * 8
     {
         return Err(StoreError::Mismatch("extras that do not add up".into()));
     }
     Ok(Some(HashedTable::from_parts(
-        words_of(&stored.bytes)?,
+        words,
         entries,
         depth as u8,
         inserted,

@@ -278,6 +278,55 @@ impl TableStore for DirStore {
         }))
     }
 
+    fn load_streaming(
+        &self,
+        key: &TableKey,
+        len: PayloadLen,
+        sink: &mut dyn FnMut(u64, &[u8]),
+    ) -> Result<Option<Vec<u64>>, StoreError> {
+        let path = self.path(key);
+        let mut file = match File::open(&path) {
+            Ok(f) => f,
+            // No file (or an outdated one): as `load` says.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return self.load(key, len).map(|t| t.map(|t| t.extras))
+            }
+            Err(source) => return Err(io(&path, source)),
+        };
+        let mut header = vec![0u8; HEADER_LEN];
+        let got = read_full(&mut file, &mut header).map_err(|e| io(&path, e))?;
+        header.truncate(got);
+        let extras = validate(key, len, &header, false)?;
+        let payload = read_u64(&header, 32);
+        // Read, not mapped: the engine copies the payload anyway, and a
+        // mapping's pages would count against the process twice.
+        let mut sum = Checksum::default();
+        let mut buf = vec![0u8; 1 << 20];
+        let mut left = payload;
+        while left > 0 {
+            let want = (left as usize).min(buf.len());
+            let got = read_full(&mut file, &mut buf[..want]).map_err(|e| io(&path, e))?;
+            if got < want {
+                return Err(StoreError::Size(format!(
+                    "{} payload bytes, the header says {payload}",
+                    payload - left + got as u64
+                )));
+            }
+            sum.update(&buf[..want]);
+            sink(payload, &buf[..want]);
+            left -= want as u64;
+        }
+        if read_full(&mut file, &mut buf[..1]).map_err(|e| io(&path, e))? > 0 {
+            return Err(StoreError::Size(format!(
+                "more payload bytes than the header's {payload}"
+            )));
+        }
+        if sum.finish() != read_u64(&header, 40) {
+            return Err(StoreError::Checksum);
+        }
+        Ok(Some(extras))
+    }
+
     fn save(
         &self,
         key: &TableKey,
@@ -367,6 +416,20 @@ impl TableStore for DirStore {
     fn writes(&self) -> bool {
         self.write
     }
+}
+
+/// Reads until `buf` is full or the file ends; how many bytes were read.
+fn read_full(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match file.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
 }
 
 /// A writer that sums and counts what passes through it.
@@ -520,11 +583,24 @@ mod tests {
             (flip(56), |e| matches!(e, StoreError::Mismatch(_))),
             (flip(24), |e| matches!(e, StoreError::Mismatch(_))),
         ];
+        // Streamed, the same bytes and extras come back.
+        let mut streamed = Vec::new();
+        let extras = store
+            .load_streaming(&key, len, &mut |total, piece| {
+                assert_eq!(total, payload.len() as u64);
+                streamed.extend_from_slice(piece)
+            })
+            .unwrap();
+        assert_eq!((streamed, extras), (payload.clone(), Some(vec![1, 2])));
         for (i, (bytes, expected)) in cases.into_iter().enumerate() {
             fs::write(&path, &bytes).unwrap();
             match store.load(&key, len) {
                 Err(e) => assert!(expected(&e), "case {i}: {e}"),
                 Ok(t) => panic!("case {i}: damage not detected ({t:?})"),
+            }
+            match store.load_streaming(&key, len, &mut |_, _| {}) {
+                Err(e) => assert!(expected(&e), "case {i}, streamed: {e}"),
+                Ok(x) => panic!("case {i}: damage not detected when streamed ({x:?})"),
             }
         }
         // Another length than the engine expects.
