@@ -101,14 +101,7 @@ fn map_key(key: &[u16], map: &[(usize, bool)], counts: &[u16], out: &mut [u16]) 
 pub(crate) fn solid(shape: Shape) -> &'static Solid {
     static SOLIDS: OnceLock<Vec<Solid>> = OnceLock::new();
     let all = SOLIDS.get_or_init(|| Shape::ALL.into_iter().map(Solid::new).collect());
-    let i = match shape {
-        Shape::Tetrahedron => 0,
-        Shape::Cube => 1,
-        Shape::Octahedron => 2,
-        Shape::Dodecahedron => 3,
-        Shape::Icosahedron => 4,
-    };
-    &all[i]
+    &all[shape.index()]
 }
 
 /// What kind of feature lies at one end of an axis.

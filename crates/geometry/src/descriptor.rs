@@ -38,6 +38,17 @@ impl Shape {
         Shape::Dodecahedron,
         Shape::Icosahedron,
     ];
+
+    /// Its place in [`Shape::ALL`].
+    pub fn index(self) -> usize {
+        match self {
+            Shape::Tetrahedron => 0,
+            Shape::Cube => 1,
+            Shape::Octahedron => 2,
+            Shape::Dodecahedron => 3,
+            Shape::Icosahedron => 4,
+        }
+    }
 }
 
 impl Shape {

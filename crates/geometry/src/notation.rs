@@ -58,14 +58,7 @@ fn group_table(shape: Shape) -> &'static GroupTable {
             })
             .collect()
     });
-    let i = match shape {
-        Shape::Tetrahedron => 0,
-        Shape::Cube => 1,
-        Shape::Octahedron => 2,
-        Shape::Dodecahedron => 3,
-        Shape::Icosahedron => 4,
-    };
-    &tables[i]
+    &tables[shape.index()]
 }
 
 /// How many rotations of the solid the turns `gens` generate.

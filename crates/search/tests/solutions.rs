@@ -8,7 +8,7 @@ mod support;
 
 use std::sync::atomic::AtomicBool;
 
-use support::{pattern, CUBE2};
+use support::{after_moves, pattern, CUBE2};
 use twistor_core::Pattern;
 use twistor_formats::read_puzzle;
 use twistor_search::{Metric, MoveSet, SolutionCount, SolveOptions, Solver, SolverOptions};
@@ -28,17 +28,7 @@ fn solver_and_position(puzzle: &twistor_core::Puzzle, scramble: &[usize]) -> (So
         &mut |_| {},
     )
     .unwrap();
-    let layout = puzzle.layout();
-    let mut state = puzzle.start().as_bytes().to_vec();
-    let mut buf = state.clone();
-    for &m in scramble {
-        layout.compose_into(
-            &state,
-            solver.moves().moves()[m].transformation.as_bytes(),
-            &mut buf,
-        );
-        std::mem::swap(&mut state, &mut buf);
-    }
+    let state = after_moves(puzzle, solver.moves(), puzzle.start().as_bytes(), scramble);
     (solver, pattern(puzzle, &state))
 }
 
@@ -71,18 +61,8 @@ fn solutions_one_at_a_time_are_those_of_one_search_for_all() {
             .collect();
         assert_eq!(lazily, all, "{threads} threads");
     }
-    let layout = puzzle.layout();
     for s in &all {
-        let mut state = position.as_bytes().to_vec();
-        let mut buf = state.clone();
-        for &m in s {
-            layout.compose_into(
-                &state,
-                solver.moves().moves()[m].transformation.as_bytes(),
-                &mut buf,
-            );
-            std::mem::swap(&mut state, &mut buf);
-        }
+        let state = after_moves(&puzzle, solver.moves(), position.as_bytes(), s);
         assert_eq!(&state[..], puzzle.start().as_bytes());
     }
     // Bounds on the length are kept.

@@ -6,7 +6,7 @@ mod support;
 
 use std::sync::atomic::AtomicBool;
 
-use support::{pattern, CUBE2};
+use support::{after_moves, pattern, CUBE2};
 use twistor_formats::read_puzzle;
 use twistor_search::{Metric, MoveSet, SolutionCount, SolveOptions, Solver, SolverOptions};
 
@@ -39,18 +39,8 @@ fn solutions_are_the_same_whatever_the_thread_count() {
         &mut |_| {},
     )
     .unwrap();
-    let layout = puzzle.layout();
-    let mut buf = vec![0u8; layout.state_len()];
     for scramble in SCRAMBLES {
-        let mut state = puzzle.start().as_bytes().to_vec();
-        for &m in scramble {
-            layout.compose_into(
-                &state,
-                solver.moves().moves()[m].transformation.as_bytes(),
-                &mut buf,
-            );
-            std::mem::swap(&mut state, &mut buf);
-        }
+        let state = after_moves(&puzzle, solver.moves(), puzzle.start().as_bytes(), scramble);
         let position = pattern(&puzzle, &state);
         for count in [
             SolutionCount::First(1),

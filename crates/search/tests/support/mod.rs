@@ -52,6 +52,19 @@ pub fn bfs_from(
     dist
 }
 
+/// The packed state after the moves `seq` (indices into `moves`) from
+/// `from`.
+pub fn after_moves(puzzle: &Puzzle, moves: &MoveSet, from: &[u8], seq: &[usize]) -> Vec<u8> {
+    let layout = puzzle.layout();
+    let mut state = from.to_vec();
+    let mut buf = state.clone();
+    for &m in seq {
+        layout.compose_into(&state, moves.moves()[m].transformation.as_bytes(), &mut buf);
+        std::mem::swap(&mut state, &mut buf);
+    }
+    state
+}
+
 /// A pattern from packed bytes.
 pub fn pattern(puzzle: &Puzzle, bytes: &[u8]) -> Pattern {
     puzzle
