@@ -133,6 +133,17 @@ $("upload").addEventListener("change", async () => {
   state.step = null;
   refresh();
 });
+$("import").addEventListener("change", async () => {
+  const f = $("import").files[0];
+  if (!f) return;
+  const r = await post("/api/import", { ...puzzleRef(), text: await f.text(), name: f.name });
+  const j = await r.json();
+  if (!r.ok) { showError(j); return; }
+  state.alg = j.alg;
+  $("alg").value = j.alg;
+  state.step = null;
+  refresh();
+});
 $("scrubber").addEventListener("input", () => goTo(Number($("scrubber").value)));
 $("first").onclick = () => goTo(0);
 $("back").onclick = () => goTo(currentStep() - 1);

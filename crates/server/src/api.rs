@@ -374,3 +374,56 @@ fn random_moves(p: &twistor_core::Puzzle, grips: &[usize], seed: u64) -> String 
     }
     out.join(" ")
 }
+
+/// `POST /api/import`.
+#[derive(Deserialize)]
+pub struct ImportRequest {
+    #[serde(flatten)]
+    puzzle: PuzzleRef,
+    /// A scramble file, KPattern JSON or alg lines, as the command line
+    /// reads positions.
+    text: String,
+    /// Its file name, for messages.
+    #[serde(default)]
+    name: Option<String>,
+}
+
+/// `POST /api/import`: the first position of a scramble file, a KPattern
+/// or an alg line, as an alg the page can step through: the alg itself,
+/// or for a position given as a pattern the inverse of a solution (found
+/// within a few seconds, else an error saying so).
+pub async fn import(
+    State(state): State<Arc<AppState>>,
+    Json(r): Json<ImportRequest>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let loaded = state.puzzles.load(&r.puzzle)?;
+        let file = r.name.as_deref().unwrap_or("imported");
+        let entries = twistor_formats::positions::read_positions(&r.text, file, &loaded.solving);
+        let entry = entries
+            .into_iter()
+            .next()
+            .ok_or_else(|| ApiError::bad_request(format!("{file}: no position in it")))?;
+        let body = entry
+            .body
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        let alg = match body {
+            twistor_formats::positions::PositionBody::Alg(a) => a.to_string(),
+            twistor_formats::positions::PositionBody::Pattern(p) => {
+                let solution = crate::jobs::solve_quietly(&state, &loaded, &p, RANDOM_STATE_SECS)
+                    .ok_or_else(|| {
+                    ApiError::bad_request(format!(
+                        "{file}:{}: no solution found within {RANDOM_STATE_SECS} s, \
+                             so the position cannot be shown as an alg",
+                        entry.line
+                    ))
+                })?;
+                Alg::parse(&solution)
+                    .map(|a| a.invert().to_string())
+                    .unwrap_or_default()
+            }
+        };
+        Ok(Json(json!({ "alg": alg, "name": entry.name })))
+    })
+    .await
+}

@@ -104,6 +104,7 @@ pub fn router(options: ServeOptions) -> Router {
         .route("/api/scramble", post(api::scramble))
         .route("/api/export", post(api::export))
         .route("/api/random", post(api::random))
+        .route("/api/import", post(api::import))
         .route("/api/solve", post(jobs::solve))
         .route("/api/gods", post(jobs::gods))
         .layer(DefaultBodyLimit::max(options.max_body))

@@ -187,3 +187,35 @@ fn a_random_state_is_reached_by_its_alg() {
     let t = twistor_formats::resolve::alg_transformation(&p, &alg).unwrap();
     assert_eq!(p.layout().apply(p.start(), &t), drawn);
 }
+
+#[test]
+fn positions_are_imported_as_algs() {
+    let server = Server::start(1);
+    // A twsearch scramble file holding a 2x2x2 position as a pattern: the
+    // alg given back reaches it.
+    let (_, exported) = post(
+        &server,
+        "/api/export",
+        r#"{"puzzle":"2x2x2","alg":"R U F' R2","format":"scramble"}"#,
+    );
+    let text = exported["text"].as_str().unwrap();
+    let request = serde_json::json!({"puzzle": "2x2x2", "text": text, "name": "mine.scr"});
+    let (status, body) = post(&server, "/api/import", &request.to_string());
+    assert_eq!(status, 200, "{body}");
+    let alg = body["alg"].as_str().unwrap();
+    // The imported alg, then the original's inverse: solved.
+    let inverse = serde_json::json!({"puzzle": "2x2x2", "alg": format!("{alg} R2 F U' R'")});
+    let (_, b) = post(&server, "/api/apply", &inverse.to_string());
+    assert_eq!(b["solved"], true, "{alg}");
+    // Alg lines come back as they are; a broken file gets its location.
+    let lines = serde_json::json!({"puzzle": "3x3x3", "text": "R U R' U'\n", "name": "a.txt"});
+    let (_, body) = post(&server, "/api/import", &lines.to_string());
+    assert_eq!(body["alg"], "R U R' U'");
+    let broken = serde_json::json!({"puzzle": "2x2x2", "text": "Scramble x\nCORNERS\n1 2\nEnd\n", "name": "bad.scr"});
+    let (status, body) = post(&server, "/api/import", &broken.to_string());
+    assert_eq!(status, 400);
+    assert!(
+        body["error"].as_str().unwrap().contains("bad.scr"),
+        "{body}"
+    );
+}
