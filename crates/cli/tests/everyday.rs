@@ -475,3 +475,32 @@ fn scramble_sheets_are_pdfs_with_every_scramble_and_picture() {
     assert_eq!(code, 2, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `twistor 333 solve FILE` read the file's name as a cube ("is neither 54
+/// facelets nor an alg"); a file of cubes is now read as stdin is, and a
+/// table of fields (id, facelets, scramble) yields its facelets.
+#[test]
+fn cube333_solve_reads_a_file_of_cubes() {
+    let dir = std::env::temp_dir().join(format!("twistor-333-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cubes.txt");
+    std::fs::write(
+        &file,
+        "R U F' L2\nX1\trandom\tUUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB\tnone\n",
+    )
+    .unwrap();
+    let out = ok(&["333", "solve", file.to_str().unwrap()]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    // The first solves R U F' L2: the scramble then the solution is solved.
+    let back = ok(&["333", "solve", "--alg", &format!("R U F' L2 {}", lines[0])]);
+    assert_eq!(back.trim(), "", "{out}");
+    assert_eq!(lines[1].trim(), "", "the solved cube needs no moves");
+    // A bad line is located in the file; the others are still solved.
+    std::fs::write(&file, "R U\nxyz\n").unwrap();
+    let (code, out, err) = run(&["333", "solve", file.to_str().unwrap()], "");
+    assert_eq!(code, 2);
+    assert_eq!(out.lines().count(), 1);
+    assert!(err.contains("cubes.txt:2:"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -57,11 +57,21 @@ fn answers(tables: &TwoPhaseTables) -> Vec<String> {
     .collect()
 }
 
+/// A directory removed when the test ends, passed or not.
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
 #[test]
 fn corrupt_and_outdated_phase2_files_are_detected_and_rebuilt() {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("cube333-rebuild-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
+    let _cleanup = TempDir(dir.clone());
     let store = DirStore::new(&dir);
     let mut events = Vec::new();
     let reference = answers(&load(&store, &mut events));
@@ -118,5 +128,4 @@ fn corrupt_and_outdated_phase2_files_are_detected_and_rebuilt() {
     );
     assert!(!old.exists(), "the outdated file is removed");
     assert_eq!(answers(&tables), reference);
-    let _ = fs::remove_dir_all(&dir);
 }

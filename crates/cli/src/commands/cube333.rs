@@ -68,8 +68,9 @@ impl OptimalArgs {
 
 #[derive(clap::Args)]
 struct SolveArgs {
-    /// The cube: 54 letters U1..U9 R1..R9 F1..F9 D1..D9 L1..L9 B1..B9;
-    /// read from stdin, one a line, when absent.
+    /// The cube: 54 letters U1..U9 R1..R9 F1..F9 D1..D9 L1..L9 B1..B9, or a
+    /// file of cubes (facelets or algs one a line, a scramble file or
+    /// KPattern lines); read from stdin, one a line, when absent.
     facelets: Option<String>,
     /// The cube reached from solved by this alg instead.
     #[arg(long, value_name = "ALG", conflicts_with = "facelets")]
@@ -317,12 +318,17 @@ fn read_cubes(a: &SolveArgs) -> Result<(Vec<CubieCube>, usize, Option<Namer>), C
             .map_err(|e| CliError::input(format!("--alg: {e}")))?;
         return Ok((vec![CubieCube::from_moves(&moves.0)], 0, None));
     }
-    if let Some(f) = &a.facelets {
-        return cube_from_line(f.trim())
-            .map(|c| (vec![c], 0, None))
-            .map_err(CliError::input);
-    }
-    let text = read_text("-")?;
+    let file = match &a.facelets {
+        // A file of cubes, read as stdin would be.
+        Some(f) if f == "-" || std::path::Path::new(f).is_file() => f.as_str(),
+        Some(f) => {
+            return cube_from_line(f.trim())
+                .map(|c| (vec![c], 0, None))
+                .map_err(CliError::input)
+        }
+        None => "-",
+    };
+    let text = read_text(file)?;
     if detect(&text) != PositionFormat::AlgLines {
         return cubes_from_positions(&text);
     }
@@ -333,10 +339,16 @@ fn read_cubes(a: &SolveArgs) -> Result<(Vec<CubieCube>, usize, Option<Namer>), C
         if t.is_empty() || t.starts_with('#') || t.starts_with("//") {
             continue;
         }
+        // A table of fields (an id, the facelets, a scramble, ...): the
+        // facelets field.
+        let t = match t.split('\t').find(|f| f.trim().chars().count() == 54) {
+            Some(field) if t.contains('\t') => field.trim(),
+            _ => t,
+        };
         match cube_from_line(t) {
             Ok(c) => cubes.push(c),
             Err(e) => {
-                eprintln!("twistor: -:{}: {e}", i + 1);
+                eprintln!("twistor: {file}:{}: {e}", i + 1);
                 bad += 1;
             }
         }
