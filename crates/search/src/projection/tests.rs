@@ -46,12 +46,23 @@ fn moves(l: &Layout) -> Vec<Transformation> {
 
 /// Every kind of coordinate, moved by table or by hand, agrees with
 /// reading the moved position.
-#[test]
-fn coordinates_follow_the_moves() {
+/// The test puzzle's layout, goal and moves.
+fn fixture() -> (Layout, Pattern, Vec<Transformation>) {
     let l = layout();
     let g = goal(&l);
     let ms = moves(&l);
-    let raw: Vec<&[u8]> = ms.iter().map(|t| t.as_bytes()).collect();
+    (l, g, ms)
+}
+
+/// The moves as packed bytes.
+fn bytes_of(ms: &[Transformation]) -> Vec<&[u8]> {
+    ms.iter().map(|t| t.as_bytes()).collect()
+}
+
+#[test]
+fn coordinates_follow_the_moves() {
+    let (l, g, ms) = fixture();
+    let raw = bytes_of(&ms);
     for sels in [
         vec![OrbitSelection {
             orbit: 0,
@@ -124,10 +135,8 @@ fn coordinates_follow_the_moves() {
 /// it indexes. It once moved a tabled coordinate last while filling.
 #[test]
 fn preparing_does_not_change_the_index() {
-    let l = layout();
-    let g = goal(&l);
-    let ms = moves(&l);
-    let raw: Vec<&[u8]> = ms.iter().map(|t| t.as_bytes()).collect();
+    let (l, g, ms) = fixture();
+    let raw = bytes_of(&ms);
     let sels = vec![
         OrbitSelection {
             orbit: 1,
@@ -158,10 +167,8 @@ fn preparing_does_not_change_the_index() {
 
 #[test]
 fn decode_and_encode_are_inverse() {
-    let l = layout();
-    let g = goal(&l);
-    let ms = moves(&l);
-    let raw: Vec<&[u8]> = ms.iter().map(|t| t.as_bytes()).collect();
+    let (l, g, ms) = fixture();
+    let raw = bytes_of(&ms);
     let sels = vec![
         OrbitSelection {
             orbit: 0,
