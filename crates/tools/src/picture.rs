@@ -84,12 +84,126 @@ impl Drawing {
 }
 
 /// The picture of `pattern` on the hand-written puzzle `id`, where one is
-/// drawn (the clock, so far).
+/// drawn (the clock and the Square-1, so far).
 pub fn picture(id: &str, puzzle: &Puzzle, pattern: &Pattern) -> Option<Vec<DrawnSticker>> {
     match id {
         "clock" => clock(puzzle, pattern),
+        "square1" => square1(puzzle, pattern),
         _ => None,
     }
+}
+
+/// The Square-1's colours (TNoodle's, the WCA scheme: yellow up, red front).
+const SQ1_TOP: &str = "#ffff00";
+const SQ1_BOTTOM: &str = "#ffffff";
+const SQ1_RED: &str = "#ff0000";
+const SQ1_GREEN: &str = "#00ff00";
+const SQ1_ORANGE: &str = "#ff8000";
+const SQ1_BLUE: &str = "#0000ff";
+
+/// Each wedge's side colour, by the slot it fills when solved (cubing.js's
+/// and TNoodle's numbering: top slots 0-11, bottom 12-23; corners are the
+/// wedge pairs 0-1, 3-4, 6-7, 9-10 on top and 13-14, 16-17, 19-20, 22-23
+/// below, the first of each pair on the lower angle).
+const SQ1_SIDES: [&str; 24] = [
+    SQ1_RED, SQ1_BLUE, SQ1_BLUE, SQ1_BLUE, SQ1_ORANGE, SQ1_ORANGE, SQ1_ORANGE, SQ1_GREEN,
+    SQ1_GREEN, SQ1_GREEN, SQ1_RED, SQ1_RED, // top
+    SQ1_RED, SQ1_RED, SQ1_GREEN, SQ1_GREEN, SQ1_GREEN, SQ1_ORANGE, SQ1_ORANGE, SQ1_ORANGE,
+    SQ1_BLUE, SQ1_BLUE, SQ1_BLUE, SQ1_RED, // bottom
+];
+
+/// What a wedge is: an edge, or the first or second half of a corner.
+#[derive(Clone, Copy, PartialEq)]
+enum Wedge {
+    Edge,
+    CornerFirst,
+    CornerSecond,
+}
+
+fn sq1_wedge(piece: usize) -> Wedge {
+    match piece {
+        2 | 5 | 8 | 11 | 12 | 15 | 18 | 21 => Wedge::Edge,
+        0 | 3 | 6 | 9 | 13 | 16 | 19 | 22 => Wedge::CornerFirst,
+        _ => Wedge::CornerSecond,
+    }
+}
+
+/// The Square-1 as TNoodle draws it, side by side: the top seen from
+/// above (front at the bottom of its picture), the bottom as after an x2
+/// (front at the top), each wedge's top colour and the side sticker
+/// beyond its outer edge; below them the middle layer's front, whose
+/// right half shows orange when `/` has turned it over.
+fn square1(puzzle: &Puzzle, pattern: &Pattern) -> Option<Vec<DrawnSticker>> {
+    let layout = puzzle.layout();
+    let orbits = layout.pattern_orbits(pattern);
+    let wedges = &orbits[layout.orbit_index("WEDGES")?];
+    let equator = &orbits[layout.orbit_index("EQUATOR")?];
+    if wedges.pieces.len() != 24 || equator.pieces.len() != 2 {
+        return None;
+    }
+    // Radius of a layer's square inscribed circle, the side band's scale,
+    // and a corner tip's distance (√2·cos 15° of the radius).
+    let (r, band, tip) = (100.0, 1.4, 2f64.sqrt() * 15f64.to_radians().cos());
+    let mut out = Vec::new();
+    for (layer, (cx, first_angle)) in [(200.0, 105.0), (600.0, 255.0)].into_iter().enumerate() {
+        let face = if layer == 0 { "top" } else { "bottom" };
+        let at = |deg: f64, d: f64| {
+            let a = f64::to_radians(deg);
+            (cx + d * r * a.cos(), 250.0 + d * r * a.sin())
+        };
+        for k in 0..12 {
+            let slot = 12 * layer + k;
+            let piece = wedges.pieces[slot] as usize;
+            let (a0, a1) = (
+                first_angle + 30.0 * k as f64,
+                first_angle + 30.0 * (k + 1) as f64,
+            );
+            let (d0, d1) = match sq1_wedge(piece) {
+                Wedge::Edge => (1.0, 1.0),
+                Wedge::CornerFirst => (1.0, tip),
+                Wedge::CornerSecond => (tip, 1.0),
+            };
+            let colour = if piece < 12 { SQ1_TOP } else { SQ1_BOTTOM };
+            out.push(shape(
+                format!("{face}-{k}"),
+                face,
+                colour,
+                vec![(cx, 250.0), at(a0, d0), at(a1, d1)],
+            ));
+            out.push(shape(
+                format!("{face}-{k}-side"),
+                face,
+                SQ1_SIDES[piece],
+                vec![at(a0, d0), at(a1, d1), at(a1, d1 * band), at(a0, d0 * band)],
+            ));
+        }
+    }
+    // The middle layer's front: its left half never moves; the right half
+    // shows its back (orange) once turned over.
+    let flipped = equator.orientation[1] % 6 != 0;
+    out.push(shape(
+        "middle-left".into(),
+        "middle",
+        SQ1_RED,
+        vec![
+            (330.0, 455.0),
+            (398.0, 455.0),
+            (398.0, 480.0),
+            (330.0, 480.0),
+        ],
+    ));
+    out.push(shape(
+        "middle-right".into(),
+        "middle",
+        if flipped { SQ1_ORANGE } else { SQ1_RED },
+        vec![
+            (402.0, 455.0),
+            (470.0, 455.0),
+            (470.0, 480.0),
+            (402.0, 480.0),
+        ],
+    ));
+    Some(out)
 }
 
 const DARK: &str = "#1f4e8c";
@@ -180,6 +294,55 @@ mod tests {
             .filter(|s| s.id.ends_with("-hand"))
             .map(|s| s.points[1])
             .collect()
+    }
+
+    fn square1(alg: &str) -> Vec<DrawnSticker> {
+        let sq1 = crate::handmade::definition("square1").unwrap();
+        let t = alg_transformation(&sq1, &alg.parse().unwrap()).unwrap();
+        let p = sq1.layout().apply(sq1.start(), &t);
+        picture("square1", &sq1, &p).unwrap()
+    }
+
+    fn colour<'a>(shapes: &'a [DrawnSticker], id: &str) -> &'a str {
+        &shapes.iter().find(|s| s.id == id).unwrap().color
+    }
+
+    #[test]
+    fn square1_is_drawn_as_tnoodle_draws_it() {
+        let solved = square1("");
+        // Yellow on top, white below, every side sticker its face's colour.
+        assert!((0..12).all(|k| colour(&solved, &format!("top-{k}")) == SQ1_TOP));
+        assert!((0..12).all(|k| colour(&solved, &format!("bottom-{k}")) == SQ1_BOTTOM));
+        // The front of the top (the UF edge and the halves beside it) is red.
+        for k in [10, 11, 0] {
+            assert_eq!(colour(&solved, &format!("top-{k}-side")), SQ1_RED, "{k}");
+        }
+        assert_eq!(colour(&solved, "middle-right"), SQ1_RED);
+        // `/` turns the right half over: bottom wedges come up into top
+        // slots 6-11, and the middle layer's right half shows orange.
+        let slashed = square1("/");
+        for k in 0..12 {
+            let want = if (6..12).contains(&k) {
+                SQ1_BOTTOM
+            } else {
+                SQ1_TOP
+            };
+            assert_eq!(colour(&slashed, &format!("top-{k}")), want, "{k}");
+        }
+        assert_eq!(colour(&slashed, "middle-right"), SQ1_ORANGE);
+        // `(1,0)` turns the top a wedge along: the front-left corner's red
+        // half moves from slot 0 to slot 1, and the UF edge's red to slot 0.
+        let turned = square1("(1,0)");
+        assert_eq!(colour(&turned, "top-1-side"), SQ1_RED);
+        assert_eq!(colour(&turned, "top-0-side"), SQ1_RED);
+        assert_eq!(colour(&turned, "top-2-side"), SQ1_BLUE);
+        // A corner is a kite: its tip stands farther out than an edge's rim.
+        let dist = |s: &DrawnSticker, i: usize| {
+            let (x, y) = s.points[i];
+            ((x - 200.0).powi(2) + (y - 250.0).powi(2)).sqrt()
+        };
+        let first_half = solved.iter().find(|s| s.id == "top-0").unwrap();
+        assert!((dist(first_half, 2) / dist(first_half, 1) - 1.366).abs() < 1e-3);
     }
 
     #[test]
