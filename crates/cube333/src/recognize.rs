@@ -346,6 +346,14 @@ impl CubeCorrespondence {
         c.validate().ok().map(|_| c)
     }
 
+    /// Face turns written in the definition's move names (`R2'`, `U`).
+    pub fn move_names(&self, puzzle: &Puzzle, moves: &MoveSeq) -> Vec<String> {
+        self.moves_back(moves)
+            .into_iter()
+            .map(|(index, amount)| twistor_core::power_name(&puzzle.moves()[index].name, amount))
+            .collect()
+    }
+
     /// Face turns as the definition's moves: (index into
     /// [`Puzzle::moves`], signed amount).
     pub fn moves_back(&self, moves: &MoveSeq) -> Vec<(usize, i32)> {

@@ -330,9 +330,7 @@ pub async fn random(
                 .map_or(1, |d| d.as_nanos() as u64)
         });
         let p = &loaded.solving;
-        let grips: Vec<usize> = (0..p.moves().len())
-            .filter(|&i| p.moves()[i].is_search_move())
-            .collect();
+        let grips = p.search_moves();
         let position = twistor_tools::random::RandomStates::new(p, &grips, seed).next_pattern();
         let solution = crate::jobs::solve_quietly(&state, &loaded, &position, RANDOM_STATE_SECS);
         let (alg, random_state) = match solution {
@@ -353,24 +351,19 @@ pub async fn random(
 
 /// 30 random moves of `grips`, no two in a row on one grip.
 fn random_moves(p: &twistor_core::Puzzle, grips: &[usize], seed: u64) -> String {
-    let mut x = seed | 1;
-    let mut next = |n: usize| {
-        // xorshift64*: only to pick moves for a fallback, not a random state.
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        (x.wrapping_mul(0x2545_F491_4F6C_DD1D) % n as u64) as usize
-    };
+    let mut rng = twistor_core::random::SeededRng::new(seed);
     let mut out: Vec<String> = Vec::new();
     let mut last = usize::MAX;
     while out.len() < 30 && grips.len() > 1 {
-        let g = grips[next(grips.len())];
+        let g = *rng.pick(grips);
         if g == last {
             continue;
         }
         last = g;
-        let amount = [1, 2, -1][next(3)];
-        out.push(twistor_core::power_name(&p.moves()[g].name, amount));
+        out.push(twistor_core::power_name(
+            &p.moves()[g].name,
+            *rng.pick(&[1, 2, -1]),
+        ));
     }
     out.join(" ")
 }

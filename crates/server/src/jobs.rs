@@ -336,30 +336,15 @@ fn two_phase_job(
     lines: &Lines,
 ) -> Result<(), ApiError> {
     let puzzle = &loaded.solving;
-    let grips: Vec<usize> = (0..puzzle.moves().len())
-        .filter(|&i| puzzle.moves()[i].is_search_move())
-        .collect();
-    let corr = CubeCorrespondence::find(puzzle, &grips).ok_or_else(|| {
+    let corr = CubeCorrespondence::find(puzzle, &puzzle.search_moves()).ok_or_else(|| {
         ApiError::bad_request("two-phase solves the 3x3x3 only; this puzzle is not it")
     })?;
-    let cube = corr.cube(puzzle.layout(), start).ok_or_else(|| {
-        ApiError::bad_request("not a position of the cube (pieces or orientations unknown)")
-    })?;
     let t0 = Instant::now();
-    let tables = TWO_PHASE.get_or_init(|| {
-        TwoPhaseTables::load(&*state.options.store, &mut |e| {
-            if let Some(v) = table_line(&TableEvent::Store(e)) {
-                lines.send(v);
-            }
-        })
-    });
-    let solution = solve_two_phase(tables, &cube, &TwoPhaseOptions::default())
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let words: Vec<String> = corr
-        .moves_back(&solution.moves)
-        .into_iter()
-        .map(|(index, amount)| twistor_core::power_name(&puzzle.moves()[index].name, amount))
-        .collect();
+    let words = two_phase(state, puzzle, &corr, start, &mut |e| {
+        if let Some(v) = table_line(&TableEvent::Store(e)) {
+            lines.send(v);
+        }
+    })?;
     lines.send(json!({
         "event": "solution", "alg": words.join(" "), "length": words.len(), "engine": "two-phase",
     }));
@@ -367,6 +352,25 @@ fn two_phase_job(
         "event": "done", "outcome": "solved", "seconds": t0.elapsed().as_secs_f64(),
     }));
     Ok(())
+}
+
+/// A two-phase solution of `position` on the 3x3x3 `corr` finds in
+/// `puzzle`, in its move names; the tables load once for the server's life
+/// (what happens to them goes to `report`).
+fn two_phase(
+    state: &AppState,
+    puzzle: &twistor_core::Puzzle,
+    corr: &CubeCorrespondence,
+    position: &Pattern,
+    report: &mut dyn FnMut(StoreEvent),
+) -> Result<Vec<String>, ApiError> {
+    let cube = corr.cube(puzzle.layout(), position).ok_or_else(|| {
+        ApiError::bad_request("not a position of the cube (pieces or orientations unknown)")
+    })?;
+    let tables = TWO_PHASE.get_or_init(|| TwoPhaseTables::load(&*state.options.store, report));
+    let solution = solve_two_phase(tables, &cube, &TwoPhaseOptions::default())
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    Ok(corr.move_names(puzzle, &solution.moves))
 }
 
 /// A solution of `position` found without a job's stream (two-phase on
@@ -378,38 +382,11 @@ pub fn solve_quietly(
     position: &Pattern,
     secs: u64,
 ) -> Option<String> {
-    let (tx, _rx) = mpsc::channel(1);
-    let lines = Lines {
-        tx,
-        stop: Arc::new(AtomicBool::new(false)),
-    };
     let puzzle = &loaded.solving;
-    let grips: Vec<usize> = (0..puzzle.moves().len())
-        .filter(|&i| puzzle.moves()[i].is_search_move())
-        .collect();
-    if let Some(corr) = CubeCorrespondence::find(puzzle, &grips) {
-        let cube = corr.cube(puzzle.layout(), position)?;
-        let tables =
-            TWO_PHASE.get_or_init(|| TwoPhaseTables::load(&*state.options.store, &mut |_| {}));
-        let solution = solve_two_phase(tables, &cube, &TwoPhaseOptions::default()).ok()?;
-        let words: Vec<String> = corr
-            .moves_back(&solution.moves)
-            .into_iter()
-            .map(|(index, amount)| twistor_core::power_name(&puzzle.moves()[index].name, amount))
-            .collect();
+    if let Some(corr) = CubeCorrespondence::find(puzzle, &puzzle.search_moves()) {
+        let words = two_phase(state, puzzle, &corr, position, &mut |_| {}).ok()?;
         return Some(words.join(" "));
     }
-    let stop = Arc::clone(&lines.stop);
-    let timer = std::thread::spawn(move || {
-        let t0 = Instant::now();
-        while t0.elapsed() < Duration::from_secs(secs) {
-            if Arc::strong_count(&stop) == 1 {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        stop.store(true, Ordering::Relaxed);
-    });
     let moves = MoveSet::all(puzzle, Metric::Htm).ok()?;
     let options = PortfolioOptions {
         memory_bytes: state.options.memory_bytes,
@@ -423,18 +400,31 @@ pub fn solve_quietly(
         store: Arc::clone(&state.options.store),
         optimal_progress: None,
     };
-    let answer = Portfolio::new(
-        puzzle,
-        moves,
-        puzzle.start().clone(),
-        options,
-        &lines.stop,
-        &mut |_| {},
-    )
-    .ok()
-    .and_then(|mut p| p.solve(position, &lines.stop, &mut |_| {}).ok());
-    drop(lines);
-    let _ = timer.join();
+    let stop = AtomicBool::new(false);
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    let answer = std::thread::scope(|scope| {
+        // Stops the search after `secs`, unless it ends first (the channel
+        // closes).
+        let stop = &stop;
+        scope.spawn(move || {
+            let waited = finished.recv_timeout(Duration::from_secs(secs));
+            if waited == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        let answer = Portfolio::new(
+            puzzle,
+            moves,
+            puzzle.start().clone(),
+            options,
+            stop,
+            &mut |_| {},
+        )
+        .ok()
+        .and_then(|mut p| p.solve(position, stop, &mut |_| {}).ok());
+        drop(done);
+        answer
+    });
     answer
         .filter(|a| a.outcome == Outcome::Solved)
         .and_then(|a| a.solutions.into_iter().next())

@@ -535,14 +535,7 @@ impl<'p> Portfolio<'p> {
                 nodes: solution.nodes,
             });
         }
-        let words: Vec<String> = d
-            .correspondence
-            .moves_back(&solution.moves)
-            .into_iter()
-            .map(|(index, amount)| {
-                twistor_core::power_name(&self.puzzle.moves()[index].name, amount)
-            })
-            .collect();
+        let words = d.correspondence.move_names(self.puzzle, &solution.moves);
         let fits = words.len() as u32 <= self.options.max_depth;
         Ok(Answer {
             length: fits.then_some(words.len()),

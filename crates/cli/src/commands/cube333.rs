@@ -362,10 +362,7 @@ fn named_moves(
     corr: &CubeCorrespondence,
     moves: &MoveSeq,
 ) -> Vec<String> {
-    corr.moves_back(moves)
-        .into_iter()
-        .map(|(index, amount)| twistor_core::power_name(&puzzle.moves()[index].name, amount))
-        .collect()
+    corr.move_names(puzzle, moves)
 }
 
 /// A definition the cubes were read on, and where the cube sits in it: a
