@@ -27,11 +27,22 @@
 //! - `skewb`: a uniformly random element of `<R, U, L, B>` (WCA notation,
 //!   one corner fixed), solved optimally; at least 7 moves from solved.
 //!
+//! - `444` (and `444bf`): a uniformly random 4x4x4 (any corner, wing and
+//!   centre arrangement, held any way up), solved by a three-phase
+//!   reduction in the style of TNoodle's (see the `twistor-cube444`
+//!   crate): one pair of centres onto an axis, the other centres and the
+//!   wing parity, then the edges paired with the centres finished, then the
+//!   3x3x3 by the two-phase solver. About 44 moves in `U R F D L B` and
+//!   `Uw Rw Fw`; `444bf` adds a random orientation as rotations (`x y'`).
+//!   States within one move of solved are drawn again.
+//! - `sq1`: a uniformly random Square-1 position among those the slice can
+//!   turn in (a uniform layout, then uniform corners, edges and middle
+//!   layer), solved by a shape-then-square two-phase search as TNoodle's
+//!   sq12phase does (see the `twistor-square1` crate); about 11.7 slashes.
+//!
 //! Random-move scrambles where the WCA uses them: `555` (60 moves), `666`
-//! (80), `777` (100), `444bf` and `555bf` (the same, ending in a random
-//! orientation: rotations `x y'` on the 4x4x4, three-layer turns
-//! `3Rw 3Uw'` on the 5x5x5), and `444` (40; the WCA uses random-state 4x4x4
-//! scrambles, which need a reduction solver the project does not have).
+//! (80), `777` (100) and `555bf` (the same, ending in a random
+//! orientation, three-layer turns `3Rw 3Uw'`).
 //! Moves are drawn uniformly among the face turns and wide turns of the
 //! event (`Rw`, and `3Rw` on the 6x6x6 and 7x7x7; on even cubes the
 //! half-cube wide turns only on the U, R and F sides, since the other sides'
@@ -40,7 +51,7 @@
 //! one of their quanta (face and width), so no two moves of a run of
 //! commuting moves merge into one. The
 //! minimum distance of 2 is not checked for these: a state within one move
-//! of solved after 40 or more random moves has a probability far below
+//! of solved after 60 or more random moves has a probability far below
 //! 10⁻³⁰.
 //!
 //! `minx` is Pochmann's megaminx scramble, as the WCA uses it: seven rows
@@ -72,36 +83,15 @@
 //! invertible modulo 12, so every one of the 12¹⁴ dial states is equally
 //! likely. The solved state (probability 12⁻¹⁴) is not drawn again.
 //!
-//! `sq1`: random moves in the WCA's Square-1 notation, twelve turns each
-//! followed by the slice, one scramble a line:
-//!
-//! ```text
-//! (1,0) / (-3,3) / (0,-3) / ... / (4,-2) /
-//! ```
-//!
-//! Exactly: twelve times `(a,b) /`, joined by single spaces (so the
-//! scramble ends with `/`), `a` and `b` integers in -5..=6 written without
-//! a `+` or spaces, never both zero. `(a,b)` turns the top layer `a`
-//! twelfths of a turn clockwise seen from above and the bottom `b` twelfths
-//! clockwise seen from below; `/` turns the right half 180°. The scrambler
-//! follows the shape: each layer is a ring of twelve 30° slots holding
-//! edges (one slot) and corners (two), the top's slots numbered clockwise
-//! from above starting at the back end of the slice line, the bottom's
-//! clockwise from below starting at the front end, so that slots 0 to 5 of
-//! each layer are its right half and `/` exchanges top slot `i` with bottom
-//! slot `i` (0 ≤ i < 6). Solved, the top holds corner, edge, corner, edge,
-//! ... from slot 0 and the bottom edge, corner, edge, corner, ... (the
-//! corners under the top's), so `/`, `(1,0) /` and `(0,-1) /` are legal
-//! there and `(-1,0) /` is not. A turn `(a,b)` is legal when afterwards the
-//! slice line (between slots 11 and 0, and between 5 and 6) cuts no corner
-//! on either layer; each step draws uniformly among the legal `(a,b)` (a
-//! half turn of a layer keeps it sliceable, so there is always one). Twelve
-//! slices is about as many as the WCA's random-state Square-1 scrambles
-//! have (11 to 13), but a random walk that short does not make every state
-//! equally likely.
+//! `sq1` scrambles are written as TNoodle writes them: `(a,b) /` tuples
+//! joined by single spaces, amounts in -5..=6 (`(a,b)` turns the top `a`
+//! twelfths clockwise seen from above and the bottom `b` twelfths clockwise
+//! seen from below, `/` the right half 180°), a bare `/` where no layer
+//! turns, and a last tuple without a slash when the solution began with a
+//! turn.
 //!
 //! One file, though long: the event table, the engines and the few small
-//! random-move generators (megaminx, clock, Square-1) are what `Event` and
+//! random-move generators (megaminx, clock) are what `Event` and
 //! `Scrambler` dispatch over, and a WCA rule is read most easily beside the
 //! code that follows it.
 
@@ -122,6 +112,9 @@ use twistor_search::{
     Metric, MoveSet, SolutionCount, SolveOptions, Solver, SolverOptions, TableEvent,
 };
 
+use twistor_cube444::Cube444Solver;
+use twistor_square1::Square1Solver;
+
 use crate::rng::SeededRng;
 use crate::ToolError;
 
@@ -139,14 +132,14 @@ pub enum Event {
     Cube333Oh,
     /// 3x3x3 multi-blind (as 333bf, one cube a scramble).
     Cube333Mbf,
-    /// 4x4x4 blindfolded: random moves, then a random orientation (`x y'`).
+    /// 4x4x4 blindfolded: random state, then a random orientation (`x y'`).
     Cube444Bf,
     /// 5x5x5 blindfolded: random moves, then a random orientation
     /// (`3Rw 3Uw'`).
     Cube555Bf,
     /// 2x2x2 (random state).
     Cube222,
-    /// 4x4x4 (random moves).
+    /// 4x4x4 (random state, by reduction).
     Cube444,
     /// 5x5x5 (random moves).
     Cube555,
@@ -162,7 +155,7 @@ pub enum Event {
     Megaminx,
     /// Clock (fourteen turns with uniform amounts: random state).
     Clock,
-    /// Square-1 (random moves that follow the shape).
+    /// Square-1 (random state, by a shape-then-square solver).
     Square1,
 }
 
@@ -229,6 +222,9 @@ impl Event {
                 | Event::Pyraminx
                 | Event::Skewb
                 | Event::Clock
+                | Event::Cube444
+                | Event::Cube444Bf
+                | Event::Square1
         )
     }
 }
@@ -284,7 +280,12 @@ enum Engine {
     Cube(CubeMoves, Option<&'static [&'static str; 3]>),
     Megaminx,
     Clock,
-    Square1,
+    Cube444(
+        Box<Cube444Solver>,
+        Box<TwoPhaseTables>,
+        Option<&'static [&'static str; 3]>,
+    ),
+    Square1(Box<Square1Solver>),
 }
 
 impl Scrambler {
@@ -304,11 +305,17 @@ impl Scrambler {
                 finish,
             )
         };
+        let cube444 = |orientation, events: &mut dyn FnMut(TableEvent)| {
+            let store = &*options.store;
+            let three = TwoPhaseTables::load(store, &mut |e| events(TableEvent::Store(e)));
+            let solver = Cube444Solver::load(store, &mut |e| events(TableEvent::Store(e)));
+            Engine::Cube444(Box::new(solver), Box::new(three), orientation)
+        };
         let engine = match event {
             Event::Cube333 | Event::Cube333Oh => two_phase(CubeFinish::Plain, events),
             Event::Cube333Bf | Event::Cube333Mbf => two_phase(CubeFinish::Blind, events),
             Event::Cube333Fm => two_phase(CubeFinish::FewestMoves, events),
-            Event::Cube444Bf => Engine::Cube(CubeMoves::new(4, 40), Some(&ROTATIONS)),
+            Event::Cube444Bf => cube444(Some(&ROTATIONS), events),
             Event::Cube555Bf => Engine::Cube(CubeMoves::new(5, 60), Some(&WIDE_3)),
             Event::Cube222 => Engine::Optimal(Box::new(OptimalEngine::new(
                 "2x2x2",
@@ -334,13 +341,13 @@ impl Scrambler {
                 options,
                 events,
             )?)),
-            Event::Cube444 => Engine::Cube(CubeMoves::new(4, 40), None),
+            Event::Cube444 => cube444(None, events),
             Event::Cube555 => Engine::Cube(CubeMoves::new(5, 60), None),
             Event::Cube666 => Engine::Cube(CubeMoves::new(6, 80), None),
             Event::Cube777 => Engine::Cube(CubeMoves::new(7, 100), None),
             Event::Megaminx => Engine::Megaminx,
             Event::Clock => Engine::Clock,
-            Event::Square1 => Engine::Square1,
+            Event::Square1 => Engine::Square1(Box::new(Square1Solver::new())),
         };
         Ok(Scrambler {
             rng: SeededRng::new(seed),
@@ -375,8 +382,21 @@ impl Scrambler {
                 alg: clock(rng),
                 distance: None,
             },
-            Engine::Square1 => WcaScramble {
-                alg: square1(rng),
+            Engine::Cube444(solver, three, orientation) => {
+                let mut alg = random_state_444(solver, three, rng);
+                if let Some(names) = orientation {
+                    let turn = random_orientation(names, rng);
+                    if !turn.is_empty() {
+                        alg = format!("{alg} {turn}");
+                    }
+                }
+                WcaScramble {
+                    alg,
+                    distance: None,
+                }
+            }
+            Engine::Square1(solver) => WcaScramble {
+                alg: solver.random_scramble(rng).1,
                 distance: None,
             },
         }
@@ -846,90 +866,16 @@ fn clock(rng: &mut SeededRng) -> String {
     words.join(" ")
 }
 
-/// Slices in a Square-1 scramble.
-const SQUARE1_SLICES: usize = 12;
-
-/// The shape of a Square-1's top and bottom layers, numbered as the module
-/// documentation says: each slot holds the id of the piece covering it, a
-/// corner's id in its two slots.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Square1 {
-    top: [u8; 12],
-    bottom: [u8; 12],
-}
-
-impl Square1 {
-    fn solved() -> Square1 {
-        Square1 {
-            top: square1_layer([2, 1, 2, 1, 2, 1, 2, 1], 0),
-            bottom: square1_layer([1, 2, 1, 2, 1, 2, 1, 2], 8),
+/// A random-state 4x4x4 scramble. The reduction solves every position
+/// (its tests check thousands); should it ever report a failure, the
+/// position is drawn again rather than the batch stopped.
+fn random_state_444(solver: &Cube444Solver, three: &TwoPhaseTables, rng: &mut SeededRng) -> String {
+    let mut last = None;
+    for _ in 0..8 {
+        match solver.random_scramble(rng, three) {
+            Ok(s) => return s.alg.to_string(),
+            Err(e) => last = Some(e),
         }
     }
-
-    /// The shape after `(a,b)`, if the slice can turn there.
-    fn turned(&self, a: i32, b: i32) -> Option<Square1> {
-        let s = Square1 {
-            top: square1_rotated(&self.top, a),
-            bottom: square1_rotated(&self.bottom, b),
-        };
-        (square1_sliceable(&s.top) && square1_sliceable(&s.bottom)).then_some(s)
-    }
-
-    /// The shape after `/` (only called when the slice can turn).
-    fn sliced(mut self) -> Square1 {
-        for i in 0..6 {
-            std::mem::swap(&mut self.top[i], &mut self.bottom[i]);
-        }
-        self
-    }
-}
-
-/// A layer holding pieces of these widths from slot 0 on, numbered from
-/// `first`.
-fn square1_layer(widths: [usize; 8], first: u8) -> [u8; 12] {
-    let mut layer = [0; 12];
-    let mut slot = 0;
-    for (id, w) in (first..).zip(widths) {
-        layer[slot..slot + w].fill(id);
-        slot += w;
-    }
-    layer
-}
-
-/// The layer turned `amount` slots: the piece in slot `i` moves to slot
-/// `i + amount` (mod 12).
-fn square1_rotated(layer: &[u8; 12], amount: i32) -> [u8; 12] {
-    let mut out = [0; 12];
-    for (i, &piece) in (0i32..).zip(layer) {
-        out[(i + amount).rem_euclid(12) as usize] = piece;
-    }
-    out
-}
-
-/// Whether the slice line (between slots 11 and 0, and 5 and 6) runs
-/// between pieces rather than through a corner.
-fn square1_sliceable(layer: &[u8; 12]) -> bool {
-    layer[11] != layer[0] && layer[5] != layer[6]
-}
-
-/// A random-move Square-1 scramble: at each step a uniform choice among
-/// the legal `(a,b)` other than `(0,0)`, then `/`.
-fn square1(rng: &mut SeededRng) -> String {
-    let mut shape = Square1::solved();
-    let mut words: Vec<String> = Vec::with_capacity(2 * SQUARE1_SLICES);
-    for _ in 0..SQUARE1_SLICES {
-        let legal: Vec<(i32, i32, Square1)> = (-5..=6)
-            .flat_map(|a| (-5..=6).map(move |b| (a, b)))
-            .filter(|&ab| ab != (0, 0))
-            .filter_map(|(a, b)| shape.turned(a, b).map(|s| (a, b, s)))
-            .collect();
-        // Never empty: the shape is sliceable before every step (solved,
-        // and `/` moves only whole pieces), and then so is `(6,6)`, which
-        // swaps each layer's two cuts.
-        let (a, b, turned) = legal[rng.below(legal.len())];
-        shape = turned.sliced();
-        words.push(format!("({a},{b})"));
-        words.push("/".into());
-    }
-    words.join(" ")
+    panic!("the 4x4x4 reduction failed eight times: {last:?}")
 }

@@ -146,7 +146,6 @@ fn three_by_three_scrambles_are_two_phase_inverses_of_random_states() {
 #[test]
 fn random_move_scrambles_read_on_their_puzzles() {
     for (event, name, len) in [
-        (Event::Cube444, "4x4x4", 40),
         (Event::Cube555, "5x5x5", 60),
         (Event::Cube666, "6x6x6", 80),
         (Event::Cube777, "7x7x7", 100),
@@ -206,7 +205,8 @@ fn seeds_reproduce_and_events_parse() {
     ] {
         assert!(Event::names().contains(&id), "{id}");
     }
-    assert!(Event::Clock.is_random_state() && !Event::Square1.is_random_state());
+    assert!(Event::Clock.is_random_state() && Event::Square1.is_random_state());
+    assert!(Event::Cube444.is_random_state() && !Event::Cube555.is_random_state());
     assert!(Event::parse("sq2").is_err());
     for event in [Event::Clock, Event::Square1] {
         let run = |seed| -> Vec<String> {
@@ -384,14 +384,6 @@ impl Shape {
             bottom: self.bottom & !inner | self.top & inner,
         }
     }
-
-    /// Cube shape: eight pieces a layer, corners and edges alternating.
-    fn is_cube(&self) -> bool {
-        let square = Shape::solved().top;
-        [self.top, self.bottom]
-            .iter()
-            .all(|&m| (0..12).any(|k| Shape::rotate(square, k) == m))
-    }
 }
 
 /// A Square-1 turn `(a,b)` written exactly so, amounts in -5..=6.
@@ -403,69 +395,80 @@ fn square1_turn(word: &str) -> Option<(i32, i32)> {
 }
 
 #[test]
-fn square1_scrambles_only_slice_where_the_slice_cuts_no_corner() {
+fn square1_scrambles_are_random_state_and_slice_only_where_the_slice_cuts_no_corner() {
     let mut s = scrambler(Event::Square1, 4);
+    let g = twistor_tools::handmade::definition("square1").unwrap();
+    let mut slashes_total = 0;
     let mut shapes = std::collections::HashSet::new();
-    let mut slices_from_cube = 0;
     for _ in 0..200 {
         let sc = s.next_scramble();
         assert_eq!(sc.distance, None);
-        let words: Vec<&str> = sc.alg.split(' ').collect();
-        assert_eq!(words.len(), 24, "{}", sc.alg);
         let mut shape = Shape::solved();
-        for pair in words.chunks(2) {
-            assert_eq!(pair[1], "/", "{}", sc.alg);
-            let (a, b) = square1_turn(pair[0])
-                .unwrap_or_else(|| panic!("{} is no turn in {}", pair[0], sc.alg));
+        let mut slashes = 0;
+        // TNoodle's form: `(a,b)` tuples and slashes, single spaces, a bare
+        // `/` only where neither layer turns, never `(0,0)`.
+        let words: Vec<&str> = sc.alg.split(' ').collect();
+        for (i, w) in words.iter().enumerate() {
+            if *w == "/" {
+                assert!(shape.sliceable(), "slash {i} cuts a corner in {}", sc.alg);
+                shape = shape.slice();
+                shapes.insert(shape);
+                slashes += 1;
+                continue;
+            }
+            let (a, b) = square1_turn(w).unwrap_or_else(|| panic!("{w} is no turn in {}", sc.alg));
             assert_ne!((a, b), (0, 0), "{}", sc.alg);
+            assert!(i + 1 == words.len() || words[i + 1] == "/", "{}", sc.alg);
             shape = Shape {
                 top: Shape::rotate(shape.top, a),
                 bottom: Shape::rotate(shape.bottom, b),
             };
-            assert!(shape.sliceable(), "{} cuts a corner in {}", pair[0], sc.alg);
-            slices_from_cube += usize::from(shape.is_cube());
-            shape = shape.slice();
-            shapes.insert(shape);
         }
-        // The project's notation reader takes it: twelve turns of each
-        // layer and twelve slices.
+        slashes_total += slashes;
+        // The project's own Square-1 model reads and applies it.
         let alg: Alg = sc.alg.parse().unwrap();
-        assert_eq!(alg.move_count(), 36, "{}", sc.alg);
+        let t = alg_transformation(&g, &alg).unwrap();
+        assert!(!g.layout().is_identity(&t), "{}", sc.alg);
     }
-    // The shape wanders: after the first slice of each scramble (from
-    // solved), most slices start from other shapes than the cube (which
-    // has the most legal turns, so a random walk comes back to it often),
-    // and the layers take many different arrangements.
-    assert!(slices_from_cube < 200 + 2200 / 4, "{slices_from_cube}");
+    // TNoodle's random-state scrambles have 11.6 slashes on average; the
+    // shapes after each slice are many (a random state's shape is one of
+    // 3,678 layouts).
+    let mean = slashes_total as f64 / 200.0;
+    assert!((10.5..=12.5).contains(&mean), "{mean}");
     assert!(shapes.len() > 500, "{}", shapes.len());
 }
 
 #[test]
-fn square1_first_turns_are_every_legal_turn_from_solved() {
-    // From solved, (1,0) and (0,-1) are legal and (-1,0), (0,1) are not:
-    // the 63 pairs (a,b) != (0,0) of 8 legal amounts on each layer, all of
-    // them drawn over 2000 scrambles and no other.
-    let solved = Shape::solved();
-    let legal: std::collections::BTreeSet<(i32, i32)> = (-5..=6)
-        .flat_map(|a| (-5..=6).map(move |b| (a, b)))
-        .filter(|&ab| ab != (0, 0))
-        .filter(|&(a, b)| {
-            Shape {
-                top: Shape::rotate(solved.top, a),
-                bottom: Shape::rotate(solved.bottom, b),
-            }
-            .sliceable()
-        })
-        .collect();
-    assert_eq!(legal.len(), 63);
-    assert!(legal.contains(&(1, 0)) && legal.contains(&(0, -1)));
-    assert!(!legal.contains(&(-1, 0)) && !legal.contains(&(0, 1)));
-    let mut s = scrambler(Event::Square1, 12);
-    let seen: std::collections::BTreeSet<(i32, i32)> = (0..2000)
-        .map(|_| {
-            let sc = s.next_scramble();
-            square1_turn(sc.alg.split(' ').next().unwrap()).unwrap()
-        })
-        .collect();
-    assert_eq!(seen, legal);
+fn four_by_four_scrambles_are_random_state_reductions() {
+    let mut s = scrambler(Event::Cube444, 6);
+    let mut bf = scrambler(Event::Cube444Bf, 6);
+    let p = geometry("4x4x4");
+    for i in 0..3 {
+        let sc = s.next_scramble();
+        let words: Vec<&str> = sc.alg.split(' ').collect();
+        assert!((38..=50).contains(&words.len()), "{}", sc.alg);
+        // TNoodle's notation: outer turns and Uw, Rw, Fw.
+        for w in &words {
+            let q = w.trim_end_matches(['\'', '2']);
+            assert!(
+                ["U", "R", "F", "D", "L", "B", "Uw", "Rw", "Fw"].contains(&q),
+                "{w}"
+            );
+        }
+        let t = alg_transformation(&p, &sc.alg.parse::<Alg>().unwrap()).unwrap();
+        assert!(!p.layout().is_identity(&t));
+        // 444bf: the same first scramble (the same seed), then a rotation
+        // from x, y, z (or none; the rotation's draws make the next ones
+        // differ).
+        let b = bf.next_scramble().alg;
+        assert!(i > 0 || b.starts_with(&sc.alg), "{b}");
+        let rotations = b
+            .split(' ')
+            .rev()
+            .take_while(|w| ["x", "y", "z"].contains(&w.trim_end_matches(['\'', '2'])))
+            .count();
+        assert!(rotations <= 2, "{b}");
+        let body = b.split(' ').count() - rotations;
+        assert!((38..=50).contains(&body), "{b}");
+    }
 }
