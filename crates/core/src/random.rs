@@ -35,6 +35,17 @@ impl SeededRng {
         }
     }
 
+    /// Generator number `stream` of `seed`: ChaCha8 with the same key and
+    /// its 64-bit stream number set, so the streams of one seed are
+    /// independent and `with_stream(seed, 0)` is `new(seed)`. Work split
+    /// into items (a batch of scrambles) draws item `i` from stream `i`, and
+    /// gives the same results on any number of threads.
+    pub fn with_stream(seed: u64, stream: u64) -> SeededRng {
+        let mut rng = SeededRng::new(seed);
+        rng.inner.set_stream(stream);
+        rng
+    }
+
     /// The next 64 random bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
@@ -66,6 +77,21 @@ impl SeededRng {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn streams_are_distinct_and_stream_zero_is_the_seed() {
+        let draw = |mut r: SeededRng| (0..4).map(|_| r.next_u64()).collect::<Vec<_>>();
+        assert_eq!(draw(SeededRng::with_stream(9, 0)), draw(SeededRng::new(9)));
+        assert_ne!(draw(SeededRng::with_stream(9, 1)), draw(SeededRng::new(9)));
+        assert_ne!(
+            draw(SeededRng::with_stream(9, 1)),
+            draw(SeededRng::with_stream(9, 2))
+        );
+        assert_eq!(
+            draw(SeededRng::with_stream(9, 7)),
+            draw(SeededRng::with_stream(9, 7))
+        );
+    }
 
     fn first_four(seed: u64) -> Vec<u64> {
         let mut r = SeededRng::new(seed);

@@ -98,6 +98,8 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use twistor_core::store::{NoStore, TableStore};
 use twistor_core::{MoveDef, MoveKind, Pattern, PatternOrbit, Puzzle, StabilizerChain};
 use twistor_cube333::{
@@ -268,15 +270,26 @@ pub struct WcaScramble {
     pub distance: Option<usize>,
 }
 
-/// A seeded stream of scrambles for one event.
+/// A seeded stream of scrambles for one event. Scramble `i` (from 0)
+/// draws from stream `i` of the seed ([`SeededRng::with_stream`]), so a
+/// seed gives the same scrambles one at a time ([`Scrambler::next_scramble`])
+/// or in a batch on any number of threads ([`Scrambler::scrambles`]).
 pub struct Scrambler {
-    rng: SeededRng,
+    seed: u64,
+    next: u64,
     engine: Engine,
 }
 
+/// How an event's scrambles are made: by the generic solver, which needs
+/// exclusive access (it grows its tables), or by an engine threads can
+/// share.
 enum Engine {
-    TwoPhase(Box<TwoPhaseTables>, CubeFinish),
     Optimal(Box<OptimalEngine>),
+    Shared(SharedEngine),
+}
+
+enum SharedEngine {
+    TwoPhase(Box<TwoPhaseTables>, CubeFinish),
     Cube(CubeMoves, Option<&'static [&'static str; 3]>),
     Megaminx,
     Clock,
@@ -298,7 +311,7 @@ impl Scrambler {
         events: &mut dyn FnMut(TableEvent),
     ) -> Result<Scrambler, ToolError> {
         let two_phase = |finish, events: &mut dyn FnMut(TableEvent)| {
-            Engine::TwoPhase(
+            SharedEngine::TwoPhase(
                 Box::new(TwoPhaseTables::load(&*options.store, &mut |e| {
                     events(TableEvent::Store(e))
                 })),
@@ -309,14 +322,15 @@ impl Scrambler {
             let store = &*options.store;
             let three = TwoPhaseTables::load(store, &mut |e| events(TableEvent::Store(e)));
             let solver = Cube444Solver::load(store, &mut |e| events(TableEvent::Store(e)));
-            Engine::Cube444(Box::new(solver), Box::new(three), orientation)
+            SharedEngine::Cube444(Box::new(solver), Box::new(three), orientation)
         };
+        let shared = |engine| Engine::Shared(engine);
         let engine = match event {
-            Event::Cube333 | Event::Cube333Oh => two_phase(CubeFinish::Plain, events),
-            Event::Cube333Bf | Event::Cube333Mbf => two_phase(CubeFinish::Blind, events),
-            Event::Cube333Fm => two_phase(CubeFinish::FewestMoves, events),
-            Event::Cube444Bf => cube444(Some(&ROTATIONS), events),
-            Event::Cube555Bf => Engine::Cube(CubeMoves::new(5, 60), Some(&WIDE_3)),
+            Event::Cube333 | Event::Cube333Oh => shared(two_phase(CubeFinish::Plain, events)),
+            Event::Cube333Bf | Event::Cube333Mbf => shared(two_phase(CubeFinish::Blind, events)),
+            Event::Cube333Fm => shared(two_phase(CubeFinish::FewestMoves, events)),
+            Event::Cube444Bf => shared(cube444(Some(&ROTATIONS), events)),
+            Event::Cube555Bf => shared(SharedEngine::Cube(CubeMoves::new(5, 60), Some(&WIDE_3))),
             Event::Cube222 => Engine::Optimal(Box::new(OptimalEngine::new(
                 "2x2x2",
                 &["R", "U", "F"],
@@ -341,27 +355,85 @@ impl Scrambler {
                 options,
                 events,
             )?)),
-            Event::Cube444 => cube444(None, events),
-            Event::Cube555 => Engine::Cube(CubeMoves::new(5, 60), None),
-            Event::Cube666 => Engine::Cube(CubeMoves::new(6, 80), None),
-            Event::Cube777 => Engine::Cube(CubeMoves::new(7, 100), None),
-            Event::Megaminx => Engine::Megaminx,
-            Event::Clock => Engine::Clock,
-            Event::Square1 => Engine::Square1(Box::new(Square1Solver::new())),
+            Event::Cube444 => shared(cube444(None, events)),
+            Event::Cube555 => shared(SharedEngine::Cube(CubeMoves::new(5, 60), None)),
+            Event::Cube666 => shared(SharedEngine::Cube(CubeMoves::new(6, 80), None)),
+            Event::Cube777 => shared(SharedEngine::Cube(CubeMoves::new(7, 100), None)),
+            Event::Megaminx => shared(SharedEngine::Megaminx),
+            Event::Clock => shared(SharedEngine::Clock),
+            Event::Square1 => shared(SharedEngine::Square1(Box::new(Square1Solver::new()))),
         };
         Ok(Scrambler {
-            rng: SeededRng::new(seed),
+            seed,
+            next: 0,
             engine,
         })
     }
 
     /// The next scramble.
     pub fn next_scramble(&mut self) -> WcaScramble {
-        let rng = &mut self.rng;
+        let mut rng = SeededRng::with_stream(self.seed, self.next);
+        self.next += 1;
         match &mut self.engine {
-            Engine::TwoPhase(tables, finish) => cube333(tables, *finish, rng),
-            Engine::Optimal(e) => e.scramble(rng),
-            Engine::Cube(c, orientation) => {
+            Engine::Optimal(e) => e.scramble(&mut rng),
+            Engine::Shared(engine) => engine.scramble(&mut rng),
+        }
+    }
+
+    /// The next `count` scrambles, handed to `each` in order as they are
+    /// made: on `threads` threads at once where the event's solver can be
+    /// shared (every event but 2x2x2, pyraminx and skewb, whose generic
+    /// solver grows its tables as it goes and takes a millisecond anyway).
+    /// The scrambles are those `count` calls of
+    /// [`Scrambler::next_scramble`] would make. Stops at the first error
+    /// `each` returns.
+    pub fn scrambles<E>(
+        &mut self,
+        count: u64,
+        threads: usize,
+        mut each: impl FnMut(WcaScramble) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let threads = threads.max(1);
+        let engine = match &self.engine {
+            Engine::Shared(engine) if threads > 1 => engine,
+            _ => {
+                for _ in 0..count {
+                    each(self.next_scramble())?;
+                }
+                return Ok(());
+            }
+        };
+        let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool,
+            Err(_) => return self.scrambles(count, 1, each),
+        };
+        // Batches of a few per thread: output flows while the rest are made.
+        let batch = 2 * threads as u64;
+        let end = self.next.saturating_add(count);
+        while self.next < end {
+            let upto = (self.next + batch).min(end);
+            let (seed, from) = (self.seed, self.next);
+            let made: Vec<WcaScramble> = pool.install(|| {
+                (from..upto)
+                    .into_par_iter()
+                    .map(|i| engine.scramble(&mut SeededRng::with_stream(seed, i)))
+                    .collect()
+            });
+            self.next = upto;
+            for s in made {
+                each(s)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl SharedEngine {
+    /// A scramble drawn from `rng`.
+    fn scramble(&self, rng: &mut SeededRng) -> WcaScramble {
+        match self {
+            SharedEngine::TwoPhase(tables, finish) => cube333(tables, *finish, rng),
+            SharedEngine::Cube(c, orientation) => {
                 let mut alg = c.scramble(rng);
                 if let Some(names) = orientation {
                     let turn = random_orientation(names, rng);
@@ -374,15 +446,15 @@ impl Scrambler {
                     distance: None,
                 }
             }
-            Engine::Megaminx => WcaScramble {
+            SharedEngine::Megaminx => WcaScramble {
                 alg: megaminx(rng),
                 distance: None,
             },
-            Engine::Clock => WcaScramble {
+            SharedEngine::Clock => WcaScramble {
                 alg: clock(rng),
                 distance: None,
             },
-            Engine::Cube444(solver, three, orientation) => {
+            SharedEngine::Cube444(solver, three, orientation) => {
                 let mut alg = random_state_444(solver, three, rng);
                 if let Some(names) = orientation {
                     let turn = random_orientation(names, rng);
@@ -395,7 +467,7 @@ impl Scrambler {
                     distance: None,
                 }
             }
-            Engine::Square1(solver) => WcaScramble {
+            SharedEngine::Square1(solver) => WcaScramble {
                 alg: solver.random_scramble(rng).1,
                 distance: None,
             },

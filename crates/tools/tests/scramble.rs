@@ -180,6 +180,36 @@ fn random_move_scrambles_read_on_their_puzzles() {
 }
 
 #[test]
+fn batches_on_several_threads_are_the_scrambles_one_at_a_time() {
+    for event in [Event::Cube333, Event::Square1, Event::Clock, Event::Cube222] {
+        let one_by_one: Vec<String> = {
+            let mut s = scrambler(event, 31);
+            (0..6).map(|_| s.next_scramble().alg).collect()
+        };
+        for threads in [1, 2, 3] {
+            let mut s = scrambler(event, 31);
+            let mut batch = Vec::new();
+            // Two batches: the second continues where the first ended.
+            for n in [4, 2] {
+                s.scrambles(n, threads, |x| -> Result<(), ()> {
+                    batch.push(x.alg);
+                    Ok(())
+                })
+                .unwrap();
+            }
+            assert_eq!(batch, one_by_one, "{event:?} on {threads} threads");
+        }
+        assert_eq!(
+            one_by_one
+                .iter()
+                .collect::<std::collections::HashSet<_>>()
+                .len(),
+            6
+        );
+    }
+}
+
+#[test]
 fn seeds_reproduce_and_events_parse() {
     let a: Vec<String> = (0..3)
         .map({

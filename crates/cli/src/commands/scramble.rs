@@ -94,8 +94,9 @@ pub fn run(args: ScrambleArgs) -> CliResult {
     .map_err(CliError::failure)?;
     bar.finish();
     let size = SvgOptions::default();
-    for i in 1..=args.count {
-        let s = scrambler.next_scramble();
+    let mut i = 0;
+    scrambler.scrambles(args.count, options.threads, |s| -> Result<(), CliError> {
+        i += 1;
         let shapes = match &drawing {
             Some(d) => d
                 .shapes_of_alg(&crate::load::parse_alg(&s.alg)?)
@@ -124,7 +125,8 @@ pub fn run(args: ScrambleArgs) -> CliResult {
         } else {
             emit(&s.alg)?;
         }
-    }
+        Ok(())
+    })?;
     if let Some(path) = &args.sheet {
         let pdf = scramble_sheet(&format!("{} scrambles", event.id()), &entries);
         std::fs::write(path, pdf)
