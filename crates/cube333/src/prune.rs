@@ -21,7 +21,7 @@ use crate::cache::{load_or_build, table_key, TableMemory};
 use crate::coord::{N_FLIP, N_TWIST, N_UD_EDGES};
 use crate::moves::N_MOVES;
 use crate::tables::{CoordTables, N_CORNER_CLASS, N_FLIPSLICE_CLASS, PHASE2_MOVES};
-use twistor_core::store::{StoreEvent, TableKey, TableStore};
+use twistor_core::store::{PayloadLen, StoreEvent, TableKey, TableStore};
 
 const EMPTY: u64 = 0xF;
 
@@ -291,15 +291,28 @@ pub(crate) fn phase1_table_id() -> TableKey {
     )
 }
 
+/// The phase-2 table's cache identity.
+fn phase2_table_id() -> TableKey {
+    table_key(
+        "phase2-corner-udedge",
+        [N_CORNER_CLASS as u64, N_UD_EDGES as u64, 4, 0],
+    )
+}
+
+/// Whether the store holds both two-phase tables (so loading them is
+/// quick).
+pub(crate) fn full_tables_stored(store: &dyn TableStore) -> bool {
+    let len1 = PayloadLen::Exactly(PHASE1_ENTRIES.div_ceil(2) as u64);
+    let len2 = PayloadLen::Exactly((N_CORNER_CLASS * N_UD_EDGES).div_ceil(2) as u64);
+    store.contains(&phase1_table_id(), len1) && store.contains(&phase2_table_id(), len2)
+}
+
 /// The phase-2 table: distances to solved within `<U, D, R2, L2, F2, B2>`
 /// of (corner permutation, UD-edge permutation).
 pub fn phase2_table(store: &dyn TableStore, report: &mut dyn FnMut(StoreEvent)) -> NibbleTable {
     let t = CoordTables::get();
     let len = N_CORNER_CLASS * N_UD_EDGES;
-    let id = table_key(
-        "phase2-corner-udedge",
-        [N_CORNER_CLASS as u64, N_UD_EDGES as u64, 4, 0],
-    );
+    let id = phase2_table_id();
     let bytes = load_or_build(
         store,
         &id,

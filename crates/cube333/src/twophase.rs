@@ -12,13 +12,18 @@
 //! by the 120° rotation about URF-DBL), and the same for its inverse. A
 //! cube that is easy from one of them is solved fast.
 //!
-//! The solver does no I/O; tables come from [`TwoPhaseTables::load`].
+//! The solver does no I/O; tables come from [`TwoPhaseTables::load`] (the
+//! exact, symmetry-reduced phase-1 table and a large phase-2 table, 126 MB
+//! through the store) or [`TwoPhaseTables::compact`] (min2phase-sized
+//! projections, 3 MB built in memory at start-up: the maximum of two
+//! lower bounds in each phase). With the compact tables a phase-1 bound of
+//! 0 does not mean phase 1 is done, so the search checks the goal.
 
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use crate::coord::{self, N_FLIP, N_TWIST, N_UD_EDGES};
+use crate::coord::{self, N_CORNERS, N_FLIP, N_SLICE, N_TWIST, N_UD_EDGES};
 use crate::cubie::CubieCube;
 use crate::moves::{FaceTurn, MoveSeq, N_MOVES};
 use crate::prune::{phase1_table, phase2_table, NibbleTable};
@@ -29,12 +34,217 @@ use twistor_core::store::{StoreEvent, TableStore};
 /// Longest phase-1 and phase-2 sequences a search can hold.
 const MAX_LEN: usize = 32;
 
-/// The tables of the two-phase solver (about 126 MB of pruning tables,
-/// cached on disk, plus a few MB computed at start-up).
+/// The tables of the two-phase solver: the coordinate tables (computed at
+/// start-up in a tenth of a second) and pruning tables of one of two
+/// kinds. [`TwoPhaseTables::load`] gives the exact, symmetry-reduced ones
+/// (126 MB, built once in about 9 s and kept in the store; the fastest per
+/// solve); [`TwoPhaseTables::compact`] gives min2phase-sized ones (3 MB of
+/// lower bounds, built in memory in a fraction of a second).
 pub struct TwoPhaseTables {
     pub(crate) coord: &'static CoordTables,
-    pub(crate) phase1: NibbleTable,
-    pub(crate) phase2: NibbleTable,
+    prune: Prune,
+}
+
+enum Prune {
+    Full {
+        phase1: NibbleTable,
+        phase2: NibbleTable,
+    },
+    Compact(Box<CompactPrune>),
+}
+
+/// Lower bounds from projections, each indexed without symmetry: phase 1
+/// by (UD slice, twist) and (UD slice, flip), phase 2 by (corners, slice
+/// permutation) (the coordinate tables' own) and (UD edges, slice
+/// permutation).
+struct CompactPrune {
+    slice_twist: Vec<u8>,
+    slice_flip: Vec<u8>,
+    /// (flip class, twist): flips up to the 8 symmetries that keep the UD
+    /// axis and every edge's orientation (336 classes).
+    twist_flip: Vec<u8>,
+    /// Each flip's class and the symmetry taking the class's
+    /// representative to it (`flip = S·rep·S⁻¹`), and the inverse of that
+    /// symmetry.
+    flip_class: Vec<(u16, u8)>,
+    ud_slice: Vec<u8>,
+    /// (UD edges, which 4 of the 8 corner slots hold U corners).
+    ud_corner_comb: Vec<u8>,
+    /// The corner combination (0..70) of each corner permutation.
+    corner_comb: Vec<u8>,
+    /// (corners, which 4 of the 8 U/D edge slots hold U edges).
+    corner_edge_comb: Vec<u8>,
+    /// The edge combination (0..70) of each UD-edge permutation.
+    edge_comb: Vec<u8>,
+}
+
+/// Which four of the eight slots hold pieces 0..4, as a rank in 0..70.
+fn comb_rank(perm: &[u8]) -> u8 {
+    let mut rank = 0;
+    let mut k = 0;
+    for (i, &p) in perm.iter().enumerate() {
+        if p < 4 {
+            k += 1;
+            rank += binomial(i, k);
+        }
+    }
+    rank as u8
+}
+
+fn binomial(n: usize, k: usize) -> usize {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1, |r, i| r * (n - i) / (i + 1))
+}
+
+/// Solves expected before the full tables pay for building them (9 s
+/// against about 0.3 ms a solve saved; see `twistor 333 bench`).
+pub const FULL_TABLES_PAY_AFTER: usize = 20_000;
+
+/// Breadth-first distances over `n` states from state 0.
+fn bfs(n: usize, moves: &[u8], next: impl Fn(usize, usize) -> usize) -> Vec<u8> {
+    let mut d = vec![u8::MAX; n];
+    d[0] = 0;
+    let mut frontier = vec![0u32];
+    let mut depth = 0u8;
+    while !frontier.is_empty() {
+        let mut nextf = Vec::with_capacity(frontier.len() * 4);
+        for &x in &frontier {
+            for &m in moves {
+                let y = next(x as usize, m as usize);
+                if d[y] == u8::MAX {
+                    d[y] = depth + 1;
+                    nextf.push(y as u32);
+                }
+            }
+        }
+        frontier = nextf;
+        depth += 1;
+    }
+    d
+}
+
+impl CompactPrune {
+    fn build(c: &CoordTables) -> CompactPrune {
+        // The combinations and flip classes first (quick), then the six
+        // breadth-first searches at once.
+        let corner_comb: Vec<u8> = (0..N_CORNERS)
+            .map(|x| {
+                let mut cube = CubieCube::SOLVED;
+                coord::set_corners(&mut cube, x as u16);
+                comb_rank(&cube.cp)
+            })
+            .collect();
+        let edge_comb: Vec<u8> = (0..N_UD_EDGES)
+            .map(|x| {
+                let mut cube = CubieCube::SOLVED;
+                coord::set_ud_edges(&mut cube, x as u16);
+                comb_rank(&cube.ep[..8])
+            })
+            .collect();
+        // Each combination's move table, through a permutation that has it.
+        let comb_moves = |comb: &[u8], perm_move: &[u16]| -> Vec<u8> {
+            let mut rep = [0usize; 70];
+            for (x, &k) in comb.iter().enumerate().rev() {
+                rep[k as usize] = x;
+            }
+            (0..70 * N_MOVES)
+                .map(|i| comb[perm_move[rep[i / N_MOVES] * N_MOVES + i % N_MOVES] as usize])
+                .collect()
+        };
+        let corner_comb_move = comb_moves(&corner_comb, &c.corners_move);
+        let edge_comb_move = comb_moves(&edge_comb, &c.ud_edges_move);
+        // Flips up to the four symmetries U2, F2 (and their product) that
+        // keep every edge's orientation; the mirrors are left out, as
+        // their action on twist and flip together is not a conjugation of
+        // these two coordinates alone.
+        let sy = Symmetries::get();
+        let keep_eo: Vec<usize> = (0..16)
+            .filter(|&s| !crate::symmetry::flips_slice_edges(s) && s % 2 == 0)
+            .collect();
+        let mut flip_class = vec![(u16::MAX, 0u8); N_FLIP];
+        let mut reps: Vec<usize> = Vec::new();
+        for f in 0..N_FLIP {
+            if flip_class[f].0 != u16::MAX {
+                continue;
+            }
+            let class = reps.len() as u16;
+            reps.push(f);
+            for &s in &keep_eo {
+                let g = c.flip_conj[f * 16 + s] as usize;
+                if flip_class[g].0 == u16::MAX {
+                    flip_class[g] = (class, sy.inv[s]);
+                }
+            }
+        }
+        let twist_flip_index = |twist: usize, flip: usize| {
+            let (class, back) = flip_class[flip];
+            class as usize * N_TWIST + c.twist_conj[twist * 16 + back as usize] as usize
+        };
+        let all: Vec<u8> = (0..N_MOVES as u8).collect();
+        let p2 = &crate::tables::PHASE2_MOVES;
+        let slice_move =
+            |sl: usize, m: usize| c.slice_sorted_move[sl * 24 * N_MOVES + m] as usize / 24;
+        let mut tables: [Vec<u8>; 6] = Default::default();
+        let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb] =
+            &mut tables;
+        rayon::scope(|scope| {
+            scope.spawn(|_| {
+                *corner_edge_comb = bfs(N_CORNERS * 70, p2, |x, m| {
+                    let (cn, k) = (x / 70, x % 70);
+                    c.corners_move[cn * N_MOVES + m] as usize * 70
+                        + edge_comb_move[k * N_MOVES + m] as usize
+                })
+            });
+            scope.spawn(|_| {
+                *ud_corner_comb = bfs(N_UD_EDGES * 70, p2, |x, m| {
+                    let (ud, k) = (x / 70, x % 70);
+                    c.ud_edges_move[ud * N_MOVES + m] as usize * 70
+                        + corner_comb_move[k * N_MOVES + m] as usize
+                })
+            });
+            scope.spawn(|_| {
+                *twist_flip = bfs(reps.len() * N_TWIST, &all, |x, m| {
+                    let (class, tw) = (x / N_TWIST, x % N_TWIST);
+                    let f2 = c.flip_move[reps[class] * N_MOVES + m] as usize;
+                    twist_flip_index(c.twist_move[tw * N_MOVES + m] as usize, f2)
+                })
+            });
+            scope.spawn(|_| {
+                *slice_twist = bfs(N_SLICE * N_TWIST, &all, |x, m| {
+                    let (sl, tw) = (x / N_TWIST, x % N_TWIST);
+                    slice_move(sl, m) * N_TWIST + c.twist_move[tw * N_MOVES + m] as usize
+                })
+            });
+            scope.spawn(|_| {
+                *slice_flip = bfs(N_SLICE * N_FLIP, &all, |x, m| {
+                    let (sl, fl) = (x / N_FLIP, x % N_FLIP);
+                    slice_move(sl, m) * N_FLIP + c.flip_move[fl * N_MOVES + m] as usize
+                })
+            });
+            scope.spawn(|_| {
+                *ud_slice = bfs(N_UD_EDGES * 24, p2, |x, m| {
+                    let (ud, sp) = (x / 24, x % 24);
+                    c.ud_edges_move[ud * N_MOVES + m] as usize * 24
+                        + c.slice_sorted_move[sp * N_MOVES + m] as usize
+                })
+            });
+        });
+        let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb] =
+            tables;
+        CompactPrune {
+            slice_twist,
+            slice_flip,
+            twist_flip,
+            flip_class,
+            ud_slice,
+            ud_corner_comb,
+            corner_comb,
+            corner_edge_comb,
+            edge_comb,
+        }
+    }
 }
 
 impl TwoPhaseTables {
@@ -45,14 +255,57 @@ impl TwoPhaseTables {
         let phase2 = phase2_table(store, report);
         TwoPhaseTables {
             coord,
-            phase1,
-            phase2,
+            prune: Prune::Full { phase1, phase2 },
         }
+    }
+
+    /// The compact tables, built in memory (about 3 MB of pruning tables in
+    /// a fraction of a second): for a few solves on a machine without the
+    /// full tables, as min2phase starts.
+    pub fn compact() -> TwoPhaseTables {
+        let coord = CoordTables::get();
+        TwoPhaseTables {
+            coord,
+            prune: Prune::Compact(Box::new(CompactPrune::build(coord))),
+        }
+    }
+
+    /// The tables for about `solves` solves: the full ones when the store
+    /// already has them (loading is quick) or when that many solves pay for
+    /// building them ([`FULL_TABLES_PAY_AFTER`]), else the compact ones.
+    pub fn for_solves(
+        store: &dyn TableStore,
+        solves: usize,
+        report: &mut dyn FnMut(StoreEvent),
+    ) -> TwoPhaseTables {
+        if solves >= FULL_TABLES_PAY_AFTER || crate::prune::full_tables_stored(store) {
+            TwoPhaseTables::load(store, report)
+        } else {
+            TwoPhaseTables::compact()
+        }
+    }
+
+    /// Whether these are the compact tables.
+    pub fn is_compact(&self) -> bool {
+        matches!(self.prune, Prune::Compact(_))
     }
 
     /// Size of the pruning tables in bytes.
     pub fn size_bytes(&self) -> usize {
-        self.phase1.size_bytes() + self.phase2.size_bytes()
+        match &self.prune {
+            Prune::Full { phase1, phase2 } => phase1.size_bytes() + phase2.size_bytes(),
+            Prune::Compact(c) => {
+                c.slice_twist.len()
+                    + c.slice_flip.len()
+                    + c.twist_flip.len()
+                    + 3 * c.flip_class.len()
+                    + c.ud_slice.len()
+                    + c.ud_corner_comb.len()
+                    + c.corner_comb.len()
+                    + c.corner_edge_comb.len()
+                    + c.edge_comb.len()
+            }
+        }
     }
 
     /// Index in the phase-1 table of (twist, flip, slice).
@@ -63,21 +316,38 @@ impl TwoPhaseTables {
         (p >> 4) * N_TWIST + t.twist_conj[twist * 16 + (p & 15)] as usize
     }
 
-    /// Exact phase-1 distance of (twist, flip, slice).
+    /// Phase-1 distance of (twist, flip, slice): exact with the full
+    /// tables, a lower bound with the compact ones.
     #[inline]
     fn phase1_depth(&self, twist: usize, flip: usize, slice: usize) -> u8 {
-        self.phase1.get(self.phase1_index(twist, flip, slice))
+        match &self.prune {
+            Prune::Full { phase1, .. } => phase1.get(self.phase1_index(twist, flip, slice)),
+            Prune::Compact(c) => {
+                let (class, back) = c.flip_class[flip];
+                let tf = class as usize * N_TWIST
+                    + self.coord.twist_conj[twist * 16 + back as usize] as usize;
+                c.slice_twist[slice * N_TWIST + twist]
+                    .max(c.slice_flip[slice * N_FLIP + flip])
+                    .max(c.twist_flip[tf])
+            }
+        }
     }
 
     /// Lower bound on the phase-2 distance.
     #[inline]
     fn phase2_bound(&self, corners: usize, ud_edges: usize, slice_perm: usize) -> u8 {
         let t = self.coord;
-        let p = t.corner.packed[corners] as usize;
-        let a = self
-            .phase2
-            .get((p >> 4) * N_UD_EDGES + t.ud_edges_conj[ud_edges * 16 + (p & 15)] as usize);
         let b = t.corner_slice_depth[corners * 24 + slice_perm];
+        let a = match &self.prune {
+            Prune::Full { phase2, .. } => {
+                let p = t.corner.packed[corners] as usize;
+                phase2
+                    .get((p >> 4) * N_UD_EDGES + t.ud_edges_conj[ud_edges * 16 + (p & 15)] as usize)
+            }
+            Prune::Compact(c) => c.ud_slice[ud_edges * 24 + slice_perm]
+                .max(c.ud_corner_comb[ud_edges * 70 + c.corner_comb[corners] as usize])
+                .max(c.corner_edge_comb[corners * 70 + c.edge_comb[ud_edges] as usize]),
+        };
         a.max(b)
     }
 }
@@ -192,6 +462,10 @@ impl<'a> Search<'a> {
     ) -> bool {
         let remaining = self.len1 - depth;
         if remaining == 0 {
+            // The compact tables' bounds can be 0 short of the goal.
+            if twist != 0 || flip != 0 || ss >= 24 {
+                return false;
+            }
             return self.start_phase2(last_face);
         }
         self.nodes1 += 1;
@@ -199,7 +473,6 @@ impl<'a> Search<'a> {
         // Children first, table reads in a tight loop of their own so the
         // processor overlaps their cache misses, then the recursion.
         let mut kids = [(0u8, 0u16, 0u16, 0u16); N_MOVES];
-        let mut idx = [0usize; N_MOVES];
         let mut n = 0;
         for m in 0..N_MOVES {
             if !face_allowed(m, last_face) {
@@ -214,14 +487,30 @@ impl<'a> Search<'a> {
             let fl = c.flip_move[flip * N_MOVES + m];
             let s2 = c.slice_sorted_move[ss * N_MOVES + m];
             kids[n] = (m as u8, tw, fl, s2);
-            idx[n] = self
-                .t
-                .phase1_index(tw as usize, fl as usize, s2 as usize / 24);
             n += 1;
         }
         let mut h = [0u8; N_MOVES];
-        for i in 0..n {
-            h[i] = self.t.phase1.get(idx[i]);
+        match &self.t.prune {
+            Prune::Full { phase1, .. } => {
+                let mut idx = [0usize; N_MOVES];
+                for i in 0..n {
+                    let (_, tw, fl, s2) = kids[i];
+                    idx[i] = self
+                        .t
+                        .phase1_index(tw as usize, fl as usize, s2 as usize / 24);
+                }
+                for i in 0..n {
+                    h[i] = phase1.get(idx[i]);
+                }
+            }
+            Prune::Compact(_) => {
+                for i in 0..n {
+                    let (_, tw, fl, s2) = kids[i];
+                    h[i] = self
+                        .t
+                        .phase1_depth(tw as usize, fl as usize, s2 as usize / 24);
+                }
+            }
         }
         for i in 0..n {
             if h[i] as usize >= remaining {

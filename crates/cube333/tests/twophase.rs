@@ -77,3 +77,45 @@ fn single_direction_search_also_solves() {
         assert!(c.apply_moves(&s.moves.0).is_solved());
     }
 }
+
+/// The compact tables' bounds are admissible and the search they drive is
+/// as exhaustive as the full tables': on random 10-move scrambles, both
+/// find a solution of the optimal length (from the optimal solver) and
+/// prove there is none shorter.
+#[test]
+fn compact_tables_search_exactly_as_the_full_ones() {
+    use twistor_cube333::{OptimalOptions, OptimalSolver, OptimalTableKind};
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("twistor-cube333-tables");
+    let store = twistor_store::DirStore::new(dir);
+    let optimal = OptimalSolver::load(OptimalTableKind::Small, &store, &mut |_| {});
+    let full = tables();
+    let compact = TwoPhaseTables::compact();
+    assert!(compact.is_compact() && !full.is_compact());
+    assert!(compact.size_bytes() < 16_000_000);
+    let mut rng = SeededRng::new(77);
+    for _ in 0..12 {
+        let moves: Vec<_> = (0..10)
+            .map(|_| twistor_cube333::FaceTurn::from_index(rng.below(18)))
+            .collect();
+        let c = CubieCube::from_moves(&moves);
+        let n = optimal.solve(&c, &OptimalOptions::default()).moves.len();
+        for t in [&full, &compact] {
+            let at = |max_length| {
+                let o = TwoPhaseOptions {
+                    max_length,
+                    ..Default::default()
+                };
+                solve(t, &c, &o)
+            };
+            let s = at(n).unwrap();
+            assert_eq!(s.moves.len(), n);
+            assert!(c.apply_moves(&s.moves.0).is_solved());
+            if n > 0 {
+                assert_eq!(
+                    at(n - 1).unwrap_err(),
+                    TwoPhaseError::TooShort { max_length: n - 1 }
+                );
+            }
+        }
+    }
+}

@@ -226,6 +226,7 @@ pub async fn scramble(
         let options = ScrambleOptions {
             store: Arc::clone(&state.options.store),
             threads: state.options.threads,
+            batch: 1,
         };
         let new = |seed| {
             Scrambler::new(event, seed, &options, &mut |_| {})

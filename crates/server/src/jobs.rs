@@ -367,7 +367,8 @@ fn two_phase(
     let cube = corr.cube(puzzle.layout(), position).ok_or_else(|| {
         ApiError::bad_request("not a position of the cube (pieces or orientations unknown)")
     })?;
-    let tables = TWO_PHASE.get_or_init(|| TwoPhaseTables::load(&*state.options.store, report));
+    let tables =
+        TWO_PHASE.get_or_init(|| TwoPhaseTables::for_solves(&*state.options.store, 1, report));
     let solution = solve_two_phase(tables, &cube, &TwoPhaseOptions::default())
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     Ok(corr.move_names(puzzle, &solution.moves))

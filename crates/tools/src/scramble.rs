@@ -239,6 +239,10 @@ pub struct ScrambleOptions {
     pub store: Arc<dyn TableStore>,
     /// Threads for building tables.
     pub threads: usize,
+    /// About how many scrambles will be made: the 3x3x3 solver's large
+    /// tables are built only when a batch this long pays for them (they
+    /// are loaded whenever the store has them).
+    pub batch: usize,
 }
 
 impl Default for ScrambleOptions {
@@ -246,6 +250,7 @@ impl Default for ScrambleOptions {
         ScrambleOptions {
             store: Arc::new(NoStore),
             threads: 1,
+            batch: 1,
         }
     }
 }
@@ -255,6 +260,7 @@ impl std::fmt::Debug for ScrambleOptions {
         f.debug_struct("ScrambleOptions")
             .field("store_writes", &self.store.writes())
             .field("threads", &self.threads)
+            .field("batch", &self.batch)
             .finish()
     }
 }
@@ -312,15 +318,19 @@ impl Scrambler {
     ) -> Result<Scrambler, ToolError> {
         let two_phase = |finish, events: &mut dyn FnMut(TableEvent)| {
             SharedEngine::TwoPhase(
-                Box::new(TwoPhaseTables::load(&*options.store, &mut |e| {
-                    events(TableEvent::Store(e))
-                })),
+                Box::new(TwoPhaseTables::for_solves(
+                    &*options.store,
+                    options.batch,
+                    &mut |e| events(TableEvent::Store(e)),
+                )),
                 finish,
             )
         };
         let cube444 = |orientation, events: &mut dyn FnMut(TableEvent)| {
             let store = &*options.store;
-            let three = TwoPhaseTables::load(store, &mut |e| events(TableEvent::Store(e)));
+            let three = TwoPhaseTables::for_solves(store, options.batch, &mut |e| {
+                events(TableEvent::Store(e))
+            });
             let solver = Cube444Solver::load(store, &mut |e| events(TableEvent::Store(e)));
             SharedEngine::Cube444(Box::new(solver), Box::new(three), orientation)
         };

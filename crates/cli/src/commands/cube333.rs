@@ -90,6 +90,12 @@ struct SolveArgs {
     /// Give up after this many phase-2 probes (two-phase).
     #[arg(long, value_name = "N")]
     probe_limit: Option<u64>,
+    /// Two-phase tables: `compact` (3 MB, built at start in a fraction of a
+    /// second), `full` (126 MB, built once in about 9 s and cached; the
+    /// fastest per solve), or `auto`: the full ones when cached or when
+    /// the batch is long enough to pay for building them.
+    #[arg(long, value_enum, default_value_t = TableChoice::Auto)]
+    tables: TableChoice,
     #[command(flatten)]
     cache: CacheArgs,
     #[command(flatten)]
@@ -115,10 +121,38 @@ struct BenchArgs {
     /// Benchmark the optimal solver instead.
     #[arg(long)]
     optimal: bool,
+    /// Two-phase tables to benchmark (see `333 solve --tables`).
+    #[arg(long, value_enum, default_value_t = TableChoice::Auto)]
+    tables: TableChoice,
     #[command(flatten)]
     cache: CacheArgs,
     #[command(flatten)]
     optimal_table: OptimalArgs,
+}
+
+/// Which two-phase tables to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum TableChoice {
+    /// Full when cached or worth building for the batch, else compact.
+    Auto,
+    /// The 3 MB tables built at start-up.
+    Compact,
+    /// The 126 MB cached tables.
+    Full,
+}
+
+/// The two-phase tables for `solves` solves, as `choice` says.
+fn two_phase_tables(
+    choice: TableChoice,
+    store: &dyn twistor_core::store::TableStore,
+    solves: usize,
+    report: &mut dyn FnMut(twistor_core::store::StoreEvent),
+) -> TwoPhaseTables {
+    match choice {
+        TableChoice::Auto => TwoPhaseTables::for_solves(store, solves, report),
+        TableChoice::Compact => TwoPhaseTables::compact(),
+        TableChoice::Full => TwoPhaseTables::load(store, report),
+    }
 }
 
 #[derive(clap::Args)]
@@ -424,7 +458,7 @@ fn run_solve(a: SolveArgs) -> CliResult {
         }
         return crate::commands::solve::batch_result(unreadable);
     }
-    let tables = TwoPhaseTables::load(&*store, &mut report);
+    let tables = two_phase_tables(a.tables, &*store, cubes.len(), &mut report);
     let sopts = TwoPhaseOptions {
         max_length: a.max_length as usize,
         probe_limit: a.probe_limit,
@@ -530,8 +564,17 @@ fn run_bench(a: BenchArgs) -> CliResult {
         return Ok(());
     }
     let t_load = Instant::now();
-    let tables = TwoPhaseTables::load(&*store, &mut report);
-    note!("tables ready in {:.3} s", t_load.elapsed().as_secs_f64());
+    let tables = two_phase_tables(a.tables, &*store, cubes.len(), &mut report);
+    note!(
+        "{} tables ({:.1} MB) ready in {:.3} s",
+        if tables.is_compact() {
+            "compact"
+        } else {
+            "full"
+        },
+        tables.size_bytes() as f64 / 1e6,
+        t_load.elapsed().as_secs_f64()
+    );
     let sopts = TwoPhaseOptions {
         max_length: a.max_length as usize,
         ..Default::default()

@@ -61,6 +61,7 @@ pub fn run(args: ScrambleArgs) -> CliResult {
     let options = ScrambleOptions {
         store: args.cache.store()?,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        batch: usize::try_from(args.count).unwrap_or(usize::MAX),
     };
     if let Some(dir) = &args.svg {
         std::fs::create_dir_all(dir)

@@ -14,5 +14,6 @@ pub fn scramble_options() -> ScrambleOptions {
             PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("twistor-tables"),
         )),
         threads: 2,
+        batch: 1,
     }
 }
