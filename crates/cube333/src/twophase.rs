@@ -126,6 +126,47 @@ fn bfs(n: usize, moves: &[u8], next: impl Fn(usize, usize) -> usize) -> Vec<u8> 
 }
 
 impl CompactPrune {
+    /// The phase-1 bound if it is below `limit`, else some bound of at
+    /// least `limit` (the tables are read cheapest first, and the reading
+    /// stops at the first that reaches the limit).
+    #[inline]
+    fn phase1_bound_below(
+        &self,
+        coord: &CoordTables,
+        twist: usize,
+        flip: usize,
+        slice: usize,
+        limit: usize,
+    ) -> u8 {
+        let a = self.slice_twist[slice * N_TWIST + twist];
+        if a as usize >= limit {
+            return a;
+        }
+        let b = self.slice_flip[slice * N_FLIP + flip].max(a);
+        if b as usize >= limit {
+            return b;
+        }
+        let (class, back) = self.flip_class[flip];
+        let tf = class as usize * N_TWIST + coord.twist_conj[twist * 16 + back as usize] as usize;
+        self.twist_flip[tf].max(b)
+    }
+
+    /// Whether every phase-2 bound is below `limit`.
+    #[inline]
+    fn phase2_within(
+        &self,
+        coord: &CoordTables,
+        corners: usize,
+        ud: usize,
+        sp: usize,
+        limit: usize,
+    ) -> bool {
+        (coord.corner_slice_depth[corners * 24 + sp] as usize) < limit
+            && (self.ud_slice[ud * 24 + sp] as usize) < limit
+            && (self.ud_corner_comb[ud * 70 + self.corner_comb[corners] as usize] as usize) < limit
+            && (self.corner_edge_comb[corners * 70 + self.edge_comb[ud] as usize] as usize) < limit
+    }
+
     fn build(c: &CoordTables) -> CompactPrune {
         // The combinations and flip classes first (quick), then the six
         // breadth-first searches at once.
@@ -503,12 +544,18 @@ impl<'a> Search<'a> {
                     h[i] = phase1.get(idx[i]);
                 }
             }
-            Prune::Compact(_) => {
+            Prune::Compact(c) => {
+                // Cheapest bound first; a child the first prunes costs one
+                // read.
                 for i in 0..n {
                     let (_, tw, fl, s2) = kids[i];
-                    h[i] = self
-                        .t
-                        .phase1_depth(tw as usize, fl as usize, s2 as usize / 24);
+                    h[i] = c.phase1_bound_below(
+                        self.t.coord,
+                        tw as usize,
+                        fl as usize,
+                        s2 as usize / 24,
+                        remaining,
+                    );
                 }
             }
         }
@@ -601,7 +648,11 @@ impl<'a> Search<'a> {
             let c2 = c.corners_move[corners * N_MOVES + m] as usize;
             let u2 = c.ud_edges_move[ud * N_MOVES + m] as usize;
             let s2 = c.slice_sorted_move[sp * N_MOVES + m] as usize;
-            if self.t.phase2_bound(c2, u2, s2) as usize >= remaining {
+            let pruned = match &self.t.prune {
+                Prune::Compact(cp) => !cp.phase2_within(c, c2, u2, s2, remaining),
+                Prune::Full { .. } => self.t.phase2_bound(c2, u2, s2) as usize >= remaining,
+            };
+            if pruned {
                 continue;
             }
             self.moves2[depth] = m as u8;
