@@ -9,6 +9,7 @@ mod cache;
 mod commands;
 mod error;
 mod load;
+mod machine;
 mod moves;
 mod progress;
 mod puzzle_source;

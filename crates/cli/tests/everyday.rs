@@ -5,6 +5,7 @@
 //! way a person types it. Every solution is checked by applying it.
 
 use std::io::{Read, Write};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 /// Runs the binary with `stdin` as its input: (exit code, stdout, stderr).
@@ -514,4 +515,49 @@ fn cube333_solve_reads_a_file_of_cubes() {
     assert_eq!(out.lines().count(), 1);
     assert!(err.contains("cubes.txt:2:"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `333 solve` takes -M like the other commands: under 1 GiB the optimal
+/// solver keeps to its phase-1 table and says so, and the two-phase
+/// solver's compact tables answer any -M.
+#[test]
+fn cube333_solve_takes_a_memory_limit() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("twistor-333-memory");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cache = dir.to_str().unwrap();
+    let (code, out, err) = run(
+        &[
+            "333",
+            "solve",
+            "--optimal",
+            "-M",
+            "512",
+            "--cache-dir",
+            cache,
+            "--alg",
+            "R U F",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), "F' U' R'");
+    assert!(err.contains("phase-1 table (70 MB, by -M"), "{err}");
+    let (code, out, err) = run(
+        &[
+            "333",
+            "solve",
+            "-M",
+            "16",
+            "--cache-dir",
+            cache,
+            "--alg",
+            "R U F",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let back = ok(&["333", "solve", "--alg", &format!("R U F {}", out.trim())]);
+    assert_eq!(back.trim(), "", "{out}");
+    let (code, _, err) = run(&["333", "solve", "-M", "0", "--alg", "R"], "");
+    assert_eq!(code, 2, "{err}");
 }

@@ -267,6 +267,7 @@ fn solve_optimal(
         MoveSet::all(puzzle, Metric::Htm).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let options = PortfolioOptions {
         memory_bytes: state.options.memory_bytes,
+        dedicated_memory_bytes: state.options.memory_bytes,
         threads: state.options.threads,
         count: SolutionCount::First(1),
         min_depth: 0,
@@ -391,6 +392,7 @@ pub fn solve_quietly(
     let moves = MoveSet::all(puzzle, Metric::Htm).ok()?;
     let options = PortfolioOptions {
         memory_bytes: state.options.memory_bytes,
+        dedicated_memory_bytes: state.options.memory_bytes,
         threads: state.options.threads,
         count: SolutionCount::First(1),
         min_depth: 0,

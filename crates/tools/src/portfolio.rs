@@ -42,8 +42,9 @@ use crate::ToolError;
 /// recognised as the 3x3x3 before the dedicated solver builds its tables
 /// (which takes about 5 s on two cores).
 pub const GENERIC_FIRST_SECS: f64 = 3.0;
-/// Memory from which the dedicated solver may use its huge table.
-const HUGE_TABLE_MEMORY: u64 = 1024 << 20;
+/// Memory from which the dedicated solver may use its huge table (the
+/// table and the solver's own memory, with room to spare).
+pub const HUGE_TABLE_MEMORY: u64 = 1024 << 20;
 /// Until the huge table is cached, positions within this many moves are
 /// solved with the phase-1 table (seconds), and the huge one is built only
 /// for a deeper one.
@@ -71,8 +72,14 @@ pub enum Orientation {
 /// How a portfolio searches.
 #[derive(Clone)]
 pub struct PortfolioOptions {
-    /// Memory the tables may use, in bytes.
+    /// Memory the generic search's tables may use, in bytes.
     pub memory_bytes: u64,
+    /// Memory the dedicated 3x3x3 solver's table may use, in bytes: its
+    /// huge table (882 MB, which the superflip and other deep positions
+    /// need to be solved in minutes rather than hours) is used from
+    /// [`HUGE_TABLE_MEMORY`] on. Callers pass `memory_bytes` when the user
+    /// set a limit, and what the machine has free otherwise.
+    pub dedicated_memory_bytes: u64,
     /// Threads.
     pub threads: usize,
     /// How many solutions.
@@ -97,6 +104,7 @@ impl std::fmt::Debug for PortfolioOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PortfolioOptions")
             .field("memory_bytes", &self.memory_bytes)
+            .field("dedicated_memory_bytes", &self.dedicated_memory_bytes)
             .field("threads", &self.threads)
             .field("count", &self.count)
             .field("min_depth", &self.min_depth)
@@ -457,7 +465,7 @@ impl<'p> Portfolio<'p> {
     }
 
     fn huge_allowed(&self) -> bool {
-        self.options.memory_bytes >= HUGE_TABLE_MEMORY
+        self.options.dedicated_memory_bytes >= HUGE_TABLE_MEMORY
     }
 
     /// Hands every position from now on to the dedicated solver, loading

@@ -14,6 +14,7 @@ use twistor_cube333::{
     solve_two_phase as solve, solve_two_phase_batch as solve_batch, OptimalOptions,
     OptimalProgress, OptimalSolver, OptimalTableKind, TwoPhaseOptions, TwoPhaseTables,
 };
+use twistor_tools::portfolio::HUGE_TABLE_MEMORY;
 
 use crate::timing::thread_cpu_time;
 use twistor_cube333::{CubieCube, MoveSeq};
@@ -49,19 +50,29 @@ enum Cube333Command {
 struct OptimalArgs {
     /// Size of the optimal solver's table: `huge` (Kociemba's
     /// UDSliceSorted-sym × twist × flip, 3,529,433,088 entries, 0.88 GB)
-    /// or `small` (the phase-1 table, 70 MB; slow, for tests).
-    #[arg(long, value_name = "KIND", default_value = "huge")]
-    optimal_table: String,
+    /// or `small` (the phase-1 table, 70 MB; slow on deep positions).
+    /// Default: huge (for `333 solve`, when -M or, without it, the memory
+    /// the machine has free allows it).
+    #[arg(long, value_name = "KIND")]
+    optimal_table: Option<String>,
 }
 
 impl OptimalArgs {
     fn kind(&self) -> Result<OptimalTableKind, CliError> {
-        match self.optimal_table.as_str() {
-            "huge" => Ok(OptimalTableKind::Huge),
-            "small" => Ok(OptimalTableKind::Small),
-            other => Err(CliError::input(format!(
+        self.kind_within(None)
+    }
+
+    /// The table named, or else the huge one when `memory` (bytes; `None`
+    /// for no limit) allows it.
+    fn kind_within(&self, memory: Option<u64>) -> Result<OptimalTableKind, CliError> {
+        match self.optimal_table.as_deref() {
+            Some("huge") => Ok(OptimalTableKind::Huge),
+            Some("small") => Ok(OptimalTableKind::Small),
+            Some(other) => Err(CliError::input(format!(
                 "--optimal-table: unknown table {other:?} (expected huge or small)"
             ))),
+            None if memory.is_some_and(|m| m < HUGE_TABLE_MEMORY) => Ok(OptimalTableKind::Small),
+            None => Ok(OptimalTableKind::Huge),
         }
     }
 }
@@ -96,6 +107,11 @@ struct SolveArgs {
     /// the batch is long enough to pay for building them.
     #[arg(long, value_enum, default_value_t = TableChoice::Auto)]
     tables: TableChoice,
+    /// Memory for tables, in MiB: under 1024 the optimal solver uses its
+    /// phase-1 table and under 256 the two-phase solver its compact
+    /// tables. Without -M the memory the machine has free decides.
+    #[arg(short = 'M', long = "memory", value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    memory: Option<u64>,
     #[command(flatten)]
     cache: CacheArgs,
     #[command(flatten)]
@@ -439,7 +455,24 @@ fn run_solve(a: SolveArgs) -> CliResult {
     let mut report = reporter(false);
     let stdout = std::io::stdout();
     if a.optimal {
-        let kind = a.optimal_table.kind()?;
+        let (memory, said) = match a.memory {
+            Some(m) => (Some(m.saturating_mul(1 << 20)), "-M"),
+            None => (crate::machine::available_memory(), "the memory free"),
+        };
+        let kind = a.optimal_table.kind_within(memory)?;
+        if a.optimal_table.optimal_table.is_none() {
+            note!(
+                "optimal solver: the {} table ({}, by {said}; --optimal-table to choose)",
+                match kind {
+                    OptimalTableKind::Huge => "huge",
+                    OptimalTableKind::Small => "phase-1",
+                },
+                match kind {
+                    OptimalTableKind::Huge => "0.88 GB",
+                    OptimalTableKind::Small => "70 MB",
+                }
+            );
+        }
         let solver = OptimalSolver::load(kind, &*store, &mut report);
         for c in &cubes {
             let t0 = Instant::now();
@@ -458,7 +491,11 @@ fn run_solve(a: SolveArgs) -> CliResult {
         }
         return crate::commands::solve::batch_result(unreadable);
     }
-    let tables = two_phase_tables(a.tables, &*store, cubes.len(), &mut report);
+    let choice = match (a.tables, a.memory) {
+        (TableChoice::Auto, Some(m)) if m < 256 => TableChoice::Compact,
+        (choice, _) => choice,
+    };
+    let tables = two_phase_tables(choice, &*store, cubes.len(), &mut report);
     let sopts = TwoPhaseOptions {
         max_length: a.max_length as usize,
         probe_limit: a.probe_limit,

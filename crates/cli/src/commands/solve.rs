@@ -12,6 +12,7 @@ use twistor_formats::resolve::alg_transformation;
 use twistor_search::{Metric, SaveGrown, SolutionCount, Solver};
 use twistor_tools::portfolio::{
     Engine, Engines, Notice, Orientation, Outcome, Portfolio, PortfolioEvent, PortfolioOptions,
+    HUGE_TABLE_MEMORY,
 };
 use twistor_tools::ToolError;
 
@@ -57,9 +58,11 @@ pub struct SolveArgs {
     /// Threads (default: all cores).
     #[arg(short = 't', long)]
     threads: Option<usize>,
-    /// Memory for pruning tables, in MiB.
-    #[arg(short = 'M', long = "memory", default_value_t = 256)]
-    memory: u64,
+    /// Memory for pruning tables, in MiB (default 256 for the generic
+    /// search; without -M a 3x3x3 handed to the dedicated solver may use
+    /// its 882 MB table when the machine has the memory free).
+    #[arg(short = 'M', long = "memory", value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    memory: Option<u64>,
     /// Solve to this target instead of the start state: a KPattern JSON file
     /// or a .tws file with one Scramble block. Identical pieces, `?`
     /// orientations and orientationMod make a partial goal.
@@ -121,8 +124,18 @@ pub fn run(args: SolveArgs) -> CliResult {
     let written_to = args.cache.written_to();
     let optimal_bar = bar.handle();
     let t0 = Instant::now();
+    let memory_bytes = args.memory.unwrap_or(256).saturating_mul(1 << 20);
+    // Without -M the dedicated 3x3x3 solver may use what the machine has
+    // free (said when it uses it).
+    let free = args
+        .memory
+        .is_none()
+        .then(crate::machine::available_memory)
+        .flatten();
+    let dedicated_memory_bytes = free.unwrap_or(memory_bytes);
     let options = PortfolioOptions {
-        memory_bytes: args.memory.saturating_mul(1 << 20),
+        memory_bytes,
+        dedicated_memory_bytes,
         threads,
         count: if args.all_optimal {
             SolutionCount::AllOptimal
@@ -146,6 +159,7 @@ pub fn run(args: SolveArgs) -> CliResult {
         optimal_progress: optimal_bar.map(crate::commands::cube333::optimal_progress),
     };
     let mut shown = Shown {
+        huge_by_default: free.filter(|_| dedicated_memory_bytes >= HUGE_TABLE_MEMORY),
         bar,
         written_to,
         verbose: args.verbose,
@@ -248,6 +262,9 @@ pub fn run(args: SolveArgs) -> CliResult {
 
 /// What `twistor solve` shows on stderr as the portfolio works.
 struct Shown {
+    /// Free memory, when it (not -M) let the dedicated solver use its huge
+    /// table.
+    huge_by_default: Option<u64>,
     bar: Progress,
     written_to: Option<std::path::PathBuf>,
     verbose: bool,
@@ -283,7 +300,20 @@ impl Shown {
             }
             PortfolioEvent::Notice(n) => {
                 self.bar.finish();
-                notice(label, &n)
+                notice(label, &n);
+                let huge = matches!(
+                    n,
+                    Notice::BuildingHugeTable { .. }
+                        | Notice::Dedicated {
+                            table: OptimalTableKind::Huge
+                        }
+                );
+                if let (true, Some(free)) = (huge, self.huge_by_default) {
+                    note!(
+                        "  (the huge table, 882 MB: no -M was given and {:.1} GiB is free; -M 512 keeps to the phase-1 table)",
+                        free as f64 / (1u64 << 30) as f64
+                    );
+                }
             }
         }
     }
