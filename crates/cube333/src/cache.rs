@@ -10,7 +10,7 @@
 //! table otherwise miss the TLB on most lookups.
 
 use memmap2::{Advice, MmapMut};
-use twistor_core::store::{self, StoreEvent, TableBytes, TableKey, TableStore};
+use twistor_core::store::{self, PayloadLen, StoreEvent, TableBytes, TableKey, TableStore};
 
 /// Bumped whenever any table's layout or meaning changes (part of every
 /// key, so tables of another layout are never loaded).
@@ -64,6 +64,11 @@ impl TableMemory {
 
 /// Loads table `key` of `len` bytes from `store`, or builds it with
 /// `build` (and gives it to the store), reporting to `report`.
+///
+/// A stored table is read in pieces straight into the memory the solver
+/// searches (anonymous, huge pages), so it is never held twice: mapping
+/// the file and copying it would count both against the process at the
+/// peak (1.7 GB for the optimal solver's 0.88 GB table).
 pub(crate) fn load_or_build(
     store: &dyn TableStore,
     key: &TableKey,
@@ -71,5 +76,50 @@ pub(crate) fn load_or_build(
     build: impl FnOnce() -> Vec<u8>,
     report: &mut dyn FnMut(StoreEvent),
 ) -> TableMemory {
-    TableMemory::huge_pages(store::load_or_build(store, key, len as u64, build, report))
+    if len > 0 {
+        if let Ok(mut m) = MmapMut::map_anon(len) {
+            let _ = m.advise(Advice::HugePage);
+            let mut at = 0usize;
+            let mut fits = true;
+            let mut sink = |total: u64, piece: &[u8]| {
+                if total != len as u64 || at + piece.len() > len {
+                    fits = false;
+                    return;
+                }
+                m[at..at + piece.len()].copy_from_slice(piece);
+                at += piece.len();
+            };
+            match store.load_streaming(key, PayloadLen::Exactly(len as u64), &mut sink) {
+                Ok(Some(_)) if fits && at == len => {
+                    report(StoreEvent::Loaded {
+                        key,
+                        location: store.location(key),
+                        bytes: len as u64,
+                    });
+                    return TableMemory::Anon(m);
+                }
+                // No copy, or one of another length: built below.
+                Ok(_) => {}
+                Err(error) => report(StoreEvent::Rejected {
+                    key,
+                    location: store.location(key),
+                    error: &error,
+                }),
+            }
+        }
+    }
+    report(StoreEvent::Building {
+        key,
+        location: store.location(key).filter(|_| store.writes()),
+        bytes: len as u64,
+    });
+    let t0 = std::time::Instant::now();
+    let data = build();
+    report(StoreEvent::Built {
+        key,
+        bytes: data.len() as u64,
+        elapsed: t0.elapsed(),
+    });
+    store::save_reporting(store, key, &[], &data, report);
+    TableMemory::huge_pages(TableBytes::new(data))
 }
