@@ -405,6 +405,11 @@ pub struct TwoPhaseOptions {
     /// Search from the three axes and on the inverse (six searches); when
     /// false, only the cube as given from the UD axis.
     pub all_directions: bool,
+    /// After a solution is found, look on for shorter ones for this many
+    /// more phase-2 probes (min2phase's "probeMin"): an easy cube then gets
+    /// a short answer, not the first one of at most `max_length` moves.
+    /// 0 returns the first solution.
+    pub improve_probes: u64,
 }
 
 impl Default for TwoPhaseOptions {
@@ -414,6 +419,7 @@ impl Default for TwoPhaseOptions {
             probe_limit: None,
             time_limit: None,
             all_directions: true,
+            improve_probes: 0,
         }
     }
 }
@@ -711,8 +717,39 @@ fn directions(cube: &CubieCube, all: bool) -> Vec<Direction> {
     out
 }
 
-/// Solves `cube` with at most `opts.max_length` moves.
+/// Solves `cube` with at most `opts.max_length` moves (then, for
+/// `opts.improve_probes` more probes, with fewer).
 pub fn solve(
+    tables: &TwoPhaseTables,
+    cube: &CubieCube,
+    opts: &TwoPhaseOptions,
+) -> Result<TwoPhaseSolution, TwoPhaseError> {
+    let mut best = solve_once(tables, cube, opts)?;
+    let mut left = opts.improve_probes;
+    while left > 0 && !best.moves.is_empty() {
+        let shorter = TwoPhaseOptions {
+            max_length: best.moves.len() - 1,
+            probe_limit: Some(left),
+            ..opts.clone()
+        };
+        match solve_once(tables, cube, &shorter) {
+            Ok(s) => {
+                left = left.saturating_sub(s.probes.max(1));
+                best = TwoPhaseSolution {
+                    probes: best.probes + s.probes,
+                    phase1_nodes: best.phase1_nodes + s.phase1_nodes,
+                    phase2_nodes: best.phase2_nodes + s.phase2_nodes,
+                    moves: s.moves,
+                };
+            }
+            // The budget is spent, or nothing shorter exists.
+            Err(_) => break,
+        }
+    }
+    Ok(best)
+}
+
+fn solve_once(
     tables: &TwoPhaseTables,
     cube: &CubieCube,
     opts: &TwoPhaseOptions,

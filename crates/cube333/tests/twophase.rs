@@ -119,3 +119,44 @@ fn compact_tables_search_exactly_as_the_full_ones() {
         }
     }
 }
+
+/// Looking on after the first solution (min2phase's probeMin) gives an
+/// easy cube a short answer: the first solution of at most 21 moves of a
+/// 7-move scramble is long, the improved one no longer than the scramble;
+/// and every improved answer still solves and is no longer than the first.
+#[test]
+fn probes_after_the_first_solution_shorten_it() {
+    for t in [tables(), TwoPhaseTables::compact()] {
+        let scramble: MoveSeq = "R U R' U' F2 D L'".parse().unwrap();
+        let c = CubieCube::from_moves(&scramble.0);
+        let first = solve(&t, &c, &TwoPhaseOptions::default()).unwrap();
+        let improved = solve(
+            &t,
+            &c,
+            &TwoPhaseOptions {
+                improve_probes: 1000,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert!(first.moves.len() > 7, "{}", first.moves);
+        assert!(improved.moves.len() <= 7, "{}", improved.moves);
+        assert!(c.apply_moves(&improved.moves.0).is_solved());
+        let mut rng = SeededRng::new(12);
+        for _ in 0..5 {
+            let c = CubieCube::random(|| rng.next_u64());
+            let a = solve(&t, &c, &TwoPhaseOptions::default()).unwrap();
+            let b = solve(
+                &t,
+                &c,
+                &TwoPhaseOptions {
+                    improve_probes: 300,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            assert!(b.moves.len() <= a.moves.len());
+            assert!(c.apply_moves(&b.moves.0).is_solved());
+        }
+    }
+}

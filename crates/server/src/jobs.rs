@@ -370,7 +370,13 @@ fn two_phase(
     })?;
     let tables =
         TWO_PHASE.get_or_init(|| TwoPhaseTables::for_solves(&*state.options.store, 1, report));
-    let solution = solve_two_phase(tables, &cube, &TwoPhaseOptions::default())
+    // Looking on for a thousand probes after the first answer gives an easy
+    // cube a short one (milliseconds), as `333 solve` does.
+    let options = TwoPhaseOptions {
+        improve_probes: 1000,
+        ..TwoPhaseOptions::default()
+    };
+    let solution = solve_two_phase(tables, &cube, &options)
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     Ok(corr.move_names(puzzle, &solution.moves))
 }

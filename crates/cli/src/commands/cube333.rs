@@ -101,6 +101,11 @@ struct SolveArgs {
     /// Give up after this many phase-2 probes (two-phase).
     #[arg(long, value_name = "N")]
     probe_limit: Option<u64>,
+    /// After the first solution, look on for shorter ones for N more
+    /// phase-2 probes (min2phase's probeMin; a few milliseconds), so an
+    /// easy cube gets a short answer. 0 prints the first solution found.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    probe_min: u64,
     /// Two-phase tables: `compact` (3 MB, built at start in a fraction of a
     /// second), `full` (126 MB, built once in about 9 s and cached; the
     /// fastest per solve), or `auto`: the full ones when cached or when
@@ -499,6 +504,7 @@ fn run_solve(a: SolveArgs) -> CliResult {
     let sopts = TwoPhaseOptions {
         max_length: a.max_length as usize,
         probe_limit: a.probe_limit,
+        improve_probes: a.probe_min,
         time_limit,
         ..Default::default()
     };
