@@ -518,8 +518,8 @@ fn cube333_solve_reads_a_file_of_cubes() {
 }
 
 /// `333 solve` takes -M like the other commands: under 1 GiB the optimal
-/// solver keeps to its phase-1 table and says so, and the two-phase
-/// solver's compact tables answer any -M.
+/// solver keeps to its phase-1 table and says so; two-phase answers under
+/// a small -M too (with its compact tables); -M 0 is refused.
 #[test]
 fn cube333_solve_takes_a_memory_limit() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("twistor-333-memory");

@@ -232,25 +232,30 @@ pub async fn scramble(
             Scrambler::new(event, seed, &options, &mut |_| {})
                 .map_err(|e| ApiError::bad_request(e.to_string()))
         };
+        // One scrambler an event, its tables built once and outside the
+        // lock (the 4x4x4's take seconds the first time); a seeded request
+        // is that seed's first scramble, made from the same tables.
+        let lock = || {
+            state
+                .scramblers
+                .kept
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+        };
+        if !lock().contains_key(event.id()) {
+            let seed = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64);
+            let fresh = new(seed)?;
+            lock().entry(event.id()).or_insert(fresh);
+        }
+        let mut kept = lock();
+        let Some(scrambler) = kept.get_mut(event.id()) else {
+            return Err(ApiError::bad_request("scrambler lost".to_string()));
+        };
         let scramble = match r.seed {
-            Some(seed) => new(seed)?.next_scramble(),
-            None => {
-                let mut kept = state
-                    .scramblers
-                    .kept
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner());
-                let scrambler = match kept.entry(event.id()) {
-                    std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
-                    std::collections::hash_map::Entry::Vacant(v) => {
-                        let seed = std::time::SystemTime::now()
-                            .duration_since(std::time::UNIX_EPOCH)
-                            .map_or(1, |d| d.as_nanos() as u64);
-                        v.insert(new(seed)?)
-                    }
-                };
-                scrambler.next_scramble()
-            }
+            Some(seed) => scrambler.scramble_of(seed, 0),
+            None => scrambler.next_scramble(),
         };
         Ok(Json(json!({
             "event": event.id(),

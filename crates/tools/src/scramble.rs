@@ -390,6 +390,17 @@ impl Scrambler {
         }
     }
 
+    /// Scramble `index` of seed `seed`: what a scrambler made with that
+    /// seed gives as its scramble `index`, from this one's tables, without
+    /// moving this one on (a server keeps one scrambler an event).
+    pub fn scramble_of(&mut self, seed: u64, index: u64) -> WcaScramble {
+        let mut rng = SeededRng::with_stream(seed, index);
+        match &mut self.engine {
+            Engine::Optimal(e) => e.scramble(&mut rng),
+            Engine::Shared(engine) => engine.scramble(&mut rng),
+        }
+    }
+
     /// The next `count` scrambles, handed to `each` in order as they are
     /// made: on `threads` threads at once where the event's solver can be
     /// shared (every event but 2x2x2, pyraminx and skewb, whose generic

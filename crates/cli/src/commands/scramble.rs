@@ -20,13 +20,13 @@ use crate::progress::Progress;
     after_help = "Events (WCA ids): 333, 222, pyram, skewb: random state (uniform among \
 states at least 2, 4, 6 and 7 moves from solved, as the WCA requires), the inverse of a solution \
 (two-phase for 333, optimal for the others; 222 uses R U F, pyram U L R B then tips u l r b, \
-skewb R U L B). 333oh as 333; 333bf and 333mbf end in a random whole-cube orientation (Rw Uw'); 333fm is R' U' F, a random-state scramble, R' U' F, with nothing cancelling into the padding. 444bf and 555bf end in a random orientation (x y', 3Rw 3Uw'). 444, 555, 666, 777: random moves (40, 60, 80, 100) with wide turns Rw, 3Rw. \
+skewb R U L B). 333oh as 333; 333bf and 333mbf end in a random whole-cube orientation (Rw Uw'); 333fm is R' U' F, a random-state scramble, R' U' F, with nothing cancelling into the padding. 444: random state, by a three-phase reduction (about 44 moves in U R F D L B and Uw Rw Fw); 444bf the same, then a random orientation (x y'). 555, 666, 777: random moves (60, 80, 100) with wide turns Rw, 3Rw; 555bf then 3Rw 3Uw'. \
 minx: Pochmann's R++ D-- ... U' rows, seven to a scramble, on one line. clock: UR DR DL UL U R D L \
 ALL y2 U R D L ALL, each with an amount 0+ to 6+ or 1- to 5- drawn uniformly (random state), as \
-in UR4- DR3+ DL0+ UL2- U5+ R1- D3+ L6+ ALL2- y2 U2+ R5- D1- L0+ ALL4+. sq1: twelve (a,b) / turns, \
-a and b from -5 to 6 and not both 0, each drawn uniformly among the turns after which the slice cuts no \
-corner, as in (1,0) / (-3,3) / ... One scramble a line; the same --seed gives the same \
-scrambles.\n\nExamples:\n  twistor scramble 333 -n 5 --seed 1\n  twistor scramble pyram\n  \
+in UR4- DR3+ DL0+ UL2- U5+ R1- D3+ L6+ ALL2- y2 U2+ R5- D1- L0+ ALL4+. sq1: random state, \
+solved shape first then colours, written as TNoodle does: (a,b) / tuples with a and b from -5 to 6, a bare / \
+where neither layer turns, a last tuple without / when one is needed, about 11.7 slashes. One scramble a line; \
+the same --seed gives the same scrambles on any number of threads.\n\nExamples:\n  twistor scramble 333 -n 5 --seed 1\n  twistor scramble pyram\n  \
 twistor scramble minx -n 2 --json\n  twistor scramble clock -n 5\n  twistor scramble sq1 --seed 3"
 )]
 pub struct ScrambleArgs {

@@ -132,7 +132,9 @@ pub fn run(args: SolveArgs) -> CliResult {
         .is_none()
         .then(crate::machine::available_memory)
         .flatten();
-    let dedicated_memory_bytes = free.unwrap_or(memory_bytes);
+    // The generic search's tables may still be held when the dedicated
+    // solver loads its own.
+    let dedicated_memory_bytes = free.map_or(memory_bytes, |f| f.saturating_sub(memory_bytes));
     let options = PortfolioOptions {
         memory_bytes,
         dedicated_memory_bytes,
