@@ -1,6 +1,13 @@
 //! What the machine has: the memory free for a solver's tables when the
 //! user gives no `-M`.
 
+/// The most memory this process has held so far (Linux's `VmHWM`), in
+/// bytes, if known.
+pub fn peak_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    parse_kib_field(&text, "VmHWM:")
+}
+
 /// Bytes of memory available (Linux's `MemAvailable`), if known.
 pub fn available_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
@@ -9,7 +16,12 @@ pub fn available_memory() -> Option<u64> {
 
 /// `MemAvailable` from the text of `/proc/meminfo`, in bytes.
 fn parse_mem_available(meminfo: &str) -> Option<u64> {
-    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    parse_kib_field(meminfo, "MemAvailable:")
+}
+
+/// A `NAME: N kB` line's value in bytes.
+fn parse_kib_field(text: &str, name: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(name))?;
     let mut words = line.split_whitespace().skip(1);
     let kib: u64 = words.next()?.parse().ok()?;
     match words.next() {
@@ -30,5 +42,7 @@ mod tests {
         assert_eq!(parse_mem_available("MemTotal: 5 kB\n"), None);
         assert_eq!(parse_mem_available("MemAvailable: lots\n"), None);
         assert_eq!(parse_mem_available("MemAvailable: 12 MB\n"), None);
+        let status = "Name:\ttwistor\nVmPeak:\t  900 kB\nVmHWM:\t    512 kB\n";
+        assert_eq!(parse_kib_field(status, "VmHWM:"), Some(512 * 1024));
     }
 }

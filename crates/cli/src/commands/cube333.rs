@@ -582,6 +582,13 @@ fn summary(times_ms: &mut [f64], lengths: &[usize]) -> String {
     )
 }
 
+/// The process's peak memory, on stderr, where the system tells it.
+fn peak_note() {
+    if let Some(bytes) = crate::machine::peak_memory() {
+        note!("peak memory: {:.1} MB", bytes as f64 / 1e6);
+    }
+}
+
 fn run_bench(a: BenchArgs) -> CliResult {
     let cubes = bench_cubes(&a)?;
     let store = a.cache.store()?;
@@ -589,7 +596,13 @@ fn run_bench(a: BenchArgs) -> CliResult {
     let mut times = Vec::with_capacity(cubes.len());
     let mut lengths = Vec::with_capacity(cubes.len());
     if a.optimal {
+        let t_load = Instant::now();
         let solver = OptimalSolver::load(a.optimal_table.kind()?, &*store, &mut report);
+        note!(
+            "optimal table ({:.1} MB) ready in {:.3} s",
+            solver.size_bytes() as f64 / 1e6,
+            t_load.elapsed().as_secs_f64()
+        );
         for (i, c) in cubes.iter().enumerate() {
             let t0 = Instant::now();
             let s = solver.solve(c, &OptimalOptions::default());
@@ -604,6 +617,7 @@ fn run_bench(a: BenchArgs) -> CliResult {
             lengths.push(s.moves.len());
         }
         outln!("optimal: {}", summary(&mut times, &lengths));
+        peak_note();
         return Ok(());
     }
     let t_load = Instant::now();
@@ -636,6 +650,7 @@ fn run_bench(a: BenchArgs) -> CliResult {
         a.max_length,
         summary(&mut times, &lengths)
     );
+    peak_note();
     Ok(())
 }
 
