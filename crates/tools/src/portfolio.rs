@@ -49,6 +49,10 @@ pub const HUGE_TABLE_MEMORY: u64 = 1024 << 20;
 /// solved with the phase-1 table (seconds), and the huge one is built only
 /// for a deeper one.
 const SMALL_FIRST: u8 = 15;
+/// When the huge table is cached (loading it takes seconds), positions
+/// within this many moves are still solved with the phase-1 table, which
+/// answers them in a tenth of a second.
+const SMALL_FIRST_CACHED: u8 = 14;
 
 /// Which engines may answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -472,7 +476,12 @@ impl<'p> Portfolio<'p> {
     /// its first table.
     fn activate_dedicated(&mut self, events: &mut dyn FnMut(PortfolioEvent)) {
         let store = Arc::clone(&self.options.store);
-        let kind = if self.huge_allowed() && OptimalSolver::huge_table_cached(&*store) {
+        // The phase-1 table first (quick to load) whenever it is cached or
+        // the huge one is not: easy positions never wait for the huge one.
+        let kind = if self.huge_allowed()
+            && OptimalSolver::huge_table_cached(&*store)
+            && !OptimalSolver::table_cached(OptimalTableKind::Small, &*store)
+        {
             OptimalTableKind::Huge
         } else {
             OptimalTableKind::Small
@@ -517,7 +526,11 @@ impl<'p> Portfolio<'p> {
             })?;
         let (solver, kind) = d.solver.as_mut().expect("the dedicated solver is loaded");
         let limit = if *kind == OptimalTableKind::Small && huge_allowed {
-            SMALL_FIRST
+            if OptimalSolver::huge_table_cached(&*store) {
+                SMALL_FIRST_CACHED
+            } else {
+                SMALL_FIRST
+            }
         } else {
             30
         };
