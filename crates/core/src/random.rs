@@ -74,6 +74,25 @@ impl SeededRng {
     }
 }
 
+/// The chi-square statistic of `counts` against equal expectation in
+/// every bin: how the tests of random states and scrambles check that
+/// their draws are uniform (against [`chi_square_critical`]).
+pub fn chi_square(counts: &[u64]) -> f64 {
+    let total: u64 = counts.iter().sum();
+    let e = total as f64 / counts.len() as f64;
+    counts.iter().map(|&c| (c as f64 - e).powi(2) / e).sum()
+}
+
+/// The upper critical value of the chi-square distribution with `k`
+/// degrees of freedom at significance 0.001 (Wilson–Hilferty
+/// approximation, accurate to a fraction of a percent for k ≥ 20).
+pub fn chi_square_critical(k: usize) -> f64 {
+    let k = k as f64;
+    let z = 3.0902; // upper 0.1% point of the standard normal
+    let a = 2.0 / (9.0 * k);
+    k * (1.0 - a + z * a.sqrt()).powi(3)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -463,6 +463,20 @@ pub fn load_or_build(
             error: &error,
         }),
     }
+    TableBytes::new(build_and_keep(store, key, len, build, events))
+}
+
+/// Builds table `key` (of about `len` bytes) with `build` and gives it to
+/// the store, reporting the building, the time it took and the keeping:
+/// the half of [`load_or_build`] after a failed load, for engines that
+/// load in their own way.
+pub fn build_and_keep(
+    store: &dyn TableStore,
+    key: &TableKey,
+    len: u64,
+    build: impl FnOnce() -> Vec<u8>,
+    events: &mut dyn FnMut(StoreEvent),
+) -> Vec<u8> {
     events(StoreEvent::Building {
         key,
         location: store.location(key).filter(|_| store.writes()),
@@ -476,7 +490,7 @@ pub fn load_or_build(
         elapsed: t0.elapsed(),
     });
     save_reporting(store, key, &[], &data, events);
-    TableBytes::new(data)
+    data
 }
 
 /// Gives `data` to the store when it writes, reporting the outcome.

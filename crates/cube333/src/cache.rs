@@ -108,18 +108,6 @@ pub(crate) fn load_or_build(
             }
         }
     }
-    report(StoreEvent::Building {
-        key,
-        location: store.location(key).filter(|_| store.writes()),
-        bytes: len as u64,
-    });
-    let t0 = std::time::Instant::now();
-    let data = build();
-    report(StoreEvent::Built {
-        key,
-        bytes: data.len() as u64,
-        elapsed: t0.elapsed(),
-    });
-    store::save_reporting(store, key, &[], &data, report);
+    let data = store::build_and_keep(store, key, len as u64, build, report);
     TableMemory::huge_pages(TableBytes::new(data))
 }

@@ -80,6 +80,20 @@ struct CompactPrune {
     edge_comb: Vec<u8>,
 }
 
+/// The (flip class, twist) table's index of a twist and flip: the pair
+/// turned by the symmetry that takes the flip to its class's
+/// representative.
+#[inline]
+fn twist_flip_index(
+    flip_class: &[(u16, u8)],
+    coord: &CoordTables,
+    twist: usize,
+    flip: usize,
+) -> usize {
+    let (class, back) = flip_class[flip];
+    class as usize * N_TWIST + coord.twist_conj[twist * 16 + back as usize] as usize
+}
+
 /// Which four of the eight slots hold pieces 0..4, as a rank in 0..70.
 fn comb_rank(perm: &[u8]) -> u8 {
     let mut rank = 0;
@@ -148,9 +162,7 @@ impl CompactPrune {
         if b as usize >= limit {
             return b;
         }
-        let (class, back) = self.flip_class[flip];
-        let tf = class as usize * N_TWIST + coord.twist_conj[twist * 16 + back as usize] as usize;
-        self.twist_flip[tf].max(b)
+        self.twist_flip[twist_flip_index(&self.flip_class, coord, twist, flip)].max(b)
     }
 
     /// Whether every phase-2 bound is below `limit`.
@@ -221,10 +233,6 @@ impl CompactPrune {
                 }
             }
         }
-        let twist_flip_index = |twist: usize, flip: usize| {
-            let (class, back) = flip_class[flip];
-            class as usize * N_TWIST + c.twist_conj[twist * 16 + back as usize] as usize
-        };
         let all: Vec<u8> = (0..N_MOVES as u8).collect();
         let p2 = &crate::tables::PHASE2_MOVES;
         let slice_move =
@@ -251,7 +259,7 @@ impl CompactPrune {
                 *twist_flip = bfs(reps.len() * N_TWIST, &all, |x, m| {
                     let (class, tw) = (x / N_TWIST, x % N_TWIST);
                     let f2 = c.flip_move[reps[class] * N_MOVES + m] as usize;
-                    twist_flip_index(c.twist_move[tw * N_MOVES + m] as usize, f2)
+                    twist_flip_index(&flip_class, c, c.twist_move[tw * N_MOVES + m] as usize, f2)
                 })
             });
             scope.spawn(|_| {
@@ -365,14 +373,7 @@ impl TwoPhaseTables {
     fn phase1_depth(&self, twist: usize, flip: usize, slice: usize) -> u8 {
         match &self.prune {
             Prune::Full { phase1, .. } => phase1.get(self.phase1_index(twist, flip, slice)),
-            Prune::Compact(c) => {
-                let (class, back) = c.flip_class[flip];
-                let tf = class as usize * N_TWIST
-                    + self.coord.twist_conj[twist * 16 + back as usize] as usize;
-                c.slice_twist[slice * N_TWIST + twist]
-                    .max(c.slice_flip[slice * N_FLIP + flip])
-                    .max(c.twist_flip[tf])
-            }
+            Prune::Compact(c) => c.phase1_bound_below(self.coord, twist, flip, slice, usize::MAX),
         }
     }
 

@@ -44,6 +44,8 @@ struct Phase1Solution {
 struct Phase2Start {
     len1: usize,
     index1: usize,
+    /// The rotation (index into the model's) into phase 2's frame.
+    rotation: usize,
     cube: Cube444,
     ct: usize,
     rl: usize,
@@ -54,6 +56,7 @@ struct Phase2Start {
 struct Phase3Start {
     len12: usize,
     index1: usize,
+    rotation: usize,
     moves2: Vec<u8>,
     cube: Cube444,
     table: usize,
@@ -73,13 +76,7 @@ impl Tables {
         let model = model();
         // Phase 1: one pair's centres onto an axis.
         let centres = cube.centres();
-        let masks: [u32; 3] = std::array::from_fn(|pair| {
-            centres
-                .iter()
-                .enumerate()
-                .filter(|&(_, &c)| in_pair(c, pair))
-                .fold(0, |m, (i, _)| m | 1 << i)
-        });
+        let masks: [u32; 3] = std::array::from_fn(|pair| masks_of(&centres, pair));
         let mut found1: Vec<Phase1Solution> = Vec::new();
         let min1 = masks
             .iter()
@@ -113,12 +110,14 @@ impl Tables {
                 let axis = (0..3)
                     .find(|&a| self.axis_masks[a] == mask)
                     .expect("phase 1 ends on an axis");
-                let c = c.permuted(&model.rotations[self.rot_for_axis[axis]]);
+                let rotation = self.rot_for_axis[axis];
+                let c = c.permuted(&model.rotations[rotation]);
                 let (ct, rl) = self.phase2_coords(&c, s.pair);
                 let h = self.prun2[(ct * 70 + rl) * 2 + par] as usize;
                 Phase2Start {
                     len1: s.moves.len(),
                     index1,
+                    rotation,
                     cube: c,
                     ct,
                     rl,
@@ -182,21 +181,8 @@ impl Tables {
         let moves4 = finish_333(&reduced, three)?;
 
         let s1 = &found1[s3.index1];
-        let start2 = starts
-            .iter()
-            .find(|s| s.index1 == s3.index1)
-            .expect("the phase-1 start");
-        let axis = (0..24)
-            .find(|&r| {
-                let mut c = *cube;
-                for &m in &s1.moves {
-                    c = c.apply_move(Move444::from_index(m as usize));
-                }
-                c.permuted(&model.rotations[r]) == start2.cube
-            })
-            .expect("the rotation into phase 2's frame");
         let mut tokens: Vec<Token> = s1.moves.iter().map(|&m| Token::Move(m as usize)).collect();
-        tokens.push(Token::Rotation(axis));
+        tokens.push(Token::Rotation(s3.rotation));
         tokens.extend(s3.moves2.iter().map(|&m| Token::Move(m as usize)));
         tokens.extend(moves3.iter().map(|&m| Token::Move(m as usize)));
         tokens.extend(moves4.iter().map(|&m| Token::Move(m)));
@@ -341,6 +327,7 @@ impl Tables {
         out.push(Phase3Start {
             len12: start.len1 + path.len(),
             index1: start.index1,
+            rotation: start.rotation,
             moves2: path.to_vec(),
             cube,
             table,

@@ -362,9 +362,6 @@ pub(crate) struct Tables {
     pub ct_move: Vec<u16>,
     pub rl2_move: Vec<u16>,
     pub prun2: Vec<u8>,
-    /// The two goal ranks of the side coordinate (the pair on U/D, or
-    /// on F/B).
-    pub side_goals: [u16; 2],
     // Phase 3.
     pub p3_moves: Vec<usize>,
     pub ud: Subset,
@@ -510,7 +507,6 @@ impl Tables {
             ct_move: Vec::new(),
             rl2_move: Vec::new(),
             prun2: Vec::new(),
-            side_goals: [0, 0],
             p3_moves,
             ud,
             fb,
@@ -566,7 +562,6 @@ impl Tables {
             tables.bin.rank(0x00FF) as u16, // the pair on U/D
             tables.bin.rank(0xFF00) as u16, // on F/B
         ];
-        tables.side_goals = side_goals;
         let mut goals = Vec::new();
         for &ct in &side_goals {
             for &r in &rl_ok {

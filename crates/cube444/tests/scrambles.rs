@@ -4,6 +4,7 @@
 //! seed).
 
 use std::path::PathBuf;
+use twistor_core::random::{chi_square, chi_square_critical};
 
 use twistor_core::random::SeededRng;
 use twistor_cube333::TwoPhaseTables;
@@ -60,21 +61,6 @@ fn positions_one_move_from_solved_are_recognised() {
             Move444::new((m.face() + 1) % 6, false, 1).unwrap()
         )));
     }
-}
-
-/// Upper critical value of the chi-square distribution with `k` degrees of
-/// freedom at significance 0.001 (Wilson–Hilferty).
-fn chi_square_critical(k: usize) -> f64 {
-    let k = k as f64;
-    let z = 3.0902;
-    let a = 2.0 / (9.0 * k);
-    k * (1.0 - a + z * a.sqrt()).powi(3)
-}
-
-fn chi_square(counts: &[u64]) -> f64 {
-    let total: u64 = counts.iter().sum();
-    let e = total as f64 / counts.len() as f64;
-    counts.iter().map(|&c| (c as f64 - e).powi(2) / e).sum()
 }
 
 /// The random positions are uniform: which two colours show on the wing

@@ -2,26 +2,11 @@
 //! published sq12phase numbers and against the puzzle itself.
 
 use twistor_core::random::SeededRng;
+use twistor_core::random::{chi_square, chi_square_critical};
 use twistor_square1::{
     format_moves, invert_moves, parse_moves, Square1Error, Square1Move, Square1Position,
     Square1Solver, LAYOUT_COUNT,
 };
-
-/// The upper 0.1% point of chi-square with `k` degrees of freedom
-/// (Wilson–Hilferty).
-fn chi_square_critical(k: usize) -> f64 {
-    let k = k as f64;
-    let z = 3.0902; // upper 0.1% point of the standard normal
-    let a = 2.0 / (9.0 * k);
-    k * (1.0 - a + z * a.sqrt()).powi(3)
-}
-
-/// The chi-square statistic of `counts` against equal expectation.
-fn chi_square(counts: &[u64]) -> f64 {
-    let total: u64 = counts.iter().sum();
-    let e = total as f64 / counts.len() as f64;
-    counts.iter().map(|&c| (c as f64 - e).powi(2) / e).sum()
-}
 
 fn assert_uniform(name: &str, counts: &[u64]) {
     let stat = chi_square(counts);

@@ -455,15 +455,9 @@ impl SharedEngine {
         match self {
             SharedEngine::TwoPhase(tables, finish) => cube333(tables, *finish, rng),
             SharedEngine::Cube(c, orientation) => {
-                let mut alg = c.scramble(rng);
-                if let Some(names) = orientation {
-                    let turn = random_orientation(names, rng);
-                    if !turn.is_empty() {
-                        alg = format!("{alg} {turn}");
-                    }
-                }
+                let alg = c.scramble(rng);
                 WcaScramble {
-                    alg,
+                    alg: oriented(alg, *orientation, rng),
                     distance: None,
                 }
             }
@@ -476,15 +470,9 @@ impl SharedEngine {
                 distance: None,
             },
             SharedEngine::Cube444(solver, three, orientation) => {
-                let mut alg = random_state_444(solver, three, rng);
-                if let Some(names) = orientation {
-                    let turn = random_orientation(names, rng);
-                    if !turn.is_empty() {
-                        alg = format!("{alg} {turn}");
-                    }
-                }
+                let alg = random_state_444(solver, three, rng);
                 WcaScramble {
-                    alg,
+                    alg: oriented(alg, *orientation, rng),
                     distance: None,
                 }
             }
@@ -516,6 +504,18 @@ const WIDE_2: [&str; 3] = ["Rw", "Fw", "Uw"];
 const ROTATIONS: [&str; 3] = ["x", "z", "y"];
 /// 5x5x5 blindfolded scrambles end in three-layer wide turns.
 const WIDE_3: [&str; 3] = ["3Rw", "3Fw", "3Uw"];
+
+/// `alg` followed by a random orientation in the turns `names`, for the
+/// blindfolded events (the scramble alone when `names` is `None`).
+fn oriented(alg: String, names: Option<&[&str; 3]>, rng: &mut SeededRng) -> String {
+    let Some(names) = names else { return alg };
+    let turn = random_orientation(names, rng);
+    if turn.is_empty() {
+        alg
+    } else {
+        format!("{alg} {turn}")
+    }
+}
 
 /// A uniformly random one of the 24 orientations, as 0 to 2 turns.
 fn random_orientation(names: &[&str; 3], rng: &mut SeededRng) -> String {

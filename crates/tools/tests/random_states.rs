@@ -2,6 +2,7 @@
 //! reachable (membership by sifting, and optimal solutions).
 
 use std::sync::atomic::AtomicBool;
+use twistor_core::random::{chi_square, chi_square_critical};
 
 use twistor_core::{Puzzle, Transformation};
 use twistor_geometry::{build, PuzzleOptions};
@@ -14,23 +15,6 @@ fn two_by_two() -> Puzzle {
     build("2x2x2", &PuzzleOptions::default())
         .unwrap()
         .into_puzzle()
-}
-
-/// Upper critical value of the chi-square distribution with `k` degrees of
-/// freedom at significance 0.001 (Wilson–Hilferty approximation, accurate
-/// to a fraction of a percent for k ≥ 20).
-fn chi_square_critical(k: usize) -> f64 {
-    let k = k as f64;
-    let z = 3.0902; // upper 0.1% point of the standard normal
-    let a = 2.0 / (9.0 * k);
-    k * (1.0 - a + z * a.sqrt()).powi(3)
-}
-
-/// The chi-square statistic of `counts` against equal expectation.
-fn chi_square(counts: &[u64]) -> f64 {
-    let total: u64 = counts.iter().sum();
-    let e = total as f64 / counts.len() as f64;
-    counts.iter().map(|&c| (c as f64 - e).powi(2) / e).sum()
 }
 
 /// Bins of three statistics of a 2x2x2 position: the piece and twist in
