@@ -47,8 +47,10 @@
 #![deny(missing_docs)]
 
 mod checkpoint;
+mod shards;
 
 pub use checkpoint::FileCheckpoint;
+pub use shards::DirShardStore;
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};

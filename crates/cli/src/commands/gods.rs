@@ -41,17 +41,20 @@ enum StorageArg {
 #[command(
     after_help = "Examples:\n  twistor gods 2x2x2.tws --moves U,F,R --local-maxima\n  \
     twistor gods skewb.tws -t 2 --antipodes 5\n  \
-    twistor gods pyraminx.tws --checkpoint pyra.ckpt      # kill it, then add --resume"
+    twistor gods pyraminx.tws --checkpoint pyra.ckpt      # kill it, then add --resume\n  \
+    twistor gods 2x2x2 --workers 2                        # sharded over timely workers\n  \
+    twistor gods 2x2x2 --workers 1 --processes 2 --process 0 --hosts hosts.txt --checkpoint ckpt/\n  \
+    twistor gods 2x2x2 --workers 1 --processes 2 --process 1 --hosts hosts.txt --checkpoint ckpt/"
 )]
 pub struct GodsArgs {
     #[command(flatten)]
-    source: PuzzleSource,
+    pub(super) source: PuzzleSource,
     /// Use only these moves, comma-separated (`U,F,R`; `R2` keeps only R's half turns).
     #[arg(long, value_name = "A,B,C")]
-    moves: Option<String>,
+    pub(super) moves: Option<String>,
     /// Count quarter turns (only the single steps of each move).
     #[arg(long)]
-    qtm: bool,
+    pub(super) qtm: bool,
     /// Print the first K antipodes with a move sequence reaching each.
     #[arg(long, value_name = "K", default_value_t = 0)]
     antipodes: usize,
@@ -82,16 +85,32 @@ pub struct GodsArgs {
         value_name = "MB",
         default_value_t = 4096
     )]
-    memory: u64,
-    /// Save the state after every depth to FILE (replaced atomically).
+    pub(super) memory: u64,
+    /// Save the state after every depth to FILE (replaced atomically); with
+    /// --workers, a directory of one file a shard and depth.
     #[arg(long, value_name = "FILE")]
-    checkpoint: Option<PathBuf>,
+    pub(super) checkpoint: Option<PathBuf>,
+    /// Shard the search over N timely dataflow workers in this process (the
+    /// distributed engine: distributions only).
+    #[arg(long, value_name = "N", conflicts_with_all = ["antipodes", "local_maxima", "method", "storage"])]
+    pub(super) workers: Option<usize>,
+    /// With --workers: the number of processes taking part, each started
+    /// with the same --hosts and its own --process.
+    #[arg(long, value_name = "N", requires = "workers")]
+    pub(super) processes: Option<usize>,
+    /// With --processes: this process's number, from 0.
+    #[arg(long, value_name = "I", requires = "processes")]
+    pub(super) process: Option<usize>,
+    /// With --processes: a file of `host:port` lines, one a process in
+    /// process order (default: 127.0.0.1 ports 2101, 2102, ...).
+    #[arg(long, value_name = "FILE", requires = "processes")]
+    pub(super) hosts: Option<PathBuf>,
     /// Continue the run saved in the --checkpoint file.
     #[arg(long, requires = "checkpoint")]
-    resume: bool,
+    pub(super) resume: bool,
     /// Print JSON: {"distribution": [...], "total": N, ...}.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
 }
 
 fn gods_error(e: GodsError) -> CliError {
@@ -207,6 +226,9 @@ pub fn run(args: GodsArgs) -> CliResult {
         memory_limit: args.memory.saturating_mul(1 << 20),
         symmetry: !args.no_symmetry,
     };
+    if let Some(workers) = args.workers {
+        return super::gods_sharded::run(&args, &puzzle, &moves, workers);
+    }
     let bars = Bars {
         bar: Mutex::new(None),
     };

@@ -113,17 +113,17 @@ struct HighPart {
 }
 
 /// Move tables of an index.
-struct MoveTables {
-    nm: usize,
+pub(super) struct MoveTables {
+    pub(super) nm: usize,
     low: u64,
     /// Per low value and move: the neighbour's low value.
-    low_table: Vec<u32>,
+    pub(super) low_table: Vec<u32>,
     high: Vec<HighPart>,
     template: Vec<u8>,
 }
 
 impl MoveTables {
-    fn new(ix: &PositionIndexer, moves: &[&[u8]]) -> MoveTables {
+    pub(super) fn new(ix: &PositionIndexer, moves: &[&[u8]]) -> MoveTables {
         let nm = moves.len();
         let s = split(ix, nm);
         let mut template = vec![0u8; ix.layout().state_len()];
@@ -176,20 +176,24 @@ impl MoveTables {
 }
 
 /// Computes neighbours' indices for a run of increasing indices.
-struct Cursor<'a> {
+pub(super) struct Cursor<'a, M> {
     tables: &'a MoveTables,
     ix: &'a PositionIndexer,
-    moves: &'a [&'a [u8]],
+    moves: &'a [M],
     /// `hi·L` of the current run.
     base: u64,
     /// The high part of each neighbour of the current run.
-    nh: Vec<u64>,
+    pub(super) nh: Vec<u64>,
     state: Vec<u8>,
     out: Vec<u8>,
 }
 
-impl<'a> Cursor<'a> {
-    fn new(tables: &'a MoveTables, ix: &'a PositionIndexer, moves: &'a [&'a [u8]]) -> Cursor<'a> {
+impl<'a, M: AsRef<[u8]>> Cursor<'a, M> {
+    pub(super) fn new(
+        tables: &'a MoveTables,
+        ix: &'a PositionIndexer,
+        moves: &'a [M],
+    ) -> Cursor<'a, M> {
         let mut c = Cursor {
             tables,
             ix,
@@ -205,7 +209,7 @@ impl<'a> Cursor<'a> {
 
     /// Positions the cursor on index `x`; returns its low part.
     #[inline]
-    fn locate(&mut self, x: u64) -> usize {
+    pub(super) fn locate(&mut self, x: u64) -> usize {
         let off = x.wrapping_sub(self.base);
         if off < self.tables.low {
             return off as usize;
@@ -236,7 +240,7 @@ impl<'a> Cursor<'a> {
                     for (m, mv) in self.moves.iter().enumerate() {
                         self.ix
                             .layout()
-                            .compose_into(&self.state, mv, &mut self.out);
+                            .compose_into(&self.state, mv.as_ref(), &mut self.out);
                         self.nh[m] += comp.rank(&self.out) * p.stride;
                     }
                 }
@@ -353,7 +357,7 @@ fn flush<const SHARED: bool, const MAXIMA: bool>(
 /// Expands the frontier positions of `words`.
 fn forward<const SHARED: bool, const MAXIMA: bool>(
     mem: &[AtomicU64],
-    cur: &mut Cursor<'_>,
+    cur: &mut Cursor<'_, &[u8]>,
     batch: &mut Batch,
     words: std::ops::Range<usize>,
 ) -> LevelStats {
@@ -384,7 +388,11 @@ fn forward<const SHARED: bool, const MAXIMA: bool>(
 }
 
 /// Marks the unseen positions of `words` that have a frontier neighbour.
-fn backward(mem: &[AtomicU64], cur: &mut Cursor<'_>, words: std::ops::Range<usize>) -> LevelStats {
+fn backward(
+    mem: &[AtomicU64],
+    cur: &mut Cursor<'_, &[u8]>,
+    words: std::ops::Range<usize>,
+) -> LevelStats {
     let nm = cur.tables.nm;
     let lt = &cur.tables.low_table;
     let mut st = LevelStats::default();

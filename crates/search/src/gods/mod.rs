@@ -28,6 +28,7 @@ mod bits;
 mod checkpoint;
 mod hashing;
 mod keys;
+mod neighbours;
 mod paths;
 mod products;
 mod sorted;
@@ -37,6 +38,7 @@ pub use checkpoint::{
     CheckpointChecksum, CheckpointError, CheckpointHeader, CheckpointStore,
     CHECKPOINT_FORMAT_VERSION,
 };
+pub use neighbours::{NeighbourCursor, NeighbourIndex};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -1,0 +1,628 @@
+//! God's algorithm beyond one machine: a breadth-first search whose bit
+//! arrays are sharded over the workers of a [timely dataflow] computation.
+//!
+//! One process holds two bits a position; some puzzles have more positions
+//! than that leaves room for, and some take longer than one machine should
+//! spend. This crate splits the perfect index of the positions (from
+//! [`NeighbourIndex`]) into one contiguous shard per worker. Every depth,
+//! each worker expands the frontier positions of its shard, marks the
+//! neighbours it owns itself, and sends the others' through timely's
+//! exchange channels to their owners, who mark them; one more exchange
+//! sums what every worker found, and the search stops at the first depth
+//! that finds nothing. The workers are threads of one process or of
+//! several processes joined by timely's own cluster configuration (one
+//! address a process), on one machine or many; nothing of the message
+//! layer is written here.
+//!
+//! After each depth every worker can save its shard (seen and frontier
+//! bits, and the counts so far) through a [`ShardStore`] it is given; a
+//! run started again with `resume` agrees on the newest depth every shard
+//! has saved and continues from there, to the same distribution. Workers
+//! keep their last two checkpoints, because one worker may save a depth
+//! before another is stopped before saving it.
+//!
+//! The engine does no I/O: checkpoints go through the store, progress
+//! through a callback.
+//!
+//! # Example
+//!
+//! ```
+//! use std::sync::Arc;
+//! use twistor_distributed::{enumerate, DistributedOptions};
+//! use twistor_search::gods::NeighbourIndex;
+//! use twistor_search::{Metric, MoveSet};
+//!
+//! // The 2x2x2 turned by U, F and R (one corner stays put).
+//! let puzzle = twistor_geometry::build("2x2x2", &Default::default())?.into_puzzle();
+//! let names = ["U", "F", "R"].map(String::from);
+//! let moves = MoveSet::named(&puzzle, &names, Metric::Htm)?;
+//! let index = Arc::new(NeighbourIndex::new(&puzzle, &moves)?);
+//! let options = DistributedOptions { workers: 2, ..DistributedOptions::default() };
+//! let report = enumerate(index, &options, None, Arc::new(|_| {}))?;
+//! assert_eq!(report.counts.iter().sum::<u64>(), 3_674_160);
+//! assert_eq!(report.counts.len() - 1, 11);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [timely dataflow]: https://docs.rs/timely
+#![deny(missing_docs)]
+
+mod cluster;
+mod shard;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Instant;
+
+use timely::dataflow::operators::vec::Broadcast;
+use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
+use timely::dataflow::{InputHandleVec, ProbeHandle};
+use timely::worker::Worker;
+use twistor_search::gods::NeighbourIndex;
+
+use shard::{Shard, ShardHeader};
+
+/// Where the shards' checkpoints are kept: one blob a shard and depth.
+pub trait ShardStore: Send + Sync {
+    /// Keeps `bytes` as the checkpoint of shard `shard` of `shards` after
+    /// `depth`, atomically (a reader sees the old state or the new one).
+    fn save(&self, shard: usize, shards: usize, depth: usize, bytes: &[u8]) -> std::io::Result<()>;
+    /// The checkpoint of that shard after that depth, if kept.
+    fn load(&self, shard: usize, shards: usize, depth: usize) -> std::io::Result<Option<Vec<u8>>>;
+    /// The depths after which that shard has a checkpoint.
+    fn depths(&self, shard: usize, shards: usize) -> std::io::Result<Vec<usize>>;
+    /// Forgets the checkpoint of that shard after that depth.
+    fn remove(&self, shard: usize, shards: usize, depth: usize) -> std::io::Result<()>;
+}
+
+/// Which processes take part.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Processes {
+    /// This process alone.
+    #[default]
+    One,
+    /// Several processes, each started with the same addresses
+    /// (`host:port`, one a process, in process order) and its own number.
+    Cluster {
+        /// This process's number, from 0.
+        process: usize,
+        /// Every process's address.
+        addresses: Vec<String>,
+    },
+}
+
+/// Options of [`enumerate`].
+#[derive(Clone, Debug)]
+pub struct DistributedOptions {
+    /// Worker threads in each process (at least 1).
+    pub workers: usize,
+    /// The processes.
+    pub processes: Processes,
+    /// Most bytes this process may use for its shards and tables.
+    pub memory_limit: u64,
+    /// Continue from the store's checkpoints instead of starting afresh.
+    pub resume: bool,
+    /// Identifies the puzzle and moves in checkpoints, so that a shard
+    /// saved for another run is refused.
+    pub fingerprint: u64,
+    /// How long a process waits for the others to start.
+    pub connect_timeout: std::time::Duration,
+}
+
+impl Default for DistributedOptions {
+    fn default() -> DistributedOptions {
+        DistributedOptions {
+            workers: 1,
+            processes: Processes::One,
+            memory_limit: 4096 << 20,
+            resume: false,
+            fingerprint: 0,
+            connect_timeout: std::time::Duration::from_secs(120),
+        }
+    }
+}
+
+/// What a run reports while it goes (from the first worker of each process).
+#[derive(Clone, Debug)]
+pub enum DistributedEvent {
+    /// The shards and this process's memory.
+    Plan {
+        /// Workers in all processes (one shard each).
+        shards: usize,
+        /// Positions a shard holds (the last may hold fewer).
+        shard_positions: u64,
+        /// Bytes this process needs.
+        memory: u64,
+    },
+    /// This process waits for another to start or to answer.
+    Waiting {
+        /// The other process's number.
+        process: usize,
+        /// Its address.
+        address: String,
+    },
+    /// The run continues after this depth, from checkpoints.
+    Resumed {
+        /// The depth.
+        depth: usize,
+    },
+    /// A depth is complete.
+    DepthFinished {
+        /// The depth.
+        depth: usize,
+        /// Positions at that depth.
+        positions: u64,
+        /// Positions at that depth or less.
+        total: u64,
+        /// Seconds the depth took.
+        seconds: f64,
+        /// Bytes of positions sent from one worker to another during it.
+        exchanged_bytes: u64,
+    },
+}
+
+/// The result of [`enumerate`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct DistributedReport {
+    /// Positions at each distance from the start.
+    pub counts: Vec<u64>,
+    /// Bytes of positions sent between workers in all (this run only, not
+    /// the depths before a resume).
+    pub exchanged_bytes: u64,
+    /// Workers in all processes.
+    pub shards: usize,
+}
+
+/// Why a sharded run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum DistributedError {
+    /// The shards do not fit the memory limit.
+    #[error("this process needs about {} MB for its shards; the limit is {} MB (raise it with -M, or add workers in other processes)", .needed >> 20, .limit >> 20)]
+    NotEnoughMemory {
+        /// Bytes needed.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The options make no run.
+    #[error("{0}")]
+    Options(String),
+    /// Timely could not start (an address in use, a process unreachable).
+    #[error("timely could not start: {0}")]
+    Start(String),
+    /// A worker thread failed.
+    #[error("a worker failed: {0}")]
+    Worker(String),
+    /// The store failed.
+    #[error("checkpoint of shard {shard}")]
+    Store {
+        /// The shard.
+        shard: usize,
+        /// What the store said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A checkpoint does not describe this run's shard.
+    #[error("the checkpoint of shard {shard} cannot be used: {why}")]
+    BadCheckpoint {
+        /// The shard.
+        shard: usize,
+        /// What is wrong.
+        why: String,
+    },
+    /// Some shard has nothing to resume from.
+    #[error("cannot resume: shard {shard} has no checkpoint")]
+    NoCheckpoint {
+        /// The first shard without one.
+        shard: usize,
+    },
+    /// Another worker failed; this one stopped with it.
+    #[error("another worker failed")]
+    PeerFailed,
+}
+
+/// Counts, one a depth from 0, of the positions the index's moves reach
+/// from its start, computed by the workers `options` describes; each
+/// process calls this with the same index and options except its number.
+pub fn enumerate(
+    index: Arc<NeighbourIndex>,
+    options: &DistributedOptions,
+    store: Option<Arc<dyn ShardStore>>,
+    progress: Arc<dyn Fn(&DistributedEvent) + Send + Sync>,
+) -> Result<DistributedReport, DistributedError> {
+    let workers = options.workers;
+    if workers == 0 {
+        return Err(DistributedError::Options(
+            "at least one worker is needed".into(),
+        ));
+    }
+    let processes = match &options.processes {
+        Processes::One => 1,
+        Processes::Cluster { process, addresses } => {
+            if *process >= addresses.len() {
+                return Err(DistributedError::Options(format!(
+                    "process {process} is not among the {} addresses",
+                    addresses.len()
+                )));
+            }
+            addresses.len()
+        }
+    };
+    if options.resume && store.is_none() {
+        return Err(DistributedError::Options(
+            "resuming needs a checkpoint store".into(),
+        ));
+    }
+    let shards = workers * processes;
+    let layout = Layout::new(index.size(), shards);
+    let memory = Shard::bytes(layout.shard_len) * workers as u64 + index.memory();
+    if memory > options.memory_limit {
+        return Err(DistributedError::NotEnoughMemory {
+            needed: memory,
+            limit: options.memory_limit,
+        });
+    }
+    progress(&DistributedEvent::Plan {
+        shards,
+        shard_positions: layout.shard_len,
+        memory,
+    });
+    let run = Run {
+        index,
+        layout,
+        workers,
+        resume: options.resume,
+        fingerprint: options.fingerprint,
+        store,
+        progress,
+    };
+    let (builders, guard) = match &options.processes {
+        Processes::One if workers == 1 => timely::CommunicationConfig::Thread.try_build(),
+        Processes::One => timely::CommunicationConfig::Process(workers).try_build(),
+        Processes::Cluster { process, addresses } => cluster::connect(
+            addresses,
+            *process,
+            workers,
+            options.connect_timeout,
+            &*run.progress,
+        ),
+    }
+    .map_err(DistributedError::Start)?;
+    let guards = timely::execute::execute_from(
+        builders,
+        guard,
+        timely::WorkerConfig::default(),
+        move |worker| run.work(worker),
+    )
+    .map_err(DistributedError::Start)?;
+    let mut report = None;
+    let mut failure = None;
+    for result in guards.join() {
+        match result {
+            Ok(Ok(r)) => report = Some(r),
+            Ok(Err(DistributedError::PeerFailed)) => {}
+            Ok(Err(e)) => failure = failure.or(Some(e)),
+            Err(panic) => failure = failure.or(Some(DistributedError::Worker(panic))),
+        }
+    }
+    match (failure, report) {
+        (Some(e), _) => Err(e),
+        (None, Some(r)) => Ok(r),
+        (None, None) => Err(DistributedError::PeerFailed),
+    }
+}
+
+/// How the index is cut into shards.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    size: u64,
+    /// Positions a shard owns, a multiple of 64.
+    shard_len: u64,
+}
+
+impl Layout {
+    fn new(size: u64, shards: usize) -> Layout {
+        let shard_len = size.div_ceil(shards as u64).div_ceil(64).max(1) * 64;
+        Layout { size, shard_len }
+    }
+
+    fn range(&self, shard: usize) -> (u64, u64) {
+        let lo = (shard as u64 * self.shard_len).min(self.size);
+        (lo, (lo + self.shard_len).min(self.size))
+    }
+}
+
+/// What every worker is given.
+struct Run {
+    index: Arc<NeighbourIndex>,
+    layout: Layout,
+    workers: usize,
+    resume: bool,
+    fingerprint: u64,
+    store: Option<Arc<dyn ShardStore>>,
+    progress: Arc<dyn Fn(&DistributedEvent) + Send + Sync>,
+}
+
+/// A control message: every worker sends one to every worker.
+type Control = [u64; 3];
+const NONE: u64 = u64::MAX;
+
+/// Positions a worker expands before sending what it found and letting
+/// the other operators run (which bounds the messages in flight).
+const EXPAND_WORDS: usize = 1 << 10;
+
+/// One worker's channels.
+struct Channels {
+    marks: InputHandleVec<u64, u64>,
+    mark_probe: ProbeHandle<u64>,
+    control: InputHandleVec<u64, Control>,
+    control_probe: ProbeHandle<u64>,
+    /// Messages with the round (time) they were sent in: a worker that
+    /// has finished a round may send the next before this one has read it.
+    received: Rc<RefCell<Vec<(u64, Control)>>>,
+}
+
+impl Channels {
+    /// Sends `msg` to every worker and returns every worker's.
+    fn all_send(&mut self, worker: &mut Worker, msg: Control) -> Vec<Control> {
+        let round = *self.control.time();
+        self.control.send(msg);
+        self.control.advance_to(round + 1);
+        while self.control_probe.less_than(self.control.time()) {
+            worker.step();
+        }
+        let mut received = self.received.borrow_mut();
+        let mine = received
+            .iter()
+            .filter(|m| m.0 == round)
+            .map(|m| m.1)
+            .collect();
+        received.retain(|m| m.0 != round);
+        mine
+    }
+}
+
+impl Run {
+    fn work(&self, worker: &mut Worker) -> Result<DistributedReport, DistributedError> {
+        let me = worker.index();
+        let peers = worker.peers();
+        let shard_len = self.layout.shard_len;
+        let (lo, hi) = self.layout.range(me);
+        let shard = Rc::new(RefCell::new(Shard::new(lo, hi)));
+        let received = Rc::new(RefCell::new(Vec::new()));
+        let mut marks = InputHandleVec::new();
+        let mut control = InputHandleVec::new();
+        let (mark_probe, control_probe) = worker.dataflow::<u64, _, _>(|scope| {
+            let owner = Rc::clone(&shard);
+            let mark_probe = scope
+                .input_from(&mut marks)
+                .exchange(move |y: &u64| y / shard_len)
+                .inspect_core(move |event| {
+                    if let Ok((stamp, ys)) = event {
+                        let time = stamp.least().copied().unwrap_or_default();
+                        owner.borrow_mut().receive(time, ys);
+                    }
+                })
+                .probe()
+                .0;
+            let inbox = Rc::clone(&received);
+            let control_probe = scope
+                .input_from(&mut control)
+                .broadcast()
+                .inspect_core(move |event| {
+                    if let Ok((stamp, msgs)) = event {
+                        let time = stamp.least().copied().unwrap_or_default();
+                        inbox.borrow_mut().extend(msgs.iter().map(|&c| (time, c)));
+                    }
+                })
+                .probe()
+                .0;
+            (mark_probe, control_probe)
+        });
+        let mut ch = Channels {
+            marks,
+            mark_probe,
+            control,
+            control_probe,
+            received,
+        };
+        let reporter = me % self.workers == 0;
+        let header = |counts: Vec<u64>| ShardHeader {
+            fingerprint: self.fingerprint,
+            shard: me,
+            shards: peers,
+            size: self.layout.size,
+            counts,
+        };
+
+        let mut counts = if self.resume {
+            let counts = self.restore(worker, &mut ch, &shard, &header(Vec::new()))?;
+            if reporter {
+                (self.progress)(&DistributedEvent::Resumed {
+                    depth: counts.len() - 1,
+                });
+            }
+            counts
+        } else {
+            let start = self.index.start();
+            let mut s = shard.borrow_mut();
+            if s.owns(start) {
+                s.start_at(start);
+            }
+            vec![1]
+        };
+        let mut save_failed = None;
+        if !self.resume {
+            save_failed = self.save(&shard.borrow(), &header(counts.clone()), 0).err();
+        }
+
+        let mut cursor = self.index.cursor();
+        let nm = self.index.moves();
+        let mut neighbours = vec![0u64; nm];
+        let mut outgoing: Vec<u64> = Vec::with_capacity(EXPAND_WORDS * 64);
+        let mut exchanged = 0u64;
+        loop {
+            let depth = counts.len();
+            let started = Instant::now();
+            let words = shard.borrow().frontier.len();
+            let mut sent = 0u64;
+            for chunk in (0..words).step_by(EXPAND_WORDS) {
+                {
+                    let mut s = shard.borrow_mut();
+                    for wi in chunk..(chunk + EXPAND_WORDS).min(words) {
+                        let mut f = s.frontier[wi];
+                        while f != 0 {
+                            let x = lo + wi as u64 * 64 + f.trailing_zeros() as u64;
+                            f &= f - 1;
+                            cursor.neighbours(x, &mut neighbours);
+                            for &y in &neighbours {
+                                if s.owns(y) {
+                                    s.mark(y);
+                                } else {
+                                    outgoing.push(y);
+                                }
+                            }
+                        }
+                    }
+                }
+                sent += outgoing.len() as u64;
+                ch.marks.send_batch(&mut outgoing);
+                outgoing.clear();
+                worker.step();
+            }
+            let next = *ch.marks.time() + 1;
+            ch.marks.advance_to(next);
+            while ch.mark_probe.less_than(ch.marks.time()) {
+                worker.step();
+            }
+            let found = shard.borrow().found;
+            let all = ch.all_send(worker, [found, sent * 8, save_failed.is_some() as u64]);
+            if let Some(e) = save_failed.take() {
+                return Err(e);
+            }
+            if all.iter().any(|c| c[2] != 0) {
+                return Err(DistributedError::PeerFailed);
+            }
+            let positions: u64 = all.iter().map(|c| c[0]).sum();
+            let bytes: u64 = all.iter().map(|c| c[1]).sum();
+            exchanged += bytes;
+            if positions == 0 {
+                break;
+            }
+            counts.push(positions);
+            shard.borrow_mut().advance();
+            if reporter {
+                (self.progress)(&DistributedEvent::DepthFinished {
+                    depth,
+                    positions,
+                    total: counts.iter().sum(),
+                    seconds: started.elapsed().as_secs_f64(),
+                    exchanged_bytes: bytes,
+                });
+            }
+            save_failed = self
+                .save(&shard.borrow(), &header(counts.clone()), depth)
+                .err();
+        }
+        Ok(DistributedReport {
+            counts,
+            exchanged_bytes: exchanged,
+            shards: peers,
+        })
+    }
+
+    /// Saves this worker's shard after `depth` and forgets the one two
+    /// depths back (the one before stays: a peer may not have saved this
+    /// depth yet when the run stops).
+    fn save(
+        &self,
+        shard: &Shard,
+        header: &ShardHeader,
+        depth: usize,
+    ) -> Result<(), DistributedError> {
+        let Some(store) = &self.store else {
+            return Ok(());
+        };
+        let err = |source| DistributedError::Store {
+            shard: header.shard,
+            source,
+        };
+        store
+            .save(header.shard, header.shards, depth, &shard.encode(header))
+            .map_err(err)?;
+        if depth >= 2 {
+            store
+                .remove(header.shard, header.shards, depth - 2)
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+
+    /// Agrees with the other workers on the newest depth every shard has
+    /// saved, and loads this shard's checkpoint of that depth.
+    fn restore(
+        &self,
+        worker: &mut Worker,
+        ch: &mut Channels,
+        shard: &RefCell<Shard>,
+        expected: &ShardHeader,
+    ) -> Result<Vec<u64>, DistributedError> {
+        let me = expected.shard;
+        let store = self.store.as_ref().ok_or(DistributedError::PeerFailed)?;
+        let depths = store.depths(me, expected.shards);
+        let newest = match &depths {
+            Ok(d) => d.iter().max().map_or(NONE, |&d| d as u64),
+            Err(_) => NONE,
+        };
+        let all = ch.all_send(worker, [newest, me as u64, depths.is_err() as u64]);
+        let depths = depths.map_err(|source| DistributedError::Store { shard: me, source })?;
+        if let Some(c) = all.iter().filter(|c| c[0] == NONE).min_by_key(|c| c[1]) {
+            return Err(if c[2] != 0 {
+                DistributedError::PeerFailed
+            } else {
+                DistributedError::NoCheckpoint {
+                    shard: c[1] as usize,
+                }
+            });
+        }
+        let depth = all.iter().map(|c| c[0]).min().unwrap_or(0) as usize;
+        let (lo, hi) = self.layout.range(me);
+        let loaded = if depths.contains(&depth) {
+            store
+                .load(me, expected.shards, depth)
+                .map_err(|source| DistributedError::Store { shard: me, source })
+                .and_then(|b| {
+                    let b = b.ok_or(DistributedError::NoCheckpoint { shard: me })?;
+                    Shard::decode(&b, lo, hi, expected)
+                })
+                .and_then(|(s, counts)| {
+                    if counts.len() == depth + 1 {
+                        Ok((s, counts))
+                    } else {
+                        Err(DistributedError::BadCheckpoint {
+                            shard: me,
+                            why: format!("it holds {} depths, not {}", counts.len(), depth + 1),
+                        })
+                    }
+                })
+        } else {
+            Err(DistributedError::BadCheckpoint {
+                shard: me,
+                why: format!("it has no checkpoint after depth {depth}, which the others agree on"),
+            })
+        };
+        // In place before the last round: a peer that finishes it first
+        // starts sending marks for this shard.
+        let loaded = loaded.map(|(restored, counts)| {
+            *shard.borrow_mut() = restored;
+            counts
+        });
+        let all = ch.all_send(worker, [loaded.is_err() as u64, 0, 0]);
+        let counts = loaded?;
+        if all.iter().any(|c| c[0] != 0) {
+            return Err(DistributedError::PeerFailed);
+        }
+        Ok(counts)
+    }
+}
