@@ -101,6 +101,23 @@ pub struct GodsArgs {
     /// With --processes: this process's number, from 0.
     #[arg(long, value_name = "I", requires = "processes")]
     pub(super) process: Option<usize>,
+    /// Enumerate coset by coset: the cosets of the subgroup these moves
+    /// generate (`U,R2`), one class under the rotations at a time, merged
+    /// into the whole distribution.
+    #[arg(long, value_name = "A,B,C", conflicts_with_all = ["workers", "antipodes", "local_maxima", "method", "storage", "checkpoint"])]
+    pub(super) subgroup: Option<String>,
+    /// With --subgroup: solve only these coset classes (numbers as the
+    /// run lists them, comma-separated).
+    #[arg(long, value_name = "I,J", requires = "subgroup")]
+    pub(super) cosets: Option<String>,
+    /// With --subgroup: append each solved coset to FILE (a JSON line each),
+    /// for merging runs made on other machines or days.
+    #[arg(long, value_name = "FILE", requires = "subgroup")]
+    pub(super) results: Option<PathBuf>,
+    /// With --subgroup: solve nothing; merge the cosets in these results
+    /// files into the whole distribution (every class must be there).
+    #[arg(long, value_name = "FILE", num_args = 1.., requires = "subgroup", conflicts_with_all = ["cosets", "results"])]
+    pub(super) merge: Vec<PathBuf>,
     /// With --processes: a file of `host:port` lines, one a process in
     /// process order (default: 127.0.0.1 ports 2101, 2102, ...).
     #[arg(long, value_name = "FILE", requires = "processes")]
@@ -226,6 +243,9 @@ pub fn run(args: GodsArgs) -> CliResult {
         memory_limit: args.memory.saturating_mul(1 << 20),
         symmetry: !args.no_symmetry,
     };
+    if let Some(subgroup) = &args.subgroup {
+        return super::gods_cosets::run(&args, &puzzle, &moves, subgroup, metric);
+    }
     if let Some(workers) = args.workers {
         return super::gods_sharded::run(&args, &puzzle, &moves, workers);
     }

@@ -10,6 +10,7 @@ pub mod cube333;
 pub mod describe_sets;
 pub mod geometry;
 pub mod gods;
+mod gods_cosets;
 mod gods_sharded;
 pub mod info;
 pub mod invert;

@@ -26,6 +26,7 @@
 
 mod bits;
 mod checkpoint;
+mod cosets;
 mod hashing;
 mod keys;
 mod neighbours;
@@ -38,6 +39,7 @@ pub use checkpoint::{
     CheckpointChecksum, CheckpointError, CheckpointHeader, CheckpointStore,
     CHECKPOINT_FORMAT_VERSION,
 };
+pub use cosets::{merge_cosets, CosetClass, CosetCounts, CosetSpace};
 pub use neighbours::{NeighbourCursor, NeighbourIndex};
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -241,6 +243,9 @@ pub struct GodsReport {
 /// Why an enumeration failed.
 #[derive(Debug, thiserror::Error)]
 pub enum GodsError {
+    /// A coset run cannot use this subgroup.
+    #[error("--subgroup: {0}")]
+    Subgroup(String),
     /// The positions do not fit the memory limit.
     #[error("this enumeration needs about {} MB of memory; the limit is {} MB (raise it with -M)", mb(*.needed), mb(*.limit))]
     NotEnoughMemory {

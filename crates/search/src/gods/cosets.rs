@@ -1,0 +1,409 @@
+//! God's algorithm one coset at a time (Rokicki's method), so that the
+//! work splits into pieces that need no knowledge of each other and can
+//! run on different machines and days, then be merged exactly.
+//!
+//! `H` is the subgroup some of the moves generate. For a representative
+//! `g`, the coset `C = g⁻¹H` holds the positions `x` with `g·x ∈ H`, and
+//! is indexed by `y = g·x` with `H`'s perfect index. A shortest sequence
+//! for `x` ends in a longest run `t` of `H`'s moves; what comes before,
+//! `s`, brings `g` into `H` and ends in a move outside `H` (a *phase-1
+//! solution* of `g`). So the positions of `C` within `n` moves are
+//!
+//! ```text
+//! S(n) = S(n-1) ∪ S(n-1)·M_H ∪ { g·s : s a phase-1 solution of g, |s| = n }
+//! ```
+//!
+//! found by a breadth-first search over `H`'s index seeded, depth by
+//! depth, by a depth-first search for phase-1 solutions pruned by the
+//! distance of each coset from `H` (a table over the cosets).
+//!
+//! Cosets are told apart by a key that `H` cannot change: each point
+//! (slot and orientation) of the puzzle is coloured by its orbit under
+//! `H`, and a position's key is the colour of the point each point goes
+//! to. Two positions have the same key exactly when they lie in the same
+//! coset if `H` is all of the colour-preserving elements; the planner
+//! checks that by counting (keys × |H| = |G|) and refuses a subgroup it
+//! cannot tell apart this way. Rotations of the puzzle that map the moves
+//! and `H`'s moves to themselves map cosets to cosets with the same
+//! distances, so only one coset of each class is solved and weighed by
+//! the class's size.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use twistor_core::index::PositionIndexer;
+use twistor_core::symmetry::SymmetryGroup;
+use twistor_core::{Puzzle, StabilizerChain};
+
+use super::GodsError;
+use crate::MoveSet;
+
+/// Most cosets the planner lists.
+const MAX_COSETS: usize = 20_000_000;
+/// Largest rotation group used.
+const MAX_ROTATIONS: usize = 1000;
+
+/// One class of cosets under the symmetries.
+#[derive(Clone, Debug)]
+pub struct CosetClass {
+    /// The coset's number (its place in breadth-first order from `H`).
+    pub id: usize,
+    /// How many cosets the class holds.
+    pub weight: u64,
+    /// Distance of the coset from `H` in the coset graph.
+    pub phase1_distance: u8,
+}
+
+/// The cosets of a subgroup, ready to be solved one at a time.
+pub struct CosetSpace {
+    layout: twistor_core::Layout,
+    moves: Vec<Vec<u8>>,
+    /// Grip of each move, to skip a move of the grip just turned.
+    grips: Vec<usize>,
+    in_subgroup: Vec<bool>,
+    colour: Vec<u16>,
+    /// Key of every coset, in breadth-first order, and its distance.
+    distance: HashMap<Vec<u16>, u8>,
+    representatives: Vec<Vec<u8>>,
+    classes: Vec<CosetClass>,
+    subgroup: PositionIndexer,
+    subgroup_moves: Vec<Vec<u8>>,
+    subgroup_order: u64,
+    symmetry: usize,
+}
+
+/// What solving one coset found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CosetCounts {
+    /// Positions of the coset at each distance.
+    pub counts: Vec<u64>,
+    /// Phase-1 solutions found at each length.
+    pub phase1_solutions: Vec<u64>,
+    /// Seconds taken.
+    pub seconds: f64,
+}
+
+impl CosetSpace {
+    /// Lists the cosets of the subgroup `subgroup`'s moves generate in the
+    /// group `moves` generate (the puzzle's start must be the identity,
+    /// every subgroup move one of `moves`).
+    pub fn new(
+        puzzle: &Puzzle,
+        moves: &MoveSet,
+        subgroup: &MoveSet,
+    ) -> Result<CosetSpace, GodsError> {
+        let layout = puzzle.layout().clone();
+        let refuse = |why: String| GodsError::Subgroup(why);
+        if puzzle.start().as_bytes() != &layout.identity_bytes()[..] {
+            return Err(refuse(
+                "coset runs need a puzzle whose start has every piece distinct and oriented".into(),
+            ));
+        }
+        let move_bytes: Vec<Vec<u8>> = moves
+            .moves()
+            .iter()
+            .map(|m| m.transformation.as_bytes().to_vec())
+            .collect();
+        let sub_bytes: Vec<Vec<u8>> = subgroup
+            .moves()
+            .iter()
+            .map(|m| m.transformation.as_bytes().to_vec())
+            .collect();
+        if let Some(m) = subgroup
+            .moves()
+            .iter()
+            .find(|m| !move_bytes.contains(&m.transformation.as_bytes().to_vec()))
+        {
+            return Err(refuse(format!(
+                "the subgroup's move {} is not one of the puzzle's moves",
+                m.name
+            )));
+        }
+        let in_subgroup = move_bytes.iter().map(|m| sub_bytes.contains(m)).collect();
+        let n_points = layout.num_points();
+        let points = |t: &[u8]| layout.to_points(t);
+        // Colour the points by their orbits under the subgroup.
+        let sub_points: Vec<Vec<u16>> = sub_bytes.iter().map(|t| points(t)).collect();
+        let mut colour: Vec<u16> = (0..n_points as u16).collect();
+        loop {
+            let mut changed = false;
+            for p in &sub_points {
+                for (x, &y) in p.iter().enumerate() {
+                    let (a, b) = (colour[x], colour[y as usize]);
+                    if a != b {
+                        let m = a.min(b);
+                        for c in colour.iter_mut() {
+                            if *c == a || *c == b {
+                                *c = m;
+                            }
+                        }
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let order = |gens: &[Vec<u16>]| StabilizerChain::new(n_points, gens).order();
+        let group_points: Vec<Vec<u16>> = move_bytes.iter().map(|t| points(t)).collect();
+        let group_order = order(&group_points);
+        let subgroup_order = u64::try_from(order(&sub_points))
+            .map_err(|_| refuse("the subgroup has more than 2^64 positions".into()))?;
+        let cosets = &group_order / subgroup_order;
+        let cosets = usize::try_from(&cosets)
+            .ok()
+            .filter(|&c| c <= MAX_COSETS)
+            .ok_or_else(|| {
+                refuse(format!(
+                    "{cosets} cosets are more than this planner lists ({MAX_COSETS})"
+                ))
+            })?;
+        let key_of = |t: &[u8]| -> Vec<u16> { key(&points(t), &colour) };
+        // Breadth-first over the cosets: a representative and a distance each.
+        let identity = layout.identity_bytes();
+        let mut distance = HashMap::new();
+        distance.insert(key_of(&identity), 0u8);
+        let mut representatives = vec![identity.clone()];
+        let mut depth_start = 0;
+        let mut d = 0u8;
+        let mut out = identity.clone();
+        while depth_start < representatives.len() {
+            let depth_end = representatives.len();
+            d = d
+                .checked_add(1)
+                .ok_or_else(|| refuse("the coset graph is over 255 deep".into()))?;
+            for i in depth_start..depth_end {
+                for m in &move_bytes {
+                    layout.compose_into(&representatives[i], m, &mut out);
+                    let k = key_of(&out);
+                    if let std::collections::hash_map::Entry::Vacant(e) = distance.entry(k) {
+                        e.insert(d);
+                        representatives.push(out.clone());
+                        if representatives.len() > cosets {
+                            return Err(refuse(
+                                "the subgroup is not the colour-preserving group of its orbits"
+                                    .into(),
+                            ));
+                        }
+                    }
+                }
+            }
+            depth_start = depth_end;
+        }
+        if representatives.len() != cosets {
+            return Err(refuse(format!(
+                "the subgroup's orbits tell {} cosets apart, but there are {cosets}; coset runs need a subgroup that is all of the positions keeping its orbits (like <U,D,R2,L2,F2,B2> on the cube)",
+                representatives.len()
+            )));
+        }
+        // Symmetry: rotations mapping the moves and the subgroup's moves to themselves.
+        let all: Vec<&[u8]> = move_bytes.iter().map(Vec::as_slice).collect();
+        let group = SymmetryGroup::for_puzzle(puzzle, puzzle.start(), &all, MAX_ROTATIONS);
+        let sym: Vec<usize> = (0..group.order())
+            .filter(|&i| {
+                sub_bytes
+                    .iter()
+                    .all(|m| sub_bytes.contains(&group.conjugate_transformation(i, m)))
+            })
+            .collect();
+        let index_of: HashMap<Vec<u16>, usize> = representatives
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (key_of(r), i))
+            .collect();
+        let mut class_of = vec![usize::MAX; cosets];
+        let mut classes = Vec::new();
+        for i in 0..cosets {
+            if class_of[i] != usize::MAX {
+                continue;
+            }
+            let mut members: Vec<usize> = sym
+                .iter()
+                .map(|&s| {
+                    index_of[&key_of(&group.conjugate_transformation(s, &representatives[i]))]
+                })
+                .collect();
+            members.sort_unstable();
+            members.dedup();
+            for &m in &members {
+                class_of[m] = classes.len();
+            }
+            classes.push(CosetClass {
+                id: i,
+                weight: members.len() as u64,
+                phase1_distance: distance[&key_of(&representatives[i])],
+            });
+        }
+        let sub_refs: Vec<&twistor_core::Transformation> =
+            subgroup.grips().iter().map(|g| &g.transformation).collect();
+        let subgroup_index = PositionIndexer::new(&layout, puzzle.start(), &sub_refs)?;
+        Ok(CosetSpace {
+            layout,
+            grips: moves.moves().iter().map(|m| m.grip).collect(),
+            moves: move_bytes,
+            in_subgroup,
+            colour,
+            distance,
+            representatives,
+            classes,
+            subgroup: subgroup_index,
+            subgroup_moves: sub_bytes,
+            subgroup_order,
+            symmetry: sym.len(),
+        })
+    }
+
+    /// How many cosets there are.
+    pub fn cosets(&self) -> usize {
+        self.representatives.len()
+    }
+
+    /// One coset of each class under the symmetries, with its weight.
+    pub fn classes(&self) -> &[CosetClass] {
+        &self.classes
+    }
+
+    /// Positions in each coset (the subgroup's order).
+    pub fn subgroup_order(&self) -> u64 {
+        self.subgroup_order
+    }
+
+    /// How many symmetries reduce the cosets.
+    pub fn symmetries(&self) -> usize {
+        self.symmetry
+    }
+
+    fn key(&self, t: &[u8]) -> Vec<u16> {
+        key(&self.layout.to_points(t), &self.colour)
+    }
+
+    /// The distances of every position of coset `id`.
+    pub fn solve(&self, id: usize) -> Result<CosetCounts, GodsError> {
+        let t0 = Instant::now();
+        let g = self
+            .representatives
+            .get(id)
+            .ok_or_else(|| GodsError::Subgroup(format!("there is no coset {id}")))?;
+        let size = self.subgroup.size();
+        let words = size.div_ceil(64) as usize;
+        let mut seen = vec![0u64; words];
+        let mut frontier = vec![0u64; words];
+        let mut next = vec![0u64; words];
+        let mut counts = Vec::new();
+        let mut phase1 = Vec::new();
+        let mut total = 0u64;
+        let mut state = self.layout.identity_bytes();
+        let mut out = state.clone();
+        let home = self.key(&self.layout.identity_bytes());
+        for n in 0.. {
+            // S(n-1)·M_H, from the positions first found at n-1.
+            for (wi, &w) in frontier.iter().enumerate() {
+                let mut f = w;
+                while f != 0 {
+                    let y = wi as u64 * 64 + f.trailing_zeros() as u64;
+                    f &= f - 1;
+                    self.subgroup.unrank(y, &mut state);
+                    for m in &self.subgroup_moves {
+                        self.layout.compose_into(&state, m, &mut out);
+                        mark(&mut seen, &mut next, self.subgroup.rank(&out));
+                    }
+                }
+            }
+            // Phase-1 solutions of length n.
+            let mut found = 0u64;
+            let mut path = Vec::with_capacity(n);
+            self.phase1(g, n, usize::MAX, &home, &mut path, &mut |y: &[u8]| {
+                found += 1;
+                mark(&mut seen, &mut next, self.subgroup.rank(y));
+            });
+            phase1.push(found);
+            let new: u64 = next.iter().map(|w| w.count_ones() as u64).sum();
+            counts.push(new);
+            total += new;
+            std::mem::swap(&mut frontier, &mut next);
+            next.fill(0);
+            if total >= self.subgroup_order {
+                break;
+            }
+            if n > 255 {
+                return Err(GodsError::Subgroup("a coset over 255 deep".into()));
+            }
+        }
+        Ok(CosetCounts {
+            counts,
+            phase1_solutions: phase1,
+            seconds: t0.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// Calls `leaf` with `t·s` for every sequence `s` of exactly `left`
+    /// more moves that brings `t` into the subgroup and ends outside it.
+    fn phase1(
+        &self,
+        t: &[u8],
+        left: usize,
+        last: usize,
+        home: &[u16],
+        path: &mut Vec<usize>,
+        leaf: &mut dyn FnMut(&[u8]),
+    ) {
+        let key = self.key(t);
+        if left == 0 {
+            if key == home && (last == usize::MAX || !self.in_subgroup[last]) {
+                leaf(t);
+            }
+            return;
+        }
+        if self.distance.get(&key).is_none_or(|&d| d as usize > left) {
+            return;
+        }
+        let mut out = t.to_vec();
+        for (m, mv) in self.moves.iter().enumerate() {
+            if last != usize::MAX && self.grips[m] == self.grips[last] {
+                continue;
+            }
+            self.layout.compose_into(t, mv, &mut out);
+            path.push(m);
+            self.phase1(&out, left - 1, m, home, path, leaf);
+            path.pop();
+        }
+    }
+}
+
+/// The coset key of a position whose points go as `points` says: the
+/// colour each point receives (unchanged when an element of the subgroup
+/// acts first, since it keeps every colour).
+fn key(points: &[u16], colour: &[u16]) -> Vec<u16> {
+    let mut k = vec![0; points.len()];
+    for (x, &p) in points.iter().enumerate() {
+        k[p as usize] = colour[x];
+    }
+    k
+}
+
+fn mark(seen: &mut [u64], next: &mut [u64], y: u64) {
+    let (w, b) = ((y >> 6) as usize, 1u64 << (y & 63));
+    if seen[w] & b == 0 {
+        seen[w] |= b;
+        next[w] |= b;
+    }
+}
+
+/// The whole puzzle's distribution from its cosets' (each weighed by its
+/// class's size).
+pub fn merge_cosets<'a>(results: impl IntoIterator<Item = (u64, &'a [u64])>) -> Vec<u64> {
+    let mut total: Vec<u64> = Vec::new();
+    for (weight, counts) in results {
+        if total.len() < counts.len() {
+            total.resize(counts.len(), 0);
+        }
+        for (t, c) in total.iter_mut().zip(counts) {
+            *t += weight * c;
+        }
+    }
+    while total.len() > 1 && total.last() == Some(&0) {
+        total.pop();
+    }
+    total
+}
