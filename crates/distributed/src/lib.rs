@@ -55,8 +55,9 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
+use timely::dataflow::channels::pact::Pipeline;
 use timely::dataflow::operators::vec::Broadcast;
-use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
+use timely::dataflow::operators::{Exchange, Input, Inspect, Operator, Probe};
 use timely::dataflow::{InputHandleVec, ProbeHandle};
 use timely::worker::Worker;
 use twistor_search::gods::NeighbourIndex;
@@ -256,6 +257,13 @@ pub fn enumerate(
     }
     let shards = workers * processes;
     let layout = Layout::new(index.size(), shards);
+    if layout.shard_len > 1 << 32 {
+        return Err(DistributedError::Options(format!(
+            "{} positions make shards of more than 2^32; use at least {} workers in all",
+            index.size(),
+            index.size().div_ceil(1 << 32)
+        )));
+    }
     let memory = Shard::bytes(layout.shard_len) * workers as u64 + index.memory();
     if memory > options.memory_limit {
         return Err(DistributedError::NotEnoughMemory {
@@ -344,6 +352,13 @@ struct Run {
     progress: Arc<dyn Fn(&DistributedEvent) + Send + Sync>,
 }
 
+/// Positions sent to one owner: its shard number and their offsets in its
+/// shard (4 bytes a position on the wire).
+type Marks = (u32, Vec<u32>);
+
+/// Offsets in one message of marks.
+const MARKS_A_MESSAGE: usize = 1024;
+
 /// A control message: every worker sends one to every worker.
 type Control = [u64; 3];
 const NONE: u64 = u64::MAX;
@@ -354,8 +369,10 @@ const EXPAND_WORDS: usize = 1 << 10;
 
 /// One worker's channels.
 struct Channels {
-    marks: InputHandleVec<u64, u64>,
+    marks: InputHandleVec<u64, Marks>,
     mark_probe: ProbeHandle<u64>,
+    queries: InputHandleVec<u64, (u64, u64)>,
+    query_probe: ProbeHandle<u64>,
     control: InputHandleVec<u64, Control>,
     control_probe: ProbeHandle<u64>,
     /// Messages with the round (time) they were sent in: a worker that
@@ -392,16 +409,53 @@ impl Run {
         let shard = Rc::new(RefCell::new(Shard::new(lo, hi)));
         let received = Rc::new(RefCell::new(Vec::new()));
         let mut marks = InputHandleVec::new();
+        let mut queries = InputHandleVec::new();
         let mut control = InputHandleVec::new();
-        let (mark_probe, control_probe) = worker.dataflow::<u64, _, _>(|scope| {
+        let (mark_probe, query_probe, control_probe) = worker.dataflow::<u64, _, _>(|scope| {
             let owner = Rc::clone(&shard);
             let mark_probe = scope
                 .input_from(&mut marks)
-                .exchange(move |y: &u64| y / shard_len)
+                .exchange(|batch: &Marks| batch.0 as u64)
                 .inspect_core(move |event| {
-                    if let Ok((stamp, ys)) = event {
+                    if let Ok((stamp, batches)) = event {
                         let time = stamp.least().copied().unwrap_or_default();
-                        owner.borrow_mut().receive(time, ys);
+                        let mut s = owner.borrow_mut();
+                        let lo = s.lo;
+                        for (_, offsets) in batches {
+                            s.receive(time, offsets.iter().map(|&o| lo + o as u64));
+                        }
+                    }
+                })
+                .probe()
+                .0;
+            // Backward levels: "is y in your frontier?" goes to y's owner,
+            // which answers with x to x's owner, who marks it.
+            let asked = Rc::clone(&shard);
+            let answered = Rc::clone(&shard);
+            let query_probe = scope
+                .input_from(&mut queries)
+                .exchange(move |q: &(u64, u64)| q.0 / shard_len)
+                .unary(Pipeline, "InFrontier", move |_, _| {
+                    move |input, output| {
+                        input.for_each_stamp(|cap, data| {
+                            let s = asked.borrow();
+                            let mut session = output.session(&cap);
+                            for batch in data {
+                                for &(y, x) in batch.iter() {
+                                    if s.in_frontier(y) {
+                                        session.give(x);
+                                    }
+                                }
+                            }
+                        })
+                    }
+                })
+                .container::<Vec<u64>>()
+                .exchange(move |x: &u64| x / shard_len)
+                .inspect_core(move |event| {
+                    if let Ok((stamp, xs)) = event {
+                        let time = stamp.least().copied().unwrap_or_default();
+                        answered.borrow_mut().receive(time, xs.iter().copied());
                     }
                 })
                 .probe()
@@ -418,11 +472,13 @@ impl Run {
                 })
                 .probe()
                 .0;
-            (mark_probe, control_probe)
+            (mark_probe, query_probe, control_probe)
         });
         let mut ch = Channels {
             marks,
             mark_probe,
+            queries,
+            query_probe,
             control,
             control_probe,
             received,
@@ -460,44 +516,66 @@ impl Run {
         let mut cursor = self.index.cursor();
         let nm = self.index.moves();
         let mut neighbours = vec![0u64; nm];
-        let mut outgoing: Vec<u64> = Vec::with_capacity(EXPAND_WORDS * 64);
+        let mut outgoing: Vec<Vec<u32>> = vec![Vec::new(); peers];
+        let mut batches: Vec<Marks> = Vec::with_capacity(peers);
+        let mut asking: Vec<(u64, u64)> = Vec::with_capacity(EXPAND_WORDS * 64);
         let mut exchanged = 0u64;
+        let reachable = self.index.reachable();
         loop {
             let depth = counts.len();
             let started = Instant::now();
+            let total: u64 = counts.iter().sum();
+            if reachable == Some(total) {
+                break;
+            }
+            // As the single-process engine decides: backward when the
+            // unseen positions are fewer than the frontier's.
+            let frontier = counts[depth - 1];
+            let backward =
+                reachable.is_some_and(|r| (r - total) / 2 + (self.layout.size - r) < frontier);
             let words = shard.borrow().frontier.len();
             let mut sent = 0u64;
             for chunk in (0..words).step_by(EXPAND_WORDS) {
+                let range = chunk..(chunk + EXPAND_WORDS).min(words);
                 {
                     let mut s = shard.borrow_mut();
-                    for wi in chunk..(chunk + EXPAND_WORDS).min(words) {
-                        let mut f = s.frontier[wi];
-                        while f != 0 {
-                            let x = lo + wi as u64 * 64 + f.trailing_zeros() as u64;
-                            f &= f - 1;
-                            cursor.neighbours(x, &mut neighbours);
-                            for &y in &neighbours {
-                                if s.owns(y) {
-                                    s.mark(y);
-                                } else {
-                                    outgoing.push(y);
-                                }
-                            }
-                        }
+                    if backward {
+                        s.look_back(range, &mut cursor, &mut neighbours, &mut asking);
+                    } else {
+                        s.expand(
+                            range,
+                            &mut cursor,
+                            &mut neighbours,
+                            shard_len,
+                            &mut outgoing,
+                        );
                     }
                 }
-                sent += outgoing.len() as u64;
-                ch.marks.send_batch(&mut outgoing);
-                outgoing.clear();
+                for (owner, offsets) in outgoing.iter_mut().enumerate() {
+                    sent += offsets.len() as u64 * 4;
+                    // Small messages keep the channels streaming.
+                    for part in offsets.chunks(MARKS_A_MESSAGE) {
+                        batches.push((owner as u32, part.to_vec()));
+                    }
+                    offsets.clear();
+                }
+                sent += asking.len() as u64 * 16;
+                ch.marks.send_batch(&mut batches);
+                ch.queries.send_batch(&mut asking);
+                batches.clear();
+                asking.clear();
                 worker.step();
             }
             let next = *ch.marks.time() + 1;
             ch.marks.advance_to(next);
-            while ch.mark_probe.less_than(ch.marks.time()) {
+            ch.queries.advance_to(next);
+            while ch.mark_probe.less_than(ch.marks.time())
+                || ch.query_probe.less_than(ch.queries.time())
+            {
                 worker.step();
             }
             let found = shard.borrow().found;
-            let all = ch.all_send(worker, [found, sent * 8, save_failed.is_some() as u64]);
+            let all = ch.all_send(worker, [found, sent, save_failed.is_some() as u64]);
             if let Some(e) = save_failed.take() {
                 return Err(e);
             }
@@ -524,6 +602,9 @@ impl Run {
             save_failed = self
                 .save(&shard.borrow(), &header(counts.clone()), depth)
                 .err();
+            // No worker asks about the next depth's frontier before every
+            // worker has made it its frontier.
+            ch.all_send(worker, [0; 3]);
         }
         Ok(DistributedReport {
             counts,

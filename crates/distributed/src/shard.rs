@@ -1,6 +1,6 @@
 //! One worker's part of the index: three bit arrays and their checkpoint.
 
-use twistor_search::gods::CheckpointChecksum;
+use twistor_search::gods::{CheckpointChecksum, NeighbourCursor};
 
 use crate::DistributedError;
 
@@ -70,6 +70,85 @@ impl Shard {
         }
     }
 
+    /// Whether `y` (which this shard owns) is in the frontier.
+    #[inline]
+    pub fn in_frontier(&self, y: u64) -> bool {
+        let o = y - self.lo;
+        self.frontier[(o >> 6) as usize] & (1 << (o & 63)) != 0
+    }
+
+    /// Expands the frontier positions of the words `range`: marks the
+    /// neighbours this shard owns, and adds the others to `remote`, by
+    /// owner, as offsets in the owner's shard (shards of `shard_len`).
+    pub fn expand(
+        &mut self,
+        range: std::ops::Range<usize>,
+        cursor: &mut NeighbourCursor<'_>,
+        neighbours: &mut [u64],
+        shard_len: u64,
+        remote: &mut [Vec<u32>],
+    ) {
+        for wi in range {
+            let mut f = self.frontier[wi];
+            while f != 0 {
+                let x = self.lo + wi as u64 * 64 + f.trailing_zeros() as u64;
+                f &= f - 1;
+                cursor.neighbours(x, neighbours);
+                for &y in neighbours.iter() {
+                    if self.owns(y) {
+                        self.mark(y);
+                    } else {
+                        let owner = y / shard_len;
+                        remote[owner as usize].push((y - owner * shard_len) as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Looks for a frontier neighbour of each unseen position of the
+    /// words `range`: one this shard owns marks it at once; otherwise
+    /// each neighbour another shard owns becomes a question `(y, x)` in
+    /// `questions` (the moves are closed under inverses, so `x` is a
+    /// neighbour of `y`).
+    pub fn look_back(
+        &mut self,
+        range: std::ops::Range<usize>,
+        cursor: &mut NeighbourCursor<'_>,
+        neighbours: &mut [u64],
+        questions: &mut Vec<(u64, u64)>,
+    ) {
+        let len = self.hi - self.lo;
+        for wi in range {
+            let valid = match len - wi as u64 * 64 {
+                n if n >= 64 => !0,
+                n => (1u64 << n) - 1,
+            };
+            let mut u = !self.seen[wi] & valid;
+            while u != 0 {
+                let x = self.lo + wi as u64 * 64 + u.trailing_zeros() as u64;
+                u &= u - 1;
+                cursor.neighbours(x, neighbours);
+                let start = questions.len();
+                let mut near = false;
+                for &y in neighbours.iter() {
+                    if self.owns(y) {
+                        if self.in_frontier(y) {
+                            near = true;
+                            break;
+                        }
+                    } else {
+                        questions.push((y, x));
+                    }
+                }
+                if near {
+                    questions.truncate(start);
+                    self.mark(x);
+                }
+            }
+        }
+    }
+
     /// Makes `y` (which this shard owns) the only position seen, and the frontier.
     pub fn start_at(&mut self, y: u64) {
         let o = y - self.lo;
@@ -78,15 +157,15 @@ impl Shard {
     }
 
     /// Marks positions another worker sent at `time`.
-    pub fn receive(&mut self, time: u64, ys: &[u64]) {
+    pub fn receive(&mut self, time: u64, ys: impl Iterator<Item = u64>) {
         if time == self.epoch {
-            for &y in ys {
+            for y in ys {
                 self.mark(y);
             }
         } else {
             // The sender has finished this depth's count and moved on; this
             // worker has not yet (`time` is `epoch + 1`).
-            self.early.extend_from_slice(ys);
+            self.early.extend(ys);
         }
     }
 

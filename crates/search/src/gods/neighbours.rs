@@ -22,6 +22,7 @@ pub struct NeighbourIndex {
     tables: MoveTables,
     start: u64,
     memory: u64,
+    reachable: Option<u64>,
 }
 
 impl NeighbourIndex {
@@ -40,7 +41,12 @@ impl NeighbourIndex {
         let start = indexer.rank(puzzle.start().as_bytes());
         // The engine's figure counts its two-bit array too; only the tables here.
         let memory = memory_needed(&indexer, bytes.len()) - indexer.size().div_ceil(32) * 8;
+        let reachable = match super::reachable_positions(puzzle, moves) {
+            super::Reachable::Known(n) => Some(n),
+            _ => None,
+        };
         Ok(NeighbourIndex {
+            reachable,
             indexer,
             moves: bytes,
             tables,
@@ -57,6 +63,13 @@ impl NeighbourIndex {
     /// The start position's index.
     pub fn start(&self) -> u64 {
         self.start
+    }
+
+    /// How many positions the moves reach, when the group is small enough
+    /// to count (Schreier–Sims) and the pieces are distinguishable; the
+    /// index may be larger.
+    pub fn reachable(&self) -> Option<u64> {
+        self.reachable
     }
 
     /// How many moves (neighbours a position) there are.
