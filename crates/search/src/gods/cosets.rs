@@ -61,9 +61,10 @@ pub struct CosetSpace {
     /// Grip of each move, to skip a move of the grip just turned.
     grips: Vec<usize>,
     in_subgroup: Vec<bool>,
-    colour: Vec<u16>,
-    /// Key of every coset, in breadth-first order, and its distance.
-    distance: HashMap<Vec<u16>, u8>,
+    /// Each coset's distance from the subgroup, by number.
+    distance: Vec<u8>,
+    /// Each coset's neighbour under each move: `step[c * moves + m]`.
+    step: Vec<u32>,
     representatives: Vec<Vec<u8>>,
     classes: Vec<CosetClass>,
     subgroup: PositionIndexer,
@@ -238,13 +239,27 @@ impl CosetSpace {
         let sub_refs: Vec<&twistor_core::Transformation> =
             subgroup.grips().iter().map(|g| &g.transformation).collect();
         let subgroup_index = PositionIndexer::new(&layout, puzzle.start(), &sub_refs)?;
+        // The coset graph as a table, so the phase-1 search follows
+        // numbers instead of hashing keys.
+        let nm = move_bytes.len();
+        let mut step = vec![0u32; cosets * nm];
+        for (c, r) in representatives.iter().enumerate() {
+            for (m, mv) in move_bytes.iter().enumerate() {
+                layout.compose_into(r, mv, &mut out);
+                step[c * nm + m] = index_of[&key_of(&out)] as u32;
+            }
+        }
+        let distance: Vec<u8> = representatives
+            .iter()
+            .map(|r| distance[&key_of(r)])
+            .collect();
         Ok(CosetSpace {
             layout,
             grips: moves.moves().iter().map(|m| m.grip).collect(),
             moves: move_bytes,
             in_subgroup,
-            colour,
             distance,
+            step,
             representatives,
             classes,
             subgroup: subgroup_index,
@@ -274,10 +289,6 @@ impl CosetSpace {
         self.symmetry
     }
 
-    fn key(&self, t: &[u8]) -> Vec<u16> {
-        key(&self.layout.to_points(t), &self.colour)
-    }
-
     /// The distances of every position of coset `id`.
     pub fn solve(&self, id: usize) -> Result<CosetCounts, GodsError> {
         let t0 = Instant::now();
@@ -295,7 +306,6 @@ impl CosetSpace {
         let mut total = 0u64;
         let mut state = self.layout.identity_bytes();
         let mut out = state.clone();
-        let home = self.key(&self.layout.identity_bytes());
         for n in 0.. {
             // S(n-1)·M_H, from the positions first found at n-1.
             for (wi, &w) in frontier.iter().enumerate() {
@@ -313,7 +323,7 @@ impl CosetSpace {
             // Phase-1 solutions of length n.
             let mut found = 0u64;
             let mut path = Vec::with_capacity(n);
-            self.phase1(g, n, usize::MAX, &home, &mut path, &mut |y: &[u8]| {
+            self.phase1(g, id as u32, n, usize::MAX, &mut path, &mut |y: &[u8]| {
                 found += 1;
                 mark(&mut seen, &mut next, self.subgroup.rank(y));
             });
@@ -338,34 +348,39 @@ impl CosetSpace {
     }
 
     /// Calls `leaf` with `t·s` for every sequence `s` of exactly `left`
-    /// more moves that brings `t` into the subgroup and ends outside it.
+    /// more moves that brings `t` (in coset number `coset`) into the
+    /// subgroup (coset 0) and ends outside it.
     fn phase1(
         &self,
         t: &[u8],
+        coset: u32,
         left: usize,
         last: usize,
-        home: &[u16],
         path: &mut Vec<usize>,
         leaf: &mut dyn FnMut(&[u8]),
     ) {
-        let key = self.key(t);
         if left == 0 {
-            if key == home && (last == usize::MAX || !self.in_subgroup[last]) {
+            if coset == 0 && (last == usize::MAX || !self.in_subgroup[last]) {
                 leaf(t);
             }
             return;
         }
-        if self.distance.get(&key).is_none_or(|&d| d as usize > left) {
+        if self.distance[coset as usize] as usize > left {
             return;
         }
+        let nm = self.moves.len();
         let mut out = t.to_vec();
         for (m, mv) in self.moves.iter().enumerate() {
             if last != usize::MAX && self.grips[m] == self.grips[last] {
                 continue;
             }
+            let next = self.step[coset as usize * nm + m];
+            if self.distance[next as usize] as usize > left - 1 {
+                continue;
+            }
             self.layout.compose_into(t, mv, &mut out);
             path.push(m);
-            self.phase1(&out, left - 1, m, home, path, leaf);
+            self.phase1(&out, next, left - 1, m, path, leaf);
             path.pop();
         }
     }
