@@ -1,5 +1,5 @@
-//! The 3x3x3 Rubik's cube: a cubie model, Kociemba's two-phase solver and
-//! an optimal solver.
+//! The 3x3x3 Rubik's cube: a cubie model, Kociemba's two-phase solver, an
+//! optimal solver and a solver of whole cosets.
 //!
 //! The generic engines of `twistor_search` solve any puzzle, but the 3x3x3's
 //! 4.3 × 10¹⁹ positions need what only a dedicated model gives: coordinates
@@ -16,13 +16,19 @@
 //!   defect with its own [`CubeError`].
 //! * [`TwoPhaseTables`] with [`solve_two_phase`] is the two-phase solver,
 //!   [`OptimalSolver`] the optimal one.
+//! * [`CosetSolver`] finds the distance of every position of a coset of
+//!   `H = <U, D, R2, L2, F2, B2>` (19.5 billion positions) at once, by
+//!   Rokicki's method; [`CosetId`] names a coset by its phase-1
+//!   coordinates, gives a cube of it and its canonical form under the 16
+//!   symmetries that keep the UD axis.
 //! * [`CubeCorrespondence`] finds the 3x3x3 in any puzzle definition (a
 //!   `.tws` or KPuzzle file numbering pieces its own way), so the generic
 //!   tools can hand such a cube to these solvers and map the answer back.
 //!
 //! That is the whole public surface: the coordinates, the 48 symmetries,
 //! the move, symmetry and pruning tables are private modules
-//! (`coord`, `symmetry`, `tables`, `prune`, `cache`), free to change.
+//! (`coord`, `symmetry`, `tables`, `prune`, `cache`), free to change; so
+//! are the coset solver's sets and tables (`coset`).
 //!
 //! # How data flows
 //!
@@ -62,6 +68,7 @@
 
 mod cache;
 mod coord;
+mod coset;
 mod cubie;
 mod error;
 mod facelet;
@@ -76,6 +83,10 @@ mod twophase;
 #[cfg(test)]
 mod tests;
 
+pub use coset::{
+    CosetError, CosetEvent, CosetId, CosetOptions, CosetReport, CosetSolver, CosetWorkspace,
+    DepthStats, COSET_COUNT, COSET_SIZE, DEFAULT_PHASE1_DEPTH,
+};
 pub use cubie::CubieCube;
 pub use error::CubeError;
 pub use facelet::FaceletCube;

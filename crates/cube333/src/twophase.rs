@@ -487,6 +487,10 @@ struct Search<'a> {
     stopped: bool,
 }
 
+/// The previous face at length 0: none. Not 6, which `face_allowed`
+/// would read as "after L" (D's face plus 3) and so forbid D first.
+const NO_FACE: usize = 9;
+
 #[inline]
 fn face_allowed(m: usize, last_face: usize) -> bool {
     let f = m / 3;
@@ -815,8 +819,7 @@ fn solve_once(
                 .probe_limit
                 .map_or(u64::MAX, |p| p.saturating_sub(probes) + s.probes);
             let before = s.probes;
-            // At length 0 there is no previous face; 6 is none of them.
-            s.phase1(*twist, *flip, *ss, 0, 6);
+            s.phase1(*twist, *flip, *ss, 0, NO_FACE);
             probes += s.probes - before;
             if let Some(len2) = s.found {
                 let (nodes1, nodes2) = searches
@@ -858,11 +861,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn canonical_order_forbids_same_and_reversed_opposite_faces() {
+    fn canonical_order_forbids_same_and_reversed_opposite_faces_and_allows_any_first_move() {
         assert!(!face_allowed(0, 0));
         assert!(face_allowed(9, 0)); // D after U
         assert!(!face_allowed(0, 3)); // U after D
-        assert!(face_allowed(0, 6));
+        for m in 0..18 {
+            assert!(face_allowed(m, NO_FACE), "move {m} first");
+        }
         assert!(is_phase2_move(4) && !is_phase2_move(3) && is_phase2_move(10));
     }
 }
