@@ -74,6 +74,7 @@
 
 pub mod analysis;
 pub mod catalog;
+pub mod cosets;
 pub mod cube;
 pub mod handmade;
 pub mod picture;

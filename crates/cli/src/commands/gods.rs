@@ -44,7 +44,9 @@ enum StorageArg {
     twistor gods pyraminx.tws --checkpoint pyra.ckpt      # kill it, then add --resume\n  \
     twistor gods 2x2x2 --workers 2                        # sharded over timely workers\n  \
     twistor gods 2x2x2 --workers 1 --processes 2 --process 0 --hosts hosts.txt --checkpoint ckpt/\n  \
-    twistor gods 2x2x2 --workers 1 --processes 2 --process 1 --hosts hosts.txt --checkpoint ckpt/"
+    twistor gods 2x2x2 --workers 1 --processes 2 --process 1 --hosts hosts.txt --checkpoint ckpt/\n  \
+    twistor gods 2x2x2 --moves U,R --subgroup U,R2 --results r.jsonl   # coset by coset\n  \
+    twistor gods 3x3x3 --subgroup U,D,R2,L2,F2,B2 --sample 3 -M 8192   # real 3x3x3 cosets (6.6 GB, about a minute each)"
 )]
 pub struct GodsArgs {
     #[command(flatten)]
@@ -107,9 +109,28 @@ pub struct GodsArgs {
     #[arg(long, value_name = "A,B,C", conflicts_with_all = ["workers", "antipodes", "local_maxima", "method", "storage", "checkpoint"])]
     pub(super) subgroup: Option<String>,
     /// With --subgroup: solve only these coset classes (numbers as the
-    /// run lists them, comma-separated).
+    /// run lists them, comma-separated); on the 3x3x3 with
+    /// <U,D,R2,L2,F2,B2>, coset numbers (twist·2048·495 + flip·495 + slice,
+    /// in the cube's own frame).
     #[arg(long, value_name = "I,J", requires = "subgroup")]
     pub(super) cosets: Option<String>,
+    /// With --subgroup on the 3x3x3 and <U,D,R2,L2,F2,B2>: solve N random
+    /// cosets (of 2,217,093,120), drawn with --seed.
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "subgroup",
+        conflicts_with = "cosets"
+    )]
+    pub(super) sample: Option<usize>,
+    /// With --sample: the seed of the draw.
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "sample")]
+    pub(super) seed: u64,
+    /// With --subgroup on the 3x3x3: enumerate phase-1 solutions to this
+    /// length (the counts are exact up to it, upper bounds after); each
+    /// more costs about 13 times as much.
+    #[arg(long, value_name = "K", requires = "subgroup")]
+    pub(super) phase1_depth: Option<usize>,
     /// With --subgroup: append each solved coset to FILE (a JSON line each),
     /// for merging runs made on other machines or days.
     #[arg(long, value_name = "FILE", requires = "subgroup")]

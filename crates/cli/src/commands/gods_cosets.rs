@@ -9,6 +9,9 @@ use twistor_core::Puzzle;
 use twistor_search::gods::{merge_cosets, CosetSpace};
 use twistor_search::{Metric, MoveSet};
 
+use twistor_cube333::{CosetEvent, CosetId, CosetOptions, CosetSolver, COSET_COUNT, COSET_SIZE};
+use twistor_tools::cosets::{coset_engine, CosetEngine};
+
 use super::gods::GodsArgs;
 use crate::error::{CliError, CliResult};
 
@@ -28,6 +31,14 @@ pub(super) fn run(
         .collect();
     let sub = MoveSet::named(puzzle, &names, metric)
         .map_err(|e| CliError::input(format!("--subgroup: {e}")))?;
+    if let CosetEngine::Cube333 = coset_engine(puzzle, moves, &sub) {
+        return run_cube(args, subgroup);
+    }
+    if args.sample.is_some() || args.phase1_depth.is_some() {
+        return Err(CliError::input(
+            "--sample and --phase1-depth are for the 3x3x3's cosets of <U,D,R2,L2,F2,B2>",
+        ));
+    }
     let space = CosetSpace::new(puzzle, moves, &sub).map_err(CliError::input)?;
     let classes = space.classes();
     note!(
@@ -63,16 +74,7 @@ pub(super) fn run(
                 })
                 .collect::<Result<_, _>>()?,
         };
-        let mut file = match &args.results {
-            Some(p) => Some(
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(p)
-                    .map_err(|e| CliError::input(format!("--results {}: {e}", p.display())))?,
-            ),
-            None => None,
-        };
+        let mut file = open_results(args)?;
         let mut out = Vec::new();
         for &i in &chosen {
             let c = &classes[i];
@@ -167,4 +169,132 @@ fn read_results(
         .enumerate()
         .filter_map(|(i, s)| s.map(|(w, c)| (i, w, c)))
         .collect())
+}
+
+/// The 3x3x3's cosets of `<U, D, R2, L2, F2, B2>`, by its own solver: one
+/// coset a time, each reported on stderr depth by depth.
+fn run_cube(args: &GodsArgs, subgroup: &str) -> CliResult {
+    if !args.merge.is_empty() {
+        return Err(CliError::input(
+            "--merge: the 3x3x3 has 2,217,093,120 cosets; merging a whole run is for the generic engine",
+        ));
+    }
+    let chosen: Vec<CosetId> = match (&args.cosets, args.sample) {
+        (Some(list), _) => list
+            .split(',')
+            .map(|s| {
+                s.trim()
+                    .parse::<u64>()
+                    .ok()
+                    .and_then(|i| CosetId::from_index(i).ok())
+                    .ok_or_else(|| {
+                        CliError::input(format!(
+                            "--cosets: `{s}` is not a coset number below {COSET_COUNT}"
+                        ))
+                    })
+            })
+            .collect::<Result<_, _>>()?,
+        (None, Some(n)) => {
+            let mut rng = twistor_core::random::SeededRng::new(args.seed);
+            (0..n).map(|_| CosetId::random(|| rng.next_u64())).collect()
+        }
+        (None, None) => {
+            return Err(CliError::input(format!(
+                "the 3x3x3 has {COSET_COUNT} cosets of <{subgroup}>: choose some with --cosets I,J or --sample N"
+            )))
+        }
+    };
+    let mut options = CosetOptions {
+        memory_limit: args.memory.saturating_mul(1 << 20),
+        ..CosetOptions::default()
+    };
+    if let Some(k) = args.phase1_depth {
+        if k > 20 {
+            return Err(CliError::input("--phase1-depth: at most 20"));
+        }
+        options.phase1_depth = k;
+    }
+    let store = crate::cache::CacheArgs::default().store()?;
+    let solver = CosetSolver::load(&*store, &mut |_| {});
+    let mut file = open_results(args)?;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut reports = Vec::new();
+    for id in chosen {
+        let (canonical, _) = id.canonical();
+        note!(
+            "coset {} ({id}; canonical {}, {} in its class), phase-1 depth {}",
+            id.index(),
+            canonical.index(),
+            id.class_size(),
+            options.phase1_depth
+        );
+        let mut progress = |e: CosetEvent| match e {
+            CosetEvent::Dense { depth, bytes } => {
+                note!(
+                    "  dense sets from depth {depth}: {:.2} GB",
+                    bytes as f64 / 1e9
+                )
+            }
+            CosetEvent::Depth(d) => note!(
+                "  depth {:>2}: {:>12} positions{}, {:>12} phase-1 solutions, {:.2} s",
+                d.depth,
+                d.count,
+                if d.exact { "" } else { " (at most this far)" },
+                d.phase1_leaves,
+                d.seconds
+            ),
+        };
+        let r = solver
+            .solve(&id.representative(), &options, &mut progress, &stop)
+            .map_err(|e| {
+                CliError::input(format!("{e} (the dense sets need about 6.6 GB: -M 8192)"))
+            })?;
+        note!(
+            "  {:.1} s; exact through depth {}; {} of {COSET_SIZE} positions not placed within {} moves",
+            r.total_seconds,
+            r.exact_through.map_or("-".to_string(), |d| d.to_string()),
+            r.remaining,
+            options.max_depth
+        );
+        let line = json!({"run": "3x3x3 / <U,D,R2,L2,F2,B2>", "coset": id.index(),
+            "canonical": canonical.index(), "weight": id.class_size(), "counts": r.counts,
+            "exact_through": r.exact_through, "remaining": r.remaining,
+            "phase1_depth": options.phase1_depth, "seconds": r.total_seconds});
+        if let (Some(f), Some(path)) = (file.as_mut(), &args.results) {
+            writeln!(f, "{line}")
+                .map_err(|e| CliError::failure(format!("{}: {e}", path.display())))?;
+        }
+        reports.push(line);
+    }
+    if args.json {
+        outln!("{}", json!({"engine": "cube333 cosets", "cosets": reports}));
+        return Ok(());
+    }
+    for r in &reports {
+        outln!("coset {}:", r["coset"]);
+        outln!("{:>5} {:>16}", "depth", "positions");
+        let exact = r["exact_through"].as_u64();
+        for (d, c) in r["counts"].as_array().into_iter().flatten().enumerate() {
+            let mark = if exact.is_some_and(|e| d as u64 <= e) {
+                ""
+            } else {
+                "  (at most)"
+            };
+            outln!("{d:>5} {:>16}{mark}", c.as_u64().unwrap_or_default());
+        }
+        outln!("{:>5} {:>16} not placed", ">20", r["remaining"]);
+    }
+    Ok(())
+}
+
+fn open_results(args: &GodsArgs) -> Result<Option<std::fs::File>, CliError> {
+    match &args.results {
+        Some(p) => std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(p)
+            .map(Some)
+            .map_err(|e| CliError::input(format!("--results {}: {e}", p.display()))),
+        None => Ok(None),
+    }
 }
