@@ -282,7 +282,11 @@ fn run_cube(args: &GodsArgs, subgroup: &str) -> CliResult {
             };
             outln!("{d:>5} {:>16}{mark}", c.as_u64().unwrap_or_default());
         }
-        outln!("{:>5} {:>16} not placed", ">20", r["remaining"]);
+        outln!(
+            "{:>5} {:>16} not placed",
+            ">20",
+            r["remaining"].as_u64().unwrap_or_default()
+        );
     }
     Ok(())
 }
