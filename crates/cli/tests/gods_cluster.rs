@@ -151,11 +151,23 @@ fn a_killed_process_resumes_to_the_same_distribution() {
         std::thread::sleep(Duration::from_millis(2));
     }
     cluster.0[1].kill().unwrap();
-    // Its partner cannot go on alone; give it a moment, then stop it too.
+    // Its partner cannot go on alone: it says so and ends with exit 1.
     let t1 = Instant::now();
-    while cluster.0[0].try_wait().unwrap().is_none() && t1.elapsed() < Duration::from_secs(5) {
+    while cluster.0[0].try_wait().unwrap().is_none() {
+        assert!(
+            t1.elapsed() < Duration::from_secs(60),
+            "the partner did not stop"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
+    let partner = cluster.0.remove(0).wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&partner.stderr);
+    assert_eq!(partner.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("stopped answering") && err.contains("--resume"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
     drop(cluster);
 
     let resumed = start(&args, &hosts, 2, &[&extra[..], &["--resume"]].concat());

@@ -218,6 +218,9 @@ pub enum DistributedError {
         /// The first shard without one.
         shard: usize,
     },
+    /// The connection to another process broke (it was stopped or died).
+    #[error("another process of the run stopped answering; start every process again with --resume to continue from the last checkpoint")]
+    PeerLost,
     /// Another worker failed; this one stopped with it.
     #[error("another worker failed")]
     PeerFailed,
@@ -304,13 +307,22 @@ pub fn enumerate(
         move |worker| run.work(worker),
     )
     .map_err(DistributedError::Start)?;
+    // When another process dies, timely's network threads panic, the
+    // workers fail on the poisoned queues, and dropping the guards panics
+    // in turn: all of that becomes one error.
+    let joined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| guards.join()));
+    let Ok(results) = joined else {
+        return Err(DistributedError::PeerLost);
+    };
     let mut report = None;
     let mut failure = None;
-    for result in guards.join() {
+    let cluster = matches!(options.processes, Processes::Cluster { .. });
+    for result in results {
         match result {
             Ok(Ok(r)) => report = Some(r),
             Ok(Err(DistributedError::PeerFailed)) => {}
             Ok(Err(e)) => failure = failure.or(Some(e)),
+            Err(_) if cluster => failure = failure.or(Some(DistributedError::PeerLost)),
             Err(panic) => failure = failure.or(Some(DistributedError::Worker(panic))),
         }
     }

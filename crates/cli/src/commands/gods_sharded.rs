@@ -105,6 +105,9 @@ pub(super) fn run(args: &GodsArgs, puzzle: &Puzzle, moves: &MoveSet, workers: us
         ),
     }
     });
+    if matches!(options.processes, Processes::Cluster { .. }) {
+        quiet_lost_peers();
+    }
     let report = twistor_distributed::enumerate(Arc::new(index), &options, store, progress)
         .map_err(|e| match e {
             twistor_distributed::DistributedError::NotEnoughMemory { .. }
@@ -180,4 +183,29 @@ fn fingerprint(puzzle: &Puzzle, moves: &MoveSet) -> u64 {
         }
     }
     sum.value()
+}
+
+/// When another process of a run dies, timely's network thread here
+/// panics, and its workers and destructors panic after it (sometimes
+/// aborting). The first such panic ends this process at once with the
+/// reason and exit 1: every finished depth is already in the checkpoint
+/// files, written atomically.
+fn quiet_lost_peers() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        let timely = info.location().is_some_and(|l| l.file().contains("timely"));
+        if timely || message.contains("timely communication error") {
+            eprintln!(
+                "twistor: another process of the run stopped answering ({message}); start every process again with --resume to continue from the last checkpoint"
+            );
+            std::process::exit(1);
+        }
+        default(info);
+    }));
 }
