@@ -56,6 +56,8 @@ use memmap2::MmapMut;
 use rayon::prelude::*;
 use thiserror::Error;
 
+use crate::twophase::{bfs, binomial};
+
 use crate::coord::{
     self, N_CORNERS, N_FLIP, N_SLICE, N_SLICE_PERM, N_SLICE_SORTED, N_TWIST, N_UD_EDGES,
 };
@@ -75,6 +77,16 @@ pub const COSET_COUNT: u64 = (N_TWIST * N_FLIP * N_SLICE) as u64;
 
 /// Cells of a bitmap: corner permutation × UD-edge permutation.
 const CELLS: usize = N_CORNERS * N_UD_EDGES;
+/// The 18 face turns, for breadth-first searches over all of them.
+const ALL_MOVES: [u8; N_MOVES] = {
+    let mut m = [0u8; N_MOVES];
+    let mut i = 0;
+    while i < N_MOVES {
+        m[i] = i as u8;
+        i += 1;
+    }
+    m
+};
 /// Entries (corner × UD-edge cells) a block of the change flags covers.
 const BLOCK: usize = 16;
 /// Blocks in a row: 40320 / 16.
@@ -431,13 +443,13 @@ impl Phase1Bound {
             |sl: usize, m: usize| c.slice_sorted_move[sl * 24 * N_MOVES + m] as usize / 24;
         let (slice_twist, slice_flip) = rayon::join(
             || {
-                bfs(N_SLICE * N_TWIST, |x, m| {
+                bfs(N_SLICE * N_TWIST, &ALL_MOVES, |x, m| {
                     let (sl, tw) = (x / N_TWIST, x % N_TWIST);
                     slice_move(sl, m) * N_TWIST + c.twist_move[tw * N_MOVES + m] as usize
                 })
             },
             || {
-                bfs(N_SLICE * N_FLIP, |x, m| {
+                bfs(N_SLICE * N_FLIP, &ALL_MOVES, |x, m| {
                     let (sl, fl) = (x / N_FLIP, x % N_FLIP);
                     slice_move(sl, m) * N_FLIP + c.flip_move[fl * N_MOVES + m] as usize
                 })
@@ -624,13 +636,6 @@ fn face_allowed(m: usize, last_face: usize) -> bool {
     !(f == last_face || f + 3 == last_face)
 }
 
-fn binomial(n: usize, k: usize) -> usize {
-    if k > n {
-        return 0;
-    }
-    (0..k).fold(1, |r, i| r * (n - i) / (i + 1))
-}
-
 /// Rank of a permutation of 0..4 (0..24).
 fn perm4_rank(p: [u8; 4]) -> u16 {
     let mut r = 0u16;
@@ -706,29 +711,6 @@ fn set_edge4(c: &mut CubieCube, first: u8, x: u16) {
         }
     }
     c.ep = ep;
-}
-
-/// Breadth-first distances over `n` states from state 0.
-fn bfs(n: usize, next: impl Fn(usize, usize) -> usize) -> Vec<u8> {
-    let mut d = vec![u8::MAX; n];
-    d[0] = 0;
-    let mut frontier = vec![0u32];
-    let mut depth = 0u8;
-    while !frontier.is_empty() {
-        let mut nextf = Vec::new();
-        for &x in &frontier {
-            for m in 0..N_MOVES {
-                let y = next(x as usize, m);
-                if d[y] == u8::MAX {
-                    d[y] = depth + 1;
-                    nextf.push(y as u32);
-                }
-            }
-        }
-        frontier = nextf;
-        depth += 1;
-    }
-    d
 }
 
 impl CosetTables {

@@ -107,7 +107,7 @@ fn comb_rank(perm: &[u8]) -> u8 {
     rank as u8
 }
 
-fn binomial(n: usize, k: usize) -> usize {
+pub(crate) fn binomial(n: usize, k: usize) -> usize {
     if k > n {
         return 0;
     }
@@ -119,7 +119,7 @@ fn binomial(n: usize, k: usize) -> usize {
 pub const FULL_TABLES_PAY_AFTER: usize = 20_000;
 
 /// Breadth-first distances over `n` states from state 0.
-fn bfs(n: usize, moves: &[u8], next: impl Fn(usize, usize) -> usize) -> Vec<u8> {
+pub(crate) fn bfs(n: usize, moves: &[u8], next: impl Fn(usize, usize) -> usize) -> Vec<u8> {
     let mut d = vec![u8::MAX; n];
     d[0] = 0;
     let mut frontier = vec![0u32];
