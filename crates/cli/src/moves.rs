@@ -37,7 +37,18 @@ pub fn search_move_indices(puzzle: &Puzzle, subset: &MoveSubset) -> Result<Vec<u
 
 /// The search move set `subset` selects, in `metric`.
 pub fn move_set(puzzle: &Puzzle, subset: &MoveSubset, metric: Metric) -> Result<MoveSet, CliError> {
-    let result = match &subset.moves {
+    listed_move_set(puzzle, "--moves", subset.moves.as_deref(), metric)
+}
+
+/// The move set of the comma-separated `list` given to `option` (all the
+/// search moves when there is none), in `metric`.
+pub fn listed_move_set(
+    puzzle: &Puzzle,
+    option: &str,
+    list: Option<&str>,
+    metric: Metric,
+) -> Result<MoveSet, CliError> {
+    let result = match list {
         None => MoveSet::all(puzzle, metric),
         Some(list) => {
             let names: Vec<String> = list
@@ -48,7 +59,7 @@ pub fn move_set(puzzle: &Puzzle, subset: &MoveSubset, metric: Metric) -> Result<
             MoveSet::named(puzzle, &names, metric)
         }
     };
-    result.map_err(|e| CliError::input(format!("--moves: {e}")))
+    result.map_err(|e| CliError::input(format!("{option}: {e}")))
 }
 
 /// `-n/--count`: how many, at least one (the same rule in every command).

@@ -56,7 +56,7 @@ use memmap2::MmapMut;
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::twophase::{bfs, binomial};
+use crate::twophase::{bfs, binomial, face_allowed, NO_FACE};
 
 use crate::coord::{
     self, N_CORNERS, N_FLIP, N_SLICE, N_SLICE_PERM, N_SLICE_SORTED, N_TWIST, N_UD_EDGES,
@@ -102,9 +102,6 @@ const DENSE_BYTES: u64 = 2 * (CELLS as u64 * 2 + (N_CORNERS * (FLAG_WORDS * 8 + 
 const N_EDGE4: usize = N_SLICE_SORTED;
 /// The eight phase-1 moves that leave `H`: quarter turns of R, F, L, B.
 const QUARTER_RFLB: [usize; 8] = [3, 5, 6, 8, 12, 14, 15, 17];
-/// "No previous face" for the move-order rules: neither a face (0..6) nor
-/// the opposite of one (3..9), so every move may come first.
-const NO_FACE: usize = 9;
 
 /// Why a coset could not be solved.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -626,14 +623,6 @@ pub struct CosetSolver {
     coord: &'static CoordTables,
     bound: Phase1Bound,
     t: CosetTables,
-}
-
-/// Whether `m` may follow a move of `last_face`: no face twice in a row,
-/// opposite faces only in URF-before-DLB order.
-#[inline(always)]
-fn face_allowed(m: usize, last_face: usize) -> bool {
-    let f = m / 3;
-    !(f == last_face || f + 3 == last_face)
 }
 
 /// Rank of a permutation of 0..4 (0..24).

@@ -489,10 +489,10 @@ struct Search<'a> {
 
 /// The previous face at length 0: none. Not 6, which `face_allowed`
 /// would read as "after L" (D's face plus 3) and so forbid D first.
-const NO_FACE: usize = 9;
+pub(crate) const NO_FACE: usize = 9;
 
 #[inline]
-fn face_allowed(m: usize, last_face: usize) -> bool {
+pub(crate) fn face_allowed(m: usize, last_face: usize) -> bool {
     let f = m / 3;
     // No face twice in a row; opposite faces only in URF-before-DLB order.
     !(f == last_face || f + 3 == last_face)

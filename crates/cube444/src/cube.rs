@@ -4,6 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
+use twistor_core::index::permutation_parity;
 use twistor_core::random::SeededRng;
 
 use crate::geometry::{self, Perm, Pieces, N_STICKERS};
@@ -375,22 +376,7 @@ fn shuffled(n: usize, rng: &mut SeededRng) -> Vec<usize> {
 
 /// Whether a permutation is odd.
 pub(crate) fn odd(perm: &[u8]) -> bool {
-    let mut seen = [false; 32];
-    let mut odd = false;
-    for i in 0..perm.len() {
-        if seen[i] {
-            continue;
-        }
-        let mut j = i;
-        let mut len = 0;
-        while !seen[j] {
-            seen[j] = true;
-            j = perm[j] as usize;
-            len += 1;
-        }
-        odd ^= len % 2 == 0;
-    }
-    odd
+    permutation_parity(perm) == 1
 }
 
 #[cfg(test)]

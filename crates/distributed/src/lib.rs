@@ -259,7 +259,7 @@ pub fn enumerate(
         ));
     }
     let shards = workers * processes;
-    let layout = Layout::new(index.size(), shards);
+    let layout = ShardLayout::new(index.size(), shards);
     if layout.shard_len > 1 << 32 {
         return Err(DistributedError::Options(format!(
             "{} positions make shards of more than 2^32; use at least {} workers in all",
@@ -335,16 +335,16 @@ pub fn enumerate(
 
 /// How the index is cut into shards.
 #[derive(Clone, Copy, Debug)]
-struct Layout {
+struct ShardLayout {
     size: u64,
     /// Positions a shard owns, a multiple of 64.
     shard_len: u64,
 }
 
-impl Layout {
-    fn new(size: u64, shards: usize) -> Layout {
+impl ShardLayout {
+    fn new(size: u64, shards: usize) -> ShardLayout {
         let shard_len = size.div_ceil(shards as u64).div_ceil(64).max(1) * 64;
-        Layout { size, shard_len }
+        ShardLayout { size, shard_len }
     }
 
     fn range(&self, shard: usize) -> (u64, u64) {
@@ -356,7 +356,7 @@ impl Layout {
 /// What every worker is given.
 struct Run {
     index: Arc<NeighbourIndex>,
-    layout: Layout,
+    layout: ShardLayout,
     workers: usize,
     resume: bool,
     fingerprint: u64,
@@ -565,7 +565,10 @@ impl Run {
                 }
                 for (owner, offsets) in outgoing.iter_mut().enumerate() {
                     sent += offsets.len() as u64 * 4;
-                    // Small messages keep the channels streaming.
+                    // Small messages keep the channels streaming. Copying
+                    // them out measured faster than filling messages of
+                    // this size in `expand` (1.14 s against 1.30 s, full
+                    // 2x2x2 on two workers).
                     for part in offsets.chunks(MARKS_A_MESSAGE) {
                         batches.push((owner as u32, part.to_vec()));
                     }

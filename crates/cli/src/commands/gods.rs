@@ -14,6 +14,7 @@ use twistor_search::{Metric, MoveSet};
 use twistor_store::FileCheckpoint;
 
 use crate::error::{CliError, CliResult};
+use crate::moves::listed_move_set;
 use crate::puzzle_source::PuzzleSource;
 
 /// How distances are computed.
@@ -233,19 +234,7 @@ impl Bars {
 pub fn run(args: GodsArgs) -> CliResult {
     let puzzle = args.source.load()?;
     let metric = if args.qtm { Metric::Qtm } else { Metric::Htm };
-    let moves = match &args.moves {
-        Some(list) => {
-            let names: Vec<String> = list
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(String::from)
-                .collect();
-            MoveSet::named(&puzzle, &names, metric)
-        }
-        None => MoveSet::all(&puzzle, metric),
-    }
-    .map_err(|e| CliError::input(format!("--moves: {e}")))?;
+    let moves = listed_move_set(&puzzle, "--moves", args.moves.as_deref(), metric)?;
     let options = GodsOptions {
         local_maxima: args.local_maxima,
         antipodes: args.antipodes,

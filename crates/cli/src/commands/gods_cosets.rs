@@ -14,6 +14,7 @@ use twistor_tools::cosets::{coset_engine, CosetEngine};
 
 use super::gods::GodsArgs;
 use crate::error::{CliError, CliResult};
+use crate::moves::listed_move_set;
 
 /// Runs a coset enumeration, or merges results files.
 pub(super) fn run(
@@ -23,14 +24,7 @@ pub(super) fn run(
     subgroup: &str,
     metric: Metric,
 ) -> CliResult {
-    let names: Vec<String> = subgroup
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(String::from)
-        .collect();
-    let sub = MoveSet::named(puzzle, &names, metric)
-        .map_err(|e| CliError::input(format!("--subgroup: {e}")))?;
+    let sub = listed_move_set(puzzle, "--subgroup", Some(subgroup), metric)?;
     if let CosetEngine::Cube333 = coset_engine(puzzle, moves, &sub) {
         return run_cube(args, subgroup);
     }

@@ -21,11 +21,10 @@ pub(super) fn run(args: &GodsArgs, puzzle: &Puzzle, moves: &MoveSet, workers: us
     if workers == 0 {
         return Err(CliError::input("--workers: at least 1"));
     }
-    let processes = match args.processes {
-        None | Some(1) if args.hosts.is_none() => Processes::One,
-        None => Processes::One,
-        Some(0) => return Err(CliError::input("--processes: at least 1")),
-        Some(n) => {
+    let processes = match args.processes.unwrap_or(1) {
+        0 => return Err(CliError::input("--processes: at least 1")),
+        1 if args.hosts.is_none() => Processes::One,
+        n => {
             let process = args.process.ok_or_else(|| {
                 CliError::input("--processes needs --process (this process's number, from 0)")
             })?;

@@ -31,11 +31,10 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use twistor_core::index::PositionIndexer;
 use twistor_core::symmetry::SymmetryGroup;
 use twistor_core::{Puzzle, StabilizerChain};
 
-use super::GodsError;
+use super::{GodsError, NeighbourIndex};
 use crate::MoveSet;
 
 /// Most cosets the planner lists.
@@ -67,8 +66,8 @@ pub struct CosetSpace {
     step: Vec<u32>,
     representatives: Vec<Vec<u8>>,
     classes: Vec<CosetClass>,
-    subgroup: PositionIndexer,
-    subgroup_moves: Vec<Vec<u8>>,
+    /// The subgroup's positions by index, with its moves' tables.
+    subgroup: NeighbourIndex,
     subgroup_order: u64,
     symmetry: usize,
 }
@@ -161,26 +160,29 @@ impl CosetSpace {
                 ))
             })?;
         let key_of = |t: &[u8]| -> Vec<u16> { key(&points(t), &colour) };
-        // Breadth-first over the cosets: a representative and a distance each.
+        // Breadth-first over the cosets: a number, a representative and a
+        // distance each.
         let identity = layout.identity_bytes();
-        let mut distance = HashMap::new();
-        distance.insert(key_of(&identity), 0u8);
+        let mut index_of: HashMap<Vec<u16>, usize> = HashMap::from([(key_of(&identity), 0)]);
         let mut representatives = vec![identity.clone()];
+        let mut distance = vec![0u8];
         let mut depth_start = 0;
-        let mut d = 0u8;
         let mut out = identity.clone();
         while depth_start < representatives.len() {
             let depth_end = representatives.len();
-            d = d
+            let d = distance[depth_start]
                 .checked_add(1)
                 .ok_or_else(|| refuse("the coset graph is over 255 deep".into()))?;
             for i in depth_start..depth_end {
                 for m in &move_bytes {
                     layout.compose_into(&representatives[i], m, &mut out);
-                    let k = key_of(&out);
-                    if let std::collections::hash_map::Entry::Vacant(e) = distance.entry(k) {
-                        e.insert(d);
+                    let n = representatives.len();
+                    if let std::collections::hash_map::Entry::Vacant(e) =
+                        index_of.entry(key_of(&out))
+                    {
+                        e.insert(n);
                         representatives.push(out.clone());
+                        distance.push(d);
                         if representatives.len() > cosets {
                             return Err(refuse(
                                 "the subgroup is not the colour-preserving group of its orbits"
@@ -208,11 +210,6 @@ impl CosetSpace {
                     .all(|m| sub_bytes.contains(&group.conjugate_transformation(i, m)))
             })
             .collect();
-        let index_of: HashMap<Vec<u16>, usize> = representatives
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (key_of(r), i))
-            .collect();
         let mut class_of = vec![usize::MAX; cosets];
         let mut classes = Vec::new();
         for i in 0..cosets {
@@ -233,12 +230,10 @@ impl CosetSpace {
             classes.push(CosetClass {
                 id: i,
                 weight: members.len() as u64,
-                phase1_distance: distance[&key_of(&representatives[i])],
+                phase1_distance: distance[i],
             });
         }
-        let sub_refs: Vec<&twistor_core::Transformation> =
-            subgroup.grips().iter().map(|g| &g.transformation).collect();
-        let subgroup_index = PositionIndexer::new(&layout, puzzle.start(), &sub_refs)?;
+        let subgroup_index = NeighbourIndex::new(puzzle, subgroup)?;
         // The coset graph as a table, so the phase-1 search follows
         // numbers instead of hashing keys.
         let nm = move_bytes.len();
@@ -249,10 +244,6 @@ impl CosetSpace {
                 step[c * nm + m] = index_of[&key_of(&out)] as u32;
             }
         }
-        let distance: Vec<u8> = representatives
-            .iter()
-            .map(|r| distance[&key_of(r)])
-            .collect();
         Ok(CosetSpace {
             layout,
             grips: moves.moves().iter().map(|m| m.grip).collect(),
@@ -263,7 +254,6 @@ impl CosetSpace {
             representatives,
             classes,
             subgroup: subgroup_index,
-            subgroup_moves: sub_bytes,
             subgroup_order,
             symmetry: sym.len(),
         })
@@ -304,8 +294,8 @@ impl CosetSpace {
         let mut counts = Vec::new();
         let mut phase1 = Vec::new();
         let mut total = 0u64;
-        let mut state = self.layout.identity_bytes();
-        let mut out = state.clone();
+        let mut cursor = self.subgroup.cursor();
+        let mut neighbours = vec![0u64; self.subgroup.moves()];
         for n in 0.. {
             // S(n-1)·M_H, from the positions first found at n-1.
             for (wi, &w) in frontier.iter().enumerate() {
@@ -313,17 +303,15 @@ impl CosetSpace {
                 while f != 0 {
                     let y = wi as u64 * 64 + f.trailing_zeros() as u64;
                     f &= f - 1;
-                    self.subgroup.unrank(y, &mut state);
-                    for m in &self.subgroup_moves {
-                        self.layout.compose_into(&state, m, &mut out);
-                        mark(&mut seen, &mut next, self.subgroup.rank(&out));
+                    cursor.neighbours(y, &mut neighbours);
+                    for &z in &neighbours {
+                        mark(&mut seen, &mut next, z);
                     }
                 }
             }
             // Phase-1 solutions of length n.
             let mut found = 0u64;
-            let mut path = Vec::with_capacity(n);
-            self.phase1(g, id as u32, n, usize::MAX, &mut path, &mut |y: &[u8]| {
+            self.phase1(g, id as u32, n, usize::MAX, &mut |y: &[u8]| {
                 found += 1;
                 mark(&mut seen, &mut next, self.subgroup.rank(y));
             });
@@ -350,15 +338,7 @@ impl CosetSpace {
     /// Calls `leaf` with `t·s` for every sequence `s` of exactly `left`
     /// more moves that brings `t` (in coset number `coset`) into the
     /// subgroup (coset 0) and ends outside it.
-    fn phase1(
-        &self,
-        t: &[u8],
-        coset: u32,
-        left: usize,
-        last: usize,
-        path: &mut Vec<usize>,
-        leaf: &mut dyn FnMut(&[u8]),
-    ) {
+    fn phase1(&self, t: &[u8], coset: u32, left: usize, last: usize, leaf: &mut dyn FnMut(&[u8])) {
         if left == 0 {
             if coset == 0 && (last == usize::MAX || !self.in_subgroup[last]) {
                 leaf(t);
@@ -379,9 +359,7 @@ impl CosetSpace {
                 continue;
             }
             self.layout.compose_into(t, mv, &mut out);
-            path.push(m);
-            self.phase1(&out, next, left - 1, m, path, leaf);
-            path.pop();
+            self.phase1(&out, next, left - 1, m, leaf);
         }
     }
 }

@@ -60,6 +60,11 @@ impl NeighbourIndex {
         self.indexer.size()
     }
 
+    /// A position's index (`state` is one the moves reach).
+    pub fn rank(&self, state: &[u8]) -> u64 {
+        self.indexer.rank(state)
+    }
+
     /// The start position's index.
     pub fn start(&self) -> u64 {
         self.start
