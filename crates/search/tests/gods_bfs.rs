@@ -141,6 +141,44 @@ fn bit_arrays_and_sorted_arrays_agree() {
     }
 }
 
+/// Without local maxima, one thread marks neighbours without reading
+/// their codes and counts the new positions afterwards; two threads read
+/// and mark atomically. Both give the sorted arrays' distribution, on
+/// levels computed forward and backward.
+#[test]
+fn one_thread_marking_agrees_with_two_threads_and_sorted_arrays() {
+    for (name, p, moves, metric) in [
+        ("2x2x2", cube2(), Some("U,F,R"), Metric::Htm),
+        ("2x2x2", cube2(), Some("U,F,R"), Metric::Qtm),
+        ("pyramorphix", geometry("pyramorphix"), None, Metric::Htm),
+        ("two-colour 2x2x2", two_colour_cube2(), None, Metric::Htm),
+        ("LoopOver 3x3", loopover3(), None, Metric::Qtm),
+    ] {
+        let ms = move_set(&p, moves, metric);
+        let plain = |threads| GodsOptions {
+            storage: Storage::BitArray,
+            threads,
+            ..GodsOptions::default()
+        };
+        let one = run(&p, &ms, plain(1));
+        let two = run(&p, &ms, plain(2));
+        let sorted = run(
+            &p,
+            &ms,
+            GodsOptions {
+                symmetry: false,
+                storage: Storage::SortedArray,
+                ..plain(2)
+            },
+        );
+        assert_eq!(one.plan.engine, Engine::BitArray, "{name}");
+        assert_eq!(sorted.plan.engine, Engine::SortedArray, "{name}");
+        assert_eq!(one.table, sorted.table, "{name} {metric:?}");
+        assert_eq!(two.table, sorted.table, "{name} {metric:?}");
+        assert!(one.table.total() > 1, "{name}");
+    }
+}
+
 /// The table of `p` from the distances of a plain breadth-first search
 /// (of a puzzle at most 64 moves deep).
 fn bfs_counts(p: &Puzzle, moves: &MoveSet) -> Vec<u64> {

@@ -354,6 +354,34 @@ fn flush<const SHARED: bool, const MAXIMA: bool>(
     b.len = 0;
 }
 
+/// Expands the frontier positions of `words` without looking at what the
+/// neighbours were: each neighbour's code goes from unseen to new and is
+/// otherwise left as it is, by arithmetic on its word; the new positions
+/// are counted afterwards. On one thread, which alone writes the words.
+fn forward_marking(mem: &[AtomicU64], cur: &mut Cursor<'_, &[u8]>, words: std::ops::Range<usize>) {
+    let nm = cur.tables.nm;
+    let lt = &cur.tables.low_table;
+    for wi in words {
+        let w = mem[wi].load(Relaxed);
+        let mut f = w & !(w >> 1) & LOW;
+        while f != 0 {
+            let b = f.trailing_zeros() as u64;
+            f &= f - 1;
+            let x = wi as u64 * 32 + (b >> 1);
+            let lo = cur.locate(x);
+            let row = &lt[lo * nm..lo * nm + nm];
+            for (&h, &l) in cur.nh.iter().zip(row) {
+                let y = h + l as u64;
+                let word = &mem[(y >> 5) as usize];
+                let bit = 1u64 << ((y & 31) * 2);
+                let v = word.load(Relaxed);
+                // Unseen (11) loses its low bit; old, frontier and new keep it clear or need it.
+                word.store(v & !(v & (v >> 1) & bit), Relaxed);
+            }
+        }
+    }
+}
+
 /// Expands the frontier positions of `words`.
 fn forward<const SHARED: bool, const MAXIMA: bool>(
     mem: &[AtomicU64],
@@ -422,6 +450,21 @@ fn backward(
         }
     }
     st
+}
+
+/// Positions with the new code.
+fn count_new(mem: &[AtomicU64]) -> u64 {
+    mem.par_chunks(CHUNK_WORDS)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .map(|a| {
+                    let w = a.load(Relaxed);
+                    ((w >> 1) & !w & LOW).count_ones() as u64
+                })
+                .sum::<u64>()
+        })
+        .sum()
 }
 
 /// Frontier becomes old, new becomes frontier.
@@ -514,8 +557,15 @@ fn load(ctx: &mut Context<'_, '_>, size: u64) -> Result<(Progress, Vec<AtomicU64
 /// Which way a level is computed.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Direction {
-    /// Expand the frontier.
+    /// Expand the frontier, reading each neighbour's code.
     Forward,
+    /// Expand the frontier, marking neighbours without reading them and
+    /// counting the new positions afterwards in one pass over the array:
+    /// for large frontiers, where that pass costs little against the
+    /// reads it saves. On one thread only: threads sharing words must mark
+    /// atomically, and there reading the codes of a batch first, so that
+    /// their cache misses overlap, is faster.
+    ForwardMarking,
     /// Look for frontier neighbours of unseen positions.
     Backward,
 }
@@ -574,14 +624,23 @@ fn level(signals: Signals<'_>, space: &Space<'_>, plan: LevelPlan) -> Option<Lev
                     };
                 }
                 let words = c * CHUNK_WORDS..((c + 1) * CHUNK_WORDS).min(mem.len());
-                let st = if direction == Direction::Backward {
-                    backward(mem, cur, words)
-                } else {
-                    match (shared, maxima) {
-                        (true, true) => forward::<true, true>(mem, cur, batch, words),
-                        (true, false) => forward::<true, false>(mem, cur, batch, words),
-                        (false, true) => forward::<false, true>(mem, cur, batch, words),
-                        (false, false) => forward::<false, false>(mem, cur, batch, words),
+                let st = match (direction, shared, maxima) {
+                    (Direction::Backward, _, _) => backward(mem, cur, words),
+                    (Direction::ForwardMarking, _, _) => {
+                        forward_marking(mem, cur, words);
+                        LevelStats::default()
+                    }
+                    (Direction::Forward, true, true) => {
+                        forward::<true, true>(mem, cur, batch, words)
+                    }
+                    (Direction::Forward, true, false) => {
+                        forward::<true, false>(mem, cur, batch, words)
+                    }
+                    (Direction::Forward, false, true) => {
+                        forward::<false, true>(mem, cur, batch, words)
+                    }
+                    (Direction::Forward, false, false) => {
+                        forward::<false, false>(mem, cur, batch, words)
                     }
                 };
                 let d = done.fetch_add(1, Relaxed) + 1;
@@ -594,7 +653,16 @@ fn level(signals: Signals<'_>, space: &Space<'_>, plan: LevelPlan) -> Option<Lev
             },
         )
         .reduce(LevelStats::default, LevelStats::add);
-    (!stats.stopped).then_some(stats)
+    if stats.stopped {
+        return None;
+    }
+    if direction == Direction::ForwardMarking {
+        return Some(LevelStats {
+            new: count_new(mem),
+            ..stats
+        });
+    }
+    Some(stats)
 }
 
 /// Runs breadth-first search on bit arrays.
@@ -669,6 +737,11 @@ pub(crate) fn run(
             depth: depth + 1,
             direction: if backward {
                 Direction::Backward
+            } else if !lm
+                && rayon::current_num_threads() == 1
+                && frontier.saturating_mul(nm as u64) >= size / 16
+            {
+                Direction::ForwardMarking
             } else {
                 Direction::Forward
             },
