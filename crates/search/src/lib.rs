@@ -94,7 +94,7 @@ pub use canonical::CanonicalFsm;
 pub use moves::{Grip, Metric, MoveSet, SearchMove};
 pub use solver::{
     SaveGrown, SearchProgress, SolutionCount, Solutions, SolveOptions, SolveReport, Solver,
-    SolverOptions, TableEvent,
+    SolverOptions, TableEvent, TableGrowth,
 };
 pub use table::{FillLimit, FillProgress, LayerCost, PruneTable};
 

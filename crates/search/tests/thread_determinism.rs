@@ -74,3 +74,55 @@ fn solutions_are_the_same_whatever_the_thread_count() {
         }
     }
 }
+
+/// The tables grow the same way on every run of the same input at the
+/// same memory: growth is decided on modelled costs (nodes, neighbours,
+/// sequences), never on timings, which used to send one 3x3x3 search down
+/// a path three times longer on some runs than on others.
+#[test]
+fn tables_grow_the_same_way_every_run() {
+    let puzzle = support::geometry("3x3x3");
+    let moves = support::move_set(&puzzle, Some("F,R,D,B,L"), Metric::Htm);
+    let run = || {
+        let stop = AtomicBool::new(false);
+        let mut solver = Solver::new(
+            &puzzle,
+            moves.clone(),
+            puzzle.start().clone(),
+            &SolverOptions {
+                memory_bytes: 128 << 20,
+                threads: 2,
+                ..Default::default()
+            },
+            &stop,
+            &mut |_| {},
+        )
+        .unwrap();
+        let all = support::move_set(&puzzle, None, Metric::Htm);
+        let u = (all.moves().iter().position(|m| m.name == "U")).expect("the 3x3x3 has U");
+        let state = after_moves(&puzzle, &all, puzzle.start().as_bytes(), &[u]);
+        let position = pattern(&puzzle, &state);
+        let report = solver.solve(
+            &position,
+            &SolveOptions {
+                threads: 2,
+                ..Default::default()
+            },
+            &stop,
+            &mut |_| {},
+        );
+        let log: Vec<(u32, String, u8)> = solver
+            .growth_log()
+            .iter()
+            .map(|g| (g.before_depth, g.table.clone(), g.to_depth))
+            .collect();
+        (report.solutions, report.nodes, log)
+    };
+    let first = run();
+    assert_eq!(first.0.len(), 1);
+    assert_eq!(first.0[0].len(), 13, "U takes 13 moves of F, R, D, B, L");
+    assert!(!first.2.is_empty(), "the tables grew while searching");
+    for _ in 0..2 {
+        assert_eq!(run(), first);
+    }
+}

@@ -9,7 +9,7 @@ use twistor_cube333::OptimalTableKind;
 use twistor_formats::alg::Alg;
 use twistor_formats::positions::{read_positions, PositionBody};
 use twistor_formats::resolve::alg_transformation;
-use twistor_search::{Metric, SaveGrown, SolutionCount, Solver};
+use twistor_search::{Metric, SaveGrown, SolutionCount, Solver, TableGrowth};
 use twistor_tools::portfolio::{
     Engine, Engines, Notice, Orientation, Outcome, Portfolio, PortfolioEvent, PortfolioOptions,
     HUGE_TABLE_MEMORY,
@@ -190,6 +190,8 @@ pub fn run(args: SolveArgs) -> CliResult {
     }
 
     let mut unsolved = 0;
+    // Growth steps already printed by -v.
+    let mut grown_shown = 0;
     for (name, start) in &positions {
         shown.label = name.clone().unwrap_or_else(|| "position".to_string());
         shown.started = Instant::now();
@@ -214,6 +216,10 @@ pub fn run(args: SolveArgs) -> CliResult {
             Engine::Generic => {
                 if args.verbose {
                     if let Some(solver) = portfolio.generic() {
+                        for line in growth_lines(&solver.growth_log()[grown_shown..]) {
+                            note!("{line}");
+                        }
+                        grown_shown = solver.growth_log().len();
                         note!("  tables now:{}", tables_now(solver));
                     }
                 }
@@ -346,6 +352,38 @@ fn tables_line(solver: &Solver, secs: f64) -> String {
 }
 
 /// What the tables became (they grow while searching).
+/// The tables' growth, for -v: what grew before each depth, and the
+/// modelled seconds that decided it (a table's layers grown one after
+/// another in one line).
+fn growth_lines(log: &[TableGrowth]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut i = 0;
+    while i < log.len() {
+        let first = &log[i];
+        let mut last = first;
+        let mut secs = first.secs;
+        // (Two tables may share a description: one grows a layer a step.)
+        while let Some(g) = log.get(i + 1).filter(|g| {
+            g.before_depth == first.before_depth
+                && g.table == first.table
+                && g.to_depth == last.to_depth + 1
+        }) {
+            secs += g.secs;
+            last = g;
+            i += 1;
+        }
+        i += 1;
+        let mean = last
+            .mean
+            .map_or(String::new(), |m| format!(", mean {m:.2}"));
+        lines.push(format!(
+            "  before depth {}: {} filled to depth {}{mean} (modelled {:.2} s of filling against {:.2} s of search expected)",
+            first.before_depth, first.table, last.to_depth, secs, first.expected_search_secs
+        ));
+    }
+    lines
+}
+
 fn tables_now(solver: &Solver) -> String {
     let tables: String = solver
         .tables()

@@ -26,8 +26,6 @@ mod ida;
 mod solutions;
 mod tables;
 
-use tables::FillRates;
-
 pub use solutions::Solutions;
 
 /// How a solver is set up.
@@ -82,6 +80,25 @@ pub enum TableEvent<'a> {
         /// Its entries.
         entries: u64,
     },
+}
+
+/// One step of a table's growth while searching, and why it was taken:
+/// the search expected for the next depth (with the tables as they were
+/// before the step) outweighed the filling, both modelled in seconds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableGrowth {
+    /// The depth about to be searched.
+    pub before_depth: u32,
+    /// The table: a projection's description, or "hashed positions".
+    pub table: String,
+    /// The depth it is filled to now.
+    pub to_depth: u8,
+    /// Its mean bound now (a pattern database's).
+    pub mean: Option<f64>,
+    /// The step's modelled seconds.
+    pub secs: f64,
+    /// The next depth's modelled search seconds before the step.
+    pub expected_search_secs: f64,
 }
 
 /// How many solutions to look for.
@@ -157,15 +174,13 @@ pub struct Solver {
     /// Where tables are kept.
     store: Arc<dyn TableStore>,
     threads: usize,
-    /// Seconds this solver spent filling tables, and searching (both
-    /// measured: a search node's cost varies too much between puzzles for
-    /// a constant).
+    /// Seconds this solver is modelled to have spent growing tables and
+    /// searching: modelled from counts rather than timed, so that the
+    /// tables grow the same way every run.
     fill_secs: f64,
     search_secs: f64,
-    /// What fill work costs, as last measured.
-    rates: FillRates,
-    /// Seconds per sequence a hashed fill takes, as last measured.
-    sequence_secs: f64,
+    /// The tables' growth while searching, in order.
+    growth_log: Vec<TableGrowth>,
     /// How many times more nodes each depth of search visits than the last.
     branching: u64,
     /// Exact distances of whole positions near the goal, if there is room.
@@ -201,6 +216,11 @@ impl Solver {
     /// The hashed table of whole positions, if any.
     pub fn hashed(&self) -> Option<&HashedTable> {
         self.hashed.as_ref()
+    }
+
+    /// How the tables grew while searching, and why, in order.
+    pub fn growth_log(&self) -> &[TableGrowth] {
+        &self.growth_log
     }
 
     /// The lower bound for a position.

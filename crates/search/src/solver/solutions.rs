@@ -194,7 +194,8 @@ impl<'a> Solutions<'a> {
     /// when past the longest length asked for.
     fn start_depth(&mut self) -> bool {
         let solver = &mut *self.solver;
-        solver.grow_tables(self.last_secs * solver.branching as f64, self.stop);
+        let depth = self.depth;
+        solver.grow_tables(depth, self.last_secs * solver.branching as f64, self.stop);
         // The bound may have risen with the tables.
         let bound = solver.lower_bound(self.start.as_bytes());
         self.depth = self.depth.max(bound);
@@ -217,11 +218,10 @@ impl<'a> Solutions<'a> {
         } else {
             self.threads
         };
-        let t0 = std::time::Instant::now();
         let (found, nodes, stopped) =
             solver.search_depth(self.start.as_bytes(), self.depth, need, threads, self.stop);
         self.last_nodes = nodes;
-        self.last_secs = t0.elapsed().as_secs_f64();
+        self.last_secs = nodes as f64 * solver.node_secs();
         solver.search_secs += self.last_secs;
         self.nodes += nodes;
         // A depth's search is deterministic: a larger one begins with the

@@ -8,6 +8,11 @@
 //! outweighs the filling done so far plus a table's next layer, that layer
 //! is filled (the classic rent-or-buy balance, which keeps the total
 //! within a small factor of the better of the two).
+//!
+//! Both sides of the balance are modelled from counts (search nodes, fill
+//! neighbours and scanned words, hashed sequences) at fixed rates, never
+//! timed: a timed balance tipped differently from run to run, and the same
+//! search took one path or another three times as long.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -16,7 +21,7 @@ use twistor_core::store::{StoreError, StoreEvent, TableKey, TableStore};
 use twistor_core::symmetry::SymmetryGroup;
 use twistor_core::{Layout, Pattern, Puzzle};
 
-use super::{SaveGrown, Solver, SolverOptions, TableEvent};
+use super::{SaveGrown, Solver, SolverOptions, TableEvent, TableGrowth};
 use crate::cache::{self, fnv1a};
 use crate::canonical::CanonicalFsm;
 use crate::hashed::{HashedFill, HashedSymmetry, HashedTable};
@@ -29,9 +34,13 @@ use crate::{MoveSet, SearchError};
 const INITIAL_FILL_WORK: u64 = 1 << 25;
 /// Sequences the hashed table's first fill may walk.
 const INITIAL_HASHED_SEQUENCES: u64 = 1 << 20;
-/// Seconds a hashed fill is taken to spend per sequence until one is
-/// timed (a move, a hash and a random write).
+/// Modelled seconds a hashed fill spends per sequence (a move, a hash and
+/// a random write).
 const SEQUENCE_SECS: f64 = 1e-7;
+/// Modelled seconds a search node spends per move it tries (a move and
+/// the table lookups of the neighbour; measured on the 3x3x3 and the
+/// 4x4x4 at 0.5 to 0.7 µs a node on two threads).
+const NODE_MOVE_SECS: f64 = 4e-8;
 
 /// Entries for a hashed table of `sequences` positions: eight per
 /// position keeps collisions rare (more would only cost memory and disk),
@@ -51,16 +60,16 @@ const SYMMETRY_SEQUENCES: u64 = 1 << 28;
 /// Largest rotation group a solver reduces by.
 const MAX_SYMMETRIES: usize = 1000;
 
-/// Seconds per unit of each kind of fill work until fills are timed:
-/// building move tables, computing a neighbour (mostly a cache miss in a
-/// large table), scanning a word of entries.
+/// Modelled seconds per unit of each kind of fill work: building move
+/// tables, computing a neighbour (mostly a cache miss in a large table),
+/// scanning a word of entries.
 const FILL_RATES: FillRates = FillRates {
     preparation: 1e-9,
     neighbours: 5e-9,
     scanned: 1e-9,
 };
 
-/// Seconds per unit of each part of a [`LayerCost`], as measured.
+/// Seconds per unit of each part of a [`LayerCost`].
 #[derive(Clone, Copy, Debug)]
 pub(super) struct FillRates {
     preparation: f64,
@@ -81,37 +90,8 @@ impl FillRates {
             cost.scanned as f64 * self.scanned,
         ]
     }
-
-    /// Learns from a fill of `cost` that took `secs`: the part expected to
-    /// dominate takes the time the others are not expected to.
-    fn learn(&mut self, cost: &LayerCost, secs: f64) {
-        let parts = self.parts(cost);
-        let (k, _) = parts
-            .iter()
-            .enumerate()
-            .fold((0, f64::MIN), |b, (i, &p)| if p > b.1 { (i, p) } else { b });
-        let others: f64 = parts
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i != k)
-            .map(|(_, p)| p)
-            .sum();
-        let units = [cost.preparation, cost.neighbours, cost.scanned][k];
-        // Below a millisecond, timings are mostly noise.
-        if units == 0 || secs < 1e-3 {
-            return;
-        }
-        let slot = match k {
-            0 => &mut self.preparation,
-            1 => &mut self.neighbours,
-            _ => &mut self.scanned,
-        };
-        // One odd fill (a page fault storm, a busy machine) moves a rate
-        // by at most a factor of four.
-        let rate = (secs - others).max(secs / 4.0) / units as f64;
-        *slot = rate.clamp(*slot / 4.0, *slot * 4.0).clamp(1e-11, 1e-5);
-    }
 }
+
 impl Solver {
     /// A solver reaching `goal` (a pattern of `puzzle`) with `moves`,
     /// building pruning tables within `options.memory_bytes`.
@@ -128,7 +108,6 @@ impl Solver {
         let (plan, hashed_bytes) = plan_tables(&layout, &goal, &moves, options.memory_bytes);
         let nmoves = moves.moves().len();
         let mut tables = Vec::new();
-        let mut fill_secs = 0f64;
         for TablePlan { mut projection } in plan {
             projection.arrange_for(nmoves);
             let key = TableKey::new(
@@ -143,7 +122,6 @@ impl Solver {
             let t = site.load_or_build(
                 |store, key| cache::load_table(store, key, for_load),
                 |events| {
-                    let t0 = std::time::Instant::now();
                     let t = PruneTable::build(
                         &layout,
                         projection,
@@ -154,7 +132,6 @@ impl Solver {
                         stop,
                         &mut |p| events(TableEvent::Filling(p)),
                     )?;
-                    fill_secs += t0.elapsed().as_secs_f64();
                     Some(t)
                 },
                 // A table still waiting for its first layer holds nothing
@@ -205,7 +182,6 @@ impl Solver {
         } else {
             None
         };
-        let mut sequence_secs = SEQUENCE_SECS;
         let hashed_key = TableKey::new(
             puzzle.name(),
             hashed_key(&layout, &moves, &goal, hashed_cap, symmetry.as_ref()),
@@ -230,20 +206,7 @@ impl Solver {
                 |store, key| cache::load_hashed(store, key, hashed_cap, symmetry.as_ref()),
                 |events| {
                     events(TableEvent::Hashing { depth, entries });
-                    let t0 = std::time::Instant::now();
-                    let h = HashedTable::build(
-                        &layout,
-                        &goal,
-                        &moves,
-                        &fsm,
-                        symmetry.as_ref(),
-                        fill,
-                        stop,
-                    );
-                    let secs = t0.elapsed().as_secs_f64();
-                    fill_secs += secs;
-                    sequence_secs = (secs / sequences.max(1) as f64).clamp(1e-9, 1e-5);
-                    h
+                    HashedTable::build(&layout, &goal, &moves, &fsm, symmetry.as_ref(), fill, stop)
                 },
                 |store, key, t| cache::save_hashed(store, key, t).map(|()| true),
                 HashedTable::bytes,
@@ -266,10 +229,9 @@ impl Solver {
             hashed_grown: false,
             store: Arc::clone(&options.store),
             threads: options.threads,
-            fill_secs,
+            fill_secs: 0.0,
             search_secs: 0.0,
-            rates: FILL_RATES,
-            sequence_secs,
+            growth_log: Vec::new(),
             branching,
             hashed,
             symmetry,
@@ -295,9 +257,11 @@ impl Solver {
     }
 
     /// Fills the next layers of tables while the search work, done and
-    /// expected for the next depth, outweighs the filling done plus the
-    /// layer's.
-    pub(super) fn grow_tables(&mut self, expected_secs: f64, stop: &AtomicBool) {
+    /// expected for the next depth (`depth`), outweighs the filling done
+    /// plus the layer's. Every figure is modelled from counts (nodes,
+    /// neighbours, sequences), never timed, so the same input at the same
+    /// memory takes the same path; [`Solver::growth_log`] says which.
+    pub(super) fn grow_tables(&mut self, depth: u32, expected_secs: f64, stop: &AtomicBool) {
         // The next depth is expected to cost `expected` with the tables as
         // they are. A layer that raises a table's mean bound by `x` makes
         // an iterative-deepening search about `branching^x` times smaller
@@ -308,34 +272,25 @@ impl Solver {
             if self.search_secs + expected < self.fill_secs + growth.secs() {
                 break;
             }
-            let t0 = std::time::Instant::now();
-            match growth {
+            let step = match growth {
                 Growth::Deeper {
-                    depth, sequences, ..
+                    depth: to, secs, ..
                 } => {
-                    let fill = HashedFill {
-                        entries: hashed_entries(self.hashed_cap, sequences),
-                        depth,
-                        threads: self.threads,
-                    };
-                    let Some(h) = HashedTable::build(
-                        &self.layout,
-                        &self.goal,
-                        &self.moves,
-                        &self.fsm,
-                        self.symmetry.as_ref(),
-                        fill,
-                        stop,
-                    ) else {
+                    let Some(h) = self.hashed_deeper(growth, stop) else {
                         break;
                     };
-                    let secs = t0.elapsed().as_secs_f64();
-                    self.sequence_secs = (secs / sequences.max(1) as f64).clamp(1e-9, 1e-5);
                     self.hashed = Some(h);
                     self.hashed_grown = true;
-                    self.fill_secs += secs;
+                    TableGrowth {
+                        before_depth: depth,
+                        table: String::from("hashed positions"),
+                        to_depth: to,
+                        mean: None,
+                        secs,
+                        expected_search_secs: expected,
+                    }
                 }
-                Growth::Layer { table, cost, .. } => {
+                Growth::Layer { table, cost, secs } => {
                     // The search takes the largest bound, which the best
                     // other table mostly sets: only a mean above theirs
                     // counts as raised.
@@ -355,19 +310,57 @@ impl Solver {
                     let Some(w) = done.filter(|&w| w > 0) else {
                         break;
                     };
-                    let secs = t0.elapsed().as_secs_f64();
-                    self.rates.learn(&cost, secs);
-                    let raised = (self.tables[table].mean() - before).max(0.0);
+                    let t = &self.tables[table];
+                    let raised = (t.mean() - before).max(0.0);
+                    let step = TableGrowth {
+                        before_depth: depth,
+                        table: t.projection().description().to_string(),
+                        to_depth: t.filled_depth(),
+                        mean: Some(t.mean()),
+                        secs,
+                        expected_search_secs: expected,
+                    };
                     expected *= (self.branching as f64).powf(-raised);
-                    self.fill_secs += secs;
                     self.table_keys[table].1 = self.table_keys[table].1.saturating_add(w);
                     grown = true;
+                    step
                 }
-            }
+            };
+            self.fill_secs += step.secs;
+            self.growth_log.push(step);
         }
         if grown {
             self.order_tables();
         }
+    }
+
+    /// The hashed table one move deeper, as `growth` says.
+    fn hashed_deeper(&self, growth: Growth, stop: &AtomicBool) -> Option<HashedTable> {
+        let Growth::Deeper {
+            depth, sequences, ..
+        } = growth
+        else {
+            return None;
+        };
+        let fill = HashedFill {
+            entries: hashed_entries(self.hashed_cap, sequences),
+            depth,
+            threads: self.threads,
+        };
+        HashedTable::build(
+            &self.layout,
+            &self.goal,
+            &self.moves,
+            &self.fsm,
+            self.symmetry.as_ref(),
+            fill,
+            stop,
+        )
+    }
+
+    /// What searching a node is modelled to cost.
+    pub(super) fn node_secs(&self) -> f64 {
+        NODE_MOVE_SECS * self.moves.moves().len() as f64
     }
 
     /// The cheapest way the tables can grow: a pattern database's next
@@ -385,7 +378,7 @@ impl Solver {
                 Growth::Layer {
                     table,
                     cost,
-                    secs: self.rates.secs(&cost),
+                    secs: FILL_RATES.secs(&cost),
                 }
             });
         let deeper = self.hashed.as_ref().and_then(|h| {
@@ -399,14 +392,7 @@ impl Solver {
                 Growth::Deeper {
                     depth,
                     sequences,
-                    // A rate measured on a smaller table, mostly in cache,
-                    // is optimistic for a larger one, so no better than
-                    // the default. (Counting it twice, as once, made a
-                    // search that carries coordinates, and so is cheaper,
-                    // put the 4x4x4 flip's depth 8 off until it had
-                    // searched 7 M nodes at depth 14 that the deeper table
-                    // cuts to 1 M.)
-                    secs: sequences as f64 * self.sequence_secs.max(SEQUENCE_SECS),
+                    secs: sequences as f64 * SEQUENCE_SECS,
                 }
             })
         });
