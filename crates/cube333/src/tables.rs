@@ -102,6 +102,14 @@ pub struct CoordTables {
     pub flip_move: Vec<u16>,
     /// `slice_sorted_move[s * 18 + m]`.
     pub slice_sorted_move: Vec<u16>,
+    /// `slice_conj[s * 16 + t]`: the UD-slice places of `S_t · x · S_t⁻¹`.
+    pub slice_conj: Vec<u16>,
+    /// Twist classes under the 16 symmetries (324).
+    pub twist_red: SymReduction,
+    /// `slice_move[s * 18 + m]`: the UD-slice edges' places alone (the
+    /// slice-sorted coordinate over 24), which is all phase 1 needs, in a
+    /// table small enough to stay in the processor's nearest cache.
+    pub slice_move: Vec<u16>,
     /// `corners_move[c * 18 + m]`.
     pub corners_move: Vec<u16>,
     /// `ud_edges_move[e * 18 + m]`, valid for phase-2 moves only.
@@ -255,10 +263,20 @@ impl CoordTables {
             slice_sorted_conj[x * N_SYM_D4H + s] as usize
         });
         let corner_slice_depth = corner_slice_bfs(&corners_move, &slice_sorted_move);
+        let slice_conj: Vec<u16> = (0..N_SLICE * N_SYM_D4H)
+            .map(|i| slice_conj(i / N_SYM_D4H, i % N_SYM_D4H) as u16)
+            .collect();
+        let twist_red = SymReduction::build(N_TWIST, |x, s| twist_conj[x * N_SYM_D4H + s] as usize);
+        let slice_move = (0..N_SLICE * N_MOVES)
+            .map(|i| slice_sorted_move[(i / N_MOVES) * 24 * N_MOVES + i % N_MOVES] / 24)
+            .collect();
         CoordTables {
             twist_move,
             flip_move,
             slice_sorted_move,
+            slice_conj,
+            twist_red,
+            slice_move,
             corners_move,
             ud_edges_move,
             twist_conj,
