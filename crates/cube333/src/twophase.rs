@@ -604,7 +604,10 @@ struct Search<'a> {
     /// valid for `i <= valid`.
     cubes: [CubieCube; MAX_LEN + 1],
     valid: usize,
+    /// Phase 1's length, and the pre-moves' (see [`Search::with_pre_moves`]).
     len1: usize,
+    pre: [u8; MAX_LEN],
+    npre: usize,
     bound: usize,
     found: Option<usize>,
     probes: u64,
@@ -614,6 +617,9 @@ struct Search<'a> {
     deadline: Option<Instant>,
     stopped: bool,
 }
+
+/// Phase 1's shortest length beside pre-moves (min2phase's).
+const MIN_PHASE1_WITH_PRE_MOVES: usize = 7;
 
 /// The previous face at length 0: none. Not 6, which `face_allowed`
 /// would read as "after L" (D's face plus 3) and so forbid D first.
@@ -765,7 +771,7 @@ impl<'a> Search<'a> {
         let ud = coord::ud_edges(cube) as usize;
         let sp = coord::slice_sorted(cube) as usize;
         debug_assert!(sp < 24);
-        let max2 = self.bound - self.len1;
+        let max2 = self.bound - self.len1 - self.npre;
         // The small (corners, slice) table first: it often decides alone,
         // and the big table read is a cache miss.
         if self.t.coord.corner_slice_depth[corners * 24 + sp] as usize > max2 {
@@ -819,13 +825,63 @@ impl<'a> Search<'a> {
         false
     }
 
+    /// Searches `total` moves of pre-moves and phase 1 on `cube` (the
+    /// direction's cube with the pre-moves so far, `self.pre[..npre]`,
+    /// applied before it): min2phase's pre-moves. A solution `S` of
+    /// `P·C` (pre-moves `P` done before the cube `C`) gives `S` then `P`
+    /// for `C`, so the answer may end outside the phase-2 group; the
+    /// phase-1 search stays at least [`MIN_PHASE1_WITH_PRE_MOVES`] long,
+    /// and the pre-moves multiply the phase-1 solutions tried at each
+    /// length, which finds short answers sooner.
+    fn with_pre_moves(
+        &mut self,
+        cube: CubieCube,
+        npre: usize,
+        total: usize,
+        last_face: usize,
+    ) -> bool {
+        // The pre-move next to phase 2 leaves its group (else phase 2
+        // could have made it).
+        if npre == 0 || !is_phase2_move(self.pre[npre - 1] as usize) {
+            let twist = coord::twist(&cube) as usize;
+            let flip = coord::flip(&cube) as usize;
+            let slice = coord::slice_sorted(&cube) as usize / 24;
+            let len1 = total - npre;
+            if self.t.phase1_depth(twist, flip, slice) as usize <= len1 {
+                self.cubes[0] = cube;
+                self.valid = 0;
+                self.npre = npre;
+                self.len1 = len1;
+                if self.phase1(twist, flip, slice, 0, NO_FACE) || self.stopped {
+                    return true;
+                }
+            }
+        }
+        if npre + 1 + MIN_PHASE1_WITH_PRE_MOVES > total {
+            return false;
+        }
+        for m in 0..N_MOVES {
+            if !face_allowed(m, last_face) {
+                continue;
+            }
+            let next = FaceTurn::from_index(m).cubie().multiply_proper(&cube);
+            self.pre[npre] = m as u8;
+            if self.with_pre_moves(next, npre + 1, total, m / 3) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// The solution found, in the original cube's frame.
     fn solution(&self, len2: usize) -> MoveSeq {
         let sy = Symmetries::get();
         let back = sy.inv[self.dir.sym] as usize;
+        // The pre-moves come last, the latest applied first.
         let mut v: Vec<FaceTurn> = self.moves1[..self.len1]
             .iter()
             .chain(&self.moves2[..len2])
+            .chain(self.pre[..self.npre].iter().rev())
             .map(|&m| FaceTurn::from_index(sy.conj_move[back][m as usize] as usize))
             .collect();
         if self.dir.inverse {
@@ -941,6 +997,8 @@ fn solve_once(
                 cubes,
                 valid: 0,
                 len1: 0,
+                pre: [0; MAX_LEN],
+                npre: 0,
                 bound,
                 found: None,
                 probes: 0,
@@ -956,15 +1014,19 @@ fn solve_once(
     let mut probes = 0u64;
     for len1 in 0..=bound {
         for (s, [twist, flip, slice], h) in searches.iter_mut() {
-            if *h > len1 {
-                continue;
-            }
-            s.len1 = len1;
             s.probe_limit = opts
                 .probe_limit
                 .map_or(u64::MAX, |p| p.saturating_sub(probes) + s.probes);
             let before = s.probes;
-            s.phase1(*twist, *flip, *slice, 0, NO_FACE);
+            if len1 > MIN_PHASE1_WITH_PRE_MOVES {
+                s.with_pre_moves(s.dir.cube, 0, len1, NO_FACE);
+            } else if *h <= len1 {
+                s.cubes[0] = s.dir.cube;
+                s.valid = 0;
+                s.npre = 0;
+                s.len1 = len1;
+                s.phase1(*twist, *flip, *slice, 0, NO_FACE);
+            }
             probes += s.probes - before;
             if let Some(len2) = s.found {
                 let (nodes1, nodes2) = searches
