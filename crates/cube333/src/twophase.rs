@@ -82,6 +82,12 @@ struct CompactPrune {
     corner_edge_comb: Nibbles,
     /// The edge combination (0..70) of each UD-edge permutation.
     edge_comb: Vec<u8>,
+    /// The inverse of each corner permutation, UD-edge permutation and
+    /// slice permutation: a phase-2 cube and its inverse are as far from
+    /// solved, so the bounds of the inverse prune too (min2phase's).
+    corners_inv: Vec<u16>,
+    ud_inv: Vec<u16>,
+    slice_perm_inv: [u8; 24],
 }
 
 /// Distances at 4 bits an entry (a distance above 15 is kept as 15, still
@@ -233,9 +239,22 @@ impl CompactPrune {
         if b as usize >= limit {
             return b;
         }
-        (self.twist_flip)
+        let c = (self.twist_flip)
             .get(twist_flip_index(&self.flip_class, coord, twist, flip))
-            .max(b)
+            .max(b);
+        if c as usize >= limit {
+            return c;
+        }
+        // The cube turned a quarter about UD is as far from phase 2, and
+        // its flip is measured against the other faces: the same table
+        // gives a second bound (min2phase's conjugate pruning).
+        const QUARTER_ABOUT_UD: usize = 2;
+        let slice_q = coord.slice_conj[slice * 16 + QUARTER_ABOUT_UD] as usize;
+        let twist_q = coord.twist_conj[twist * 16 + QUARTER_ABOUT_UD] as usize;
+        let flip_q = coord.conj_flip(flip as u16, QUARTER_ABOUT_UD, slice_q) as usize;
+        (self.twist_flip)
+            .get(twist_flip_index(&self.flip_class, coord, twist_q, flip_q))
+            .max(c)
     }
 
     /// Whether every phase-2 bound is below `limit`.
@@ -419,6 +438,25 @@ impl CompactPrune {
             corner_comb,
             corner_edge_comb: Nibbles::pack(&corner_edge_comb),
             edge_comb,
+            corners_inv: (0..N_CORNERS)
+                .map(|x| {
+                    let mut cube = CubieCube::SOLVED;
+                    coord::set_corners(&mut cube, x as u16);
+                    coord::corners(&cube.inverse())
+                })
+                .collect(),
+            ud_inv: (0..N_UD_EDGES)
+                .map(|x| {
+                    let mut cube = CubieCube::SOLVED;
+                    coord::set_ud_edges(&mut cube, x as u16);
+                    coord::ud_edges(&cube.inverse())
+                })
+                .collect(),
+            slice_perm_inv: std::array::from_fn(|x| {
+                let mut cube = CubieCube::SOLVED;
+                coord::set_slice_sorted(&mut cube, x as u16);
+                coord::slice_sorted(&cube.inverse()) as u8
+            }),
         }
     }
 }
@@ -811,7 +849,16 @@ impl<'a> Search<'a> {
             let u2 = c.ud_edges_move[ud * N_MOVES + m] as usize;
             let s2 = c.slice_sorted_move[sp * N_MOVES + m] as usize;
             let pruned = match &self.t.prune {
-                Prune::Compact(cp) => !cp.phase2_within(c, c2, u2, s2, remaining),
+                Prune::Compact(cp) => {
+                    !cp.phase2_within(c, c2, u2, s2, remaining)
+                        || !cp.phase2_within(
+                            c,
+                            cp.corners_inv[c2] as usize,
+                            cp.ud_inv[u2] as usize,
+                            cp.slice_perm_inv[s2] as usize,
+                            remaining,
+                        )
+                }
                 Prune::Full { .. } => self.t.phase2_bound(c2, u2, s2) as usize >= remaining,
             };
             if pruned {
@@ -1066,6 +1113,51 @@ pub fn solve_batch(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The coordinates the compact bounds read for the cube turned a
+    /// quarter about UD, and for a phase-2 cube's inverse, are those of the
+    /// cubes themselves; with the tables' exactness (below), every bound is
+    /// a true distance of a projection, so none overestimates.
+    #[test]
+    fn conjugate_and_inverse_coordinates_are_the_cubes_own() {
+        let c = CoordTables::get();
+        let compact = TwoPhaseTables::compact();
+        let Prune::Compact(cp) = &compact.prune else {
+            unreachable!()
+        };
+        let sy = Symmetries::get();
+        let mut rng = twistor_core::random::SeededRng::new(31);
+        for _ in 0..2000 {
+            let x = CubieCube::random(|| rng.next_u64());
+            let q = sy.conjugate(&x, 2);
+            let slice = coord::slice_sorted(&x) as usize / 24;
+            let slice_q = c.slice_conj[slice * 16 + 2] as usize;
+            assert_eq!(slice_q, coord::slice_sorted(&q) as usize / 24);
+            assert_eq!(
+                c.twist_conj[coord::twist(&x) as usize * 16 + 2],
+                coord::twist(&q)
+            );
+            assert_eq!(c.conj_flip(coord::flip(&x), 2, slice_q), coord::flip(&q));
+            // A phase-2 cube: ten random phase-2 moves.
+            let p = (0..10).fold(CubieCube::SOLVED, |p, _| {
+                let m = crate::tables::PHASE2_MOVES[rng.below(10)] as usize;
+                p.apply_move(FaceTurn::from_index(m))
+            });
+            let inv = p.inverse();
+            assert_eq!(
+                cp.corners_inv[coord::corners(&p) as usize],
+                coord::corners(&inv)
+            );
+            assert_eq!(
+                cp.ud_inv[coord::ud_edges(&p) as usize],
+                coord::ud_edges(&inv)
+            );
+            assert_eq!(
+                cp.slice_perm_inv[coord::slice_sorted(&p) as usize],
+                coord::slice_sorted(&inv) as u8
+            );
+        }
+    }
 
     /// The symmetry-reduced (twist, slice), (flip, slice) and (twist, flip)
     /// tables hold the raw pairs' distances: a breadth-first search over
