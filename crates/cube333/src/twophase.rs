@@ -220,7 +220,7 @@ impl CompactPrune {
     /// The phase-1 bound if it is below `limit`, else some bound of at
     /// least `limit` (the tables are read cheapest first, and the reading
     /// stops at the first that reaches the limit).
-    #[inline]
+    #[inline(always)]
     fn phase1_bound_below(
         &self,
         coord: &CoordTables,
@@ -670,6 +670,12 @@ pub(crate) fn face_allowed(m: usize, last_face: usize) -> bool {
     !(f == last_face || f + 3 == last_face)
 }
 
+/// R, F, L or B turned clockwise.
+#[inline]
+fn is_clockwise_quarter_off_phase2(m: usize) -> bool {
+    m % 3 == 0 && !is_phase2_move(m)
+}
+
 #[inline]
 fn is_phase2_move(m: usize) -> bool {
     // U and D turns, and half turns of the others.
@@ -693,9 +699,17 @@ impl<'a> Search<'a> {
             return self.start_phase2(last_face);
         }
         self.nodes1 += 1;
+        let t = self.t;
+        let phase1 = match &t.prune {
+            Prune::Compact(cp) => {
+                return self.phase1_compact(cp, twist, flip, slice, depth, last_face)
+            }
+            Prune::Full { phase1, .. } => phase1,
+        };
         let c = self.t.coord;
-        // Children first, table reads in a tight loop of their own so the
-        // processor overlaps their cache misses, then the recursion.
+        // The full table is large: children first, table reads in a tight
+        // loop of their own so the processor overlaps their cache misses,
+        // then the recursion.
         let mut kids = [(0u8, 0u16, 0u16, 0u16); N_MOVES];
         let mut n = 0;
         for m in 0..N_MOVES {
@@ -714,50 +728,13 @@ impl<'a> Search<'a> {
             n += 1;
         }
         let mut h = [0u8; N_MOVES];
-        match &self.t.prune {
-            // One move from the end only the goal itself will do, and its
-            // coordinates are all 0: no table need be read.
-            _ if remaining == 1 => {
-                for i in 0..n {
-                    let (_, tw, fl, sl) = kids[i];
-                    h[i] = (tw | fl | sl != 0) as u8;
-                }
-            }
-            Prune::Full { phase1, .. } => {
-                let mut idx = [0usize; N_MOVES];
-                for i in 0..n {
-                    let (_, tw, fl, sl) = kids[i];
-                    idx[i] = self.t.phase1_index(tw as usize, fl as usize, sl as usize);
-                }
-                for i in 0..n {
-                    h[i] = phase1.get(idx[i]);
-                }
-            }
-            Prune::Compact(cp) => {
-                // Cheapest bound first; a child the first prunes costs one
-                // read. The three turns of a face are each one move from
-                // the others, so a bound above `remaining` for one leaves
-                // the face's later turns at least `remaining`: pruned
-                // unread (min2phase's axis skip).
-                let mut skip_face = usize::MAX;
-                for i in 0..n {
-                    let (m, tw, fl, sl) = kids[i];
-                    if m as usize / 3 == skip_face {
-                        h[i] = u8::MAX;
-                        continue;
-                    }
-                    h[i] = cp.phase1_bound_below(
-                        self.t.coord,
-                        tw as usize,
-                        fl as usize,
-                        sl as usize,
-                        remaining,
-                    );
-                    if h[i] as usize > remaining {
-                        skip_face = m as usize / 3;
-                    }
-                }
-            }
+        let mut idx = [0usize; N_MOVES];
+        for i in 0..n {
+            let (_, tw, fl, sl) = kids[i];
+            idx[i] = self.t.phase1_index(tw as usize, fl as usize, sl as usize);
+        }
+        for i in 0..n {
+            h[i] = phase1.get(idx[i]);
         }
         for i in 0..n {
             if h[i] as usize >= remaining {
@@ -784,6 +761,61 @@ impl<'a> Search<'a> {
         false
     }
 
+    /// Phase 1 with the compact tables, which stay in the processor's
+    /// caches: each child is bounded and searched at once, cheapest bound
+    /// first. The three turns of a face are each one move from the others,
+    /// so a bound above `remaining` for one leaves the face's later turns
+    /// at least `remaining`: pruned unread (min2phase's axis skip).
+    fn phase1_compact(
+        &mut self,
+        cp: &CompactPrune,
+        twist: usize,
+        flip: usize,
+        slice: usize,
+        depth: usize,
+        last_face: usize,
+    ) -> bool {
+        let remaining = self.len1 - depth;
+        let c = self.t.coord;
+        let mut skip_face = usize::MAX;
+        for m in 0..N_MOVES {
+            let face = m / 3;
+            if !face_allowed(m, last_face) || face == skip_face {
+                continue;
+            }
+            // A phase-1 solution ending in a phase-2 move was already tried
+            // one move shorter.
+            if remaining == 1 && is_phase2_move(m) {
+                continue;
+            }
+            let tw = c.twist_move[twist * N_MOVES + m] as usize;
+            let fl = c.flip_move[flip * N_MOVES + m] as usize;
+            let sl = c.slice_move[slice * N_MOVES + m] as usize;
+            if remaining == 1 {
+                // Only the goal itself will do, and its coordinates are 0.
+                if tw | fl | sl != 0 {
+                    continue;
+                }
+            } else {
+                let h = cp.phase1_bound_below(c, tw, fl, sl, remaining) as usize;
+                if h >= remaining {
+                    if h > remaining {
+                        skip_face = face;
+                    }
+                    continue;
+                }
+            }
+            self.moves1[depth] = m as u8;
+            if self.valid > depth {
+                self.valid = depth;
+            }
+            if self.phase1(tw, fl, sl, depth + 1, face) || self.stopped {
+                return true;
+            }
+        }
+        false
+    }
+
     fn start_phase2(&mut self, last_face: usize) -> bool {
         self.probes += 1;
         if self.probes >= self.probe_limit {
@@ -804,12 +836,34 @@ impl<'a> Search<'a> {
                 self.cubes[i].apply_move(FaceTurn::from_index(self.moves1[i] as usize));
             self.valid += 1;
         }
-        let cube = &self.cubes[self.len1];
+        let cube = self.cubes[self.len1];
+        let max2 = self.bound - self.len1 - self.npre;
+        if self.phase2_from(&cube, max2, last_face) {
+            return true;
+        }
+        // The pre-move next to phase 2 turned the other way: the cube is
+        // its half turn `g` (a phase-2 move) times this one, and g·Y·S is
+        // in phase 2's group exactly when Y·S is, so this phase-1
+        // solution serves it too, and its phase 2 starts from g·X.
+        // (with_pre_moves starts phase 1 after clockwise turns only.)
+        if self.npre > 0 {
+            let last = self.pre[self.npre - 1] as usize;
+            let half = FaceTurn::from_index(last / 3 * 3 + 1);
+            let other = half.cubie().multiply_proper(&cube);
+            if self.phase2_from(&other, max2, last_face) {
+                self.pre[self.npre - 1] = (last / 3 * 3 + 2) as u8;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Searches phase 2 from `cube` within `max2` moves.
+    fn phase2_from(&mut self, cube: &CubieCube, max2: usize, last_face: usize) -> bool {
         let corners = coord::corners(cube) as usize;
         let ud = coord::ud_edges(cube) as usize;
         let sp = coord::slice_sorted(cube) as usize;
         debug_assert!(sp < 24);
-        let max2 = self.bound - self.len1 - self.npre;
         // The small (corners, slice) table first: it often decides alone,
         // and the big table read is a cache miss.
         if self.t.coord.corner_slice_depth[corners * 24 + sp] as usize > max2 {
@@ -888,8 +942,9 @@ impl<'a> Search<'a> {
         last_face: usize,
     ) -> bool {
         // The pre-move next to phase 2 leaves its group (else phase 2
-        // could have made it).
-        if npre == 0 || !is_phase2_move(self.pre[npre - 1] as usize) {
+        // could have made it), and is a clockwise quarter turn: phase 2
+        // tries the anticlockwise one too (see start_phase2).
+        if npre == 0 || is_clockwise_quarter_off_phase2(self.pre[npre - 1] as usize) {
             let twist = coord::twist(&cube) as usize;
             let flip = coord::flip(&cube) as usize;
             let slice = coord::slice_sorted(&cube) as usize / 24;
