@@ -947,7 +947,7 @@ impl<'a> Search<'a> {
         if npre == 0 || is_clockwise_quarter_off_phase2(self.pre[npre - 1] as usize) {
             let twist = coord::twist(&cube) as usize;
             let flip = coord::flip(&cube) as usize;
-            let slice = coord::slice_sorted(&cube) as usize / 24;
+            let slice = coord::slice(&cube) as usize;
             let len1 = total - npre;
             if self.t.phase1_depth(twist, flip, slice) as usize <= len1 {
                 self.cubes[0] = cube;
@@ -1087,7 +1087,7 @@ fn solve_once(
         .map(|dir| {
             let twist = coord::twist(&dir.cube) as usize;
             let flip = coord::flip(&dir.cube) as usize;
-            let slice = coord::slice_sorted(&dir.cube) as usize / 24;
+            let slice = coord::slice(&dir.cube) as usize;
             let h = tables.phase1_depth(twist, flip, slice) as usize;
             let mut cubes = [CubieCube::SOLVED; MAX_LEN + 1];
             cubes[0] = dir.cube;
