@@ -88,6 +88,12 @@ struct CompactPrune {
     corners_inv: Vec<u16>,
     ud_inv: Vec<u16>,
     slice_perm_inv: [u8; 24],
+    /// Phase 1's move tables with each result's class read in: twist
+    /// (12 bits) and its class and symmetry (`class << 4 | sym`) above;
+    /// flip (11 bits), its class (10 bits) and the symmetry back to the
+    /// class (4 bits). One read instead of two before the table reads.
+    twist_move_x: Vec<u32>,
+    flip_move_x: Vec<u32>,
 }
 
 /// Distances at 4 bits an entry (a distance above 15 is kept as 15, still
@@ -245,16 +251,60 @@ impl CompactPrune {
         if c as usize >= limit {
             return c;
         }
-        // The cube turned a quarter about UD is as far from phase 2, and
-        // its flip is measured against the other faces: the same table
-        // gives a second bound (min2phase's conjugate pruning).
+        self.quarter_turned_bound(coord, twist, flip, slice).max(c)
+    }
+
+    /// The cube turned a quarter about UD is as far from phase 2, and its
+    /// flip is measured against the other faces: the (flip class, twist)
+    /// table gives a second bound (min2phase's conjugate pruning).
+    #[inline(always)]
+    fn quarter_turned_bound(
+        &self,
+        coord: &CoordTables,
+        twist: usize,
+        flip: usize,
+        slice: usize,
+    ) -> u8 {
         const QUARTER_ABOUT_UD: usize = 2;
         let slice_q = coord.slice_conj[slice * 16 + QUARTER_ABOUT_UD] as usize;
         let twist_q = coord.twist_conj[twist * 16 + QUARTER_ABOUT_UD] as usize;
         let flip_q = coord.conj_flip(flip as u16, QUARTER_ABOUT_UD, slice_q) as usize;
-        (self.twist_flip)
-            .get(twist_flip_index(&self.flip_class, coord, twist_q, flip_q))
-            .max(c)
+        (self.twist_flip).get(twist_flip_index(&self.flip_class, coord, twist_q, flip_q))
+    }
+
+    /// [`CompactPrune::phase1_bound_below`] for a child read from the
+    /// class-carrying move tables: `tx` and `fx` are their entries.
+    #[inline(always)]
+    fn phase1_bound_below_x(
+        &self,
+        coord: &CoordTables,
+        tx: u32,
+        fx: u32,
+        slice: usize,
+        limit: usize,
+    ) -> u8 {
+        let twist = (tx & 0xfff) as usize;
+        let (tclass, tsym) = ((tx >> 16) as usize, (tx >> 12 & 15) as usize);
+        let a =
+            (self.slice_twist).get(tclass * N_SLICE + coord.slice_conj[slice * 16 + tsym] as usize);
+        if a as usize >= limit {
+            return a;
+        }
+        let flip = (fx & 0x7ff) as usize;
+        let (fclass, back) = ((fx >> 11 & 0x3ff) as usize, (fx >> 21) as usize);
+        let b = (self.slice_flip)
+            .get(fclass * N_SLICE + coord.slice_conj[slice * 16 + back] as usize)
+            .max(a);
+        if b as usize >= limit {
+            return b;
+        }
+        let c = (self.twist_flip)
+            .get(fclass * N_TWIST + coord.twist_conj[twist * 16 + back] as usize)
+            .max(b);
+        if c as usize >= limit {
+            return c;
+        }
+        self.quarter_turned_bound(coord, twist, flip, slice).max(c)
     }
 
     /// Whether every phase-2 bound is below `limit`.
@@ -428,6 +478,15 @@ impl CompactPrune {
         });
         let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb] =
             tables;
+        let twist_move_x = (c.twist_move.iter())
+            .map(|&t| t as u32 | c.twist_red.packed[t as usize] << 12)
+            .collect();
+        let flip_move_x = (c.flip_move.iter())
+            .map(|&f| {
+                let (class, back) = flip_class[f as usize];
+                f as u32 | (class as u32) << 11 | (back as u32) << 21
+            })
+            .collect();
         CompactPrune {
             slice_twist: Nibbles::pack(&slice_twist),
             slice_flip: Nibbles::pack(&slice_flip),
@@ -452,6 +511,8 @@ impl CompactPrune {
                     coord::ud_edges(&cube.inverse())
                 })
                 .collect(),
+            twist_move_x,
+            flip_move_x,
             slice_perm_inv: std::array::from_fn(|x| {
                 let mut cube = CubieCube::SOLVED;
                 coord::set_slice_sorted(&mut cube, x as u16);
@@ -788,8 +849,9 @@ impl<'a> Search<'a> {
             if remaining == 1 && is_phase2_move(m) {
                 continue;
             }
-            let tw = c.twist_move[twist * N_MOVES + m] as usize;
-            let fl = c.flip_move[flip * N_MOVES + m] as usize;
+            let tx = cp.twist_move_x[twist * N_MOVES + m];
+            let fx = cp.flip_move_x[flip * N_MOVES + m];
+            let (tw, fl) = ((tx & 0xfff) as usize, (fx & 0x7ff) as usize);
             let sl = c.slice_move[slice * N_MOVES + m] as usize;
             if remaining == 1 {
                 // Only the goal itself will do, and its coordinates are 0.
@@ -797,7 +859,7 @@ impl<'a> Search<'a> {
                     continue;
                 }
             } else {
-                let h = cp.phase1_bound_below(c, tw, fl, sl, remaining) as usize;
+                let h = cp.phase1_bound_below_x(c, tx, fx, sl, remaining) as usize;
                 if h >= remaining {
                     if h > remaining {
                         skip_face = face;
@@ -1198,6 +1260,20 @@ mod tests {
                 let m = crate::tables::PHASE2_MOVES[rng.below(10)] as usize;
                 p.apply_move(FaceTurn::from_index(m))
             });
+            // The class-carrying move tables give the same bound.
+            let (tw, fl) = (coord::twist(&x) as usize, coord::flip(&x) as usize);
+            let m = rng.below(N_MOVES);
+            let (tx, fx) = (
+                cp.twist_move_x[tw * N_MOVES + m],
+                cp.flip_move_x[fl * N_MOVES + m],
+            );
+            let y = x.apply_move(FaceTurn::from_index(m));
+            let (ty, fy, sy_) = (coord::twist(&y), coord::flip(&y), coord::slice(&y) as usize);
+            assert_eq!(((tx & 0xfff) as u16, (fx & 0x7ff) as u16), (ty, fy));
+            assert_eq!(
+                cp.phase1_bound_below_x(c, tx, fx, sy_, usize::MAX),
+                cp.phase1_bound_below(c, ty as usize, fy as usize, sy_, usize::MAX)
+            );
             let inv = p.inverse();
             assert_eq!(
                 cp.corners_inv[coord::corners(&p) as usize],
