@@ -1302,51 +1302,37 @@ mod tests {
         let Prune::Compact(cp) = &compact.prune else {
             unreachable!()
         };
-        let all: Vec<u8> = (0..N_MOVES as u8).collect();
-        let raw = bfs(N_SLICE * N_TWIST, &all, |x, m| {
-            let (sl, tw) = (x / N_TWIST, x % N_TWIST);
-            c.slice_move[sl * N_MOVES + m] as usize * N_TWIST
-                + c.twist_move[tw * N_MOVES + m] as usize
-        });
-        for sl in 0..N_SLICE {
-            for tw in 0..N_TWIST {
-                assert_eq!(
-                    cp.slice_twist.get(slice_twist_index(c, tw, sl)),
-                    raw[sl * N_TWIST + tw].min(15),
-                    "slice {sl} twist {tw}"
-                );
+        // Every (a, b) pair of two coordinates with these move tables: its
+        // distance by a breadth-first search over the raw pairs, against
+        // the reduced table's entry.
+        let check = |name: &str,
+                     (na, a_move): (usize, &[u16]),
+                     (nb, b_move): (usize, &[u16]),
+                     reduced: &dyn Fn(usize, usize) -> u8| {
+            let all: Vec<u8> = (0..N_MOVES as u8).collect();
+            let raw = bfs(na * nb, &all, |x, m| {
+                a_move[x / nb * N_MOVES + m] as usize * nb + b_move[x % nb * N_MOVES + m] as usize
+            });
+            for a in 0..na {
+                for b in 0..nb {
+                    assert_eq!(reduced(a, b), raw[a * nb + b].min(15), "{name} {a} {b}");
+                }
             }
-        }
-        let raw = bfs(N_SLICE * N_FLIP, &all, |x, m| {
-            let (sl, fl) = (x / N_FLIP, x % N_FLIP);
-            c.slice_move[sl * N_MOVES + m] as usize * N_FLIP
-                + c.flip_move[fl * N_MOVES + m] as usize
+        };
+        let slice = (N_SLICE, &c.slice_move[..]);
+        let twist = (N_TWIST, &c.twist_move[..]);
+        let flip = (N_FLIP, &c.flip_move[..]);
+        check("slice, twist", slice, twist, &|sl, tw| {
+            cp.slice_twist.get(slice_twist_index(c, tw, sl))
         });
-        for sl in 0..N_SLICE {
-            for fl in 0..N_FLIP {
-                assert_eq!(
-                    cp.slice_flip
-                        .get(slice_flip_index(&cp.flip_class, c, fl, sl)),
-                    raw[sl * N_FLIP + fl].min(15),
-                    "slice {sl} flip {fl}"
-                );
-            }
-        }
-        let raw = bfs(N_TWIST * N_FLIP, &all, |x, m| {
-            let (tw, fl) = (x / N_FLIP, x % N_FLIP);
-            c.twist_move[tw * N_MOVES + m] as usize * N_FLIP
-                + c.flip_move[fl * N_MOVES + m] as usize
+        check("slice, flip", slice, flip, &|sl, fl| {
+            cp.slice_flip
+                .get(slice_flip_index(&cp.flip_class, c, fl, sl))
         });
-        for tw in 0..N_TWIST {
-            for fl in 0..N_FLIP {
-                assert_eq!(
-                    cp.twist_flip
-                        .get(twist_flip_index(&cp.flip_class, c, tw, fl)),
-                    raw[tw * N_FLIP + fl].min(15),
-                    "twist {tw} flip {fl}"
-                );
-            }
-        }
+        check("twist, flip", twist, flip, &|tw, fl| {
+            cp.twist_flip
+                .get(twist_flip_index(&cp.flip_class, c, tw, fl))
+        });
     }
 
     #[test]

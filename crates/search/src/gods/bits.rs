@@ -354,32 +354,45 @@ fn flush<const SHARED: bool, const MAXIMA: bool>(
     b.len = 0;
 }
 
-/// Expands the frontier positions of `words` without looking at what the
-/// neighbours were: each neighbour's code goes from unseen to new and is
-/// otherwise left as it is, by arithmetic on its word; the new positions
-/// are counted afterwards. On one thread, which alone writes the words.
-fn forward_marking(mem: &[AtomicU64], cur: &mut Cursor<'_, &[u8]>, words: std::ops::Range<usize>) {
-    let nm = cur.tables.nm;
-    let lt = &cur.tables.low_table;
+/// Calls `visit` for each frontier position of `words` with its
+/// neighbours' high parts (the cursor's) and its low part's row: a
+/// neighbour's index is `high[m] + row[m]`.
+#[inline(always)]
+fn each_frontier(
+    mem: &[AtomicU64],
+    cur: &mut Cursor<'_, &[u8]>,
+    words: std::ops::Range<usize>,
+    mut visit: impl FnMut(&[u64], &[u32]),
+) {
+    let tables = cur.tables;
+    let nm = tables.nm;
     for wi in words {
         let w = mem[wi].load(Relaxed);
         let mut f = w & !(w >> 1) & LOW;
         while f != 0 {
             let b = f.trailing_zeros() as u64;
             f &= f - 1;
-            let x = wi as u64 * 32 + (b >> 1);
-            let lo = cur.locate(x);
-            let row = &lt[lo * nm..lo * nm + nm];
-            for (&h, &l) in cur.nh.iter().zip(row) {
-                let y = h + l as u64;
-                let word = &mem[(y >> 5) as usize];
-                let bit = 1u64 << ((y & 31) * 2);
-                let v = word.load(Relaxed);
-                // Unseen (11) loses its low bit; old, frontier and new keep it clear or need it.
-                word.store(v & !(v & (v >> 1) & bit), Relaxed);
-            }
+            let lo = cur.locate(wi as u64 * 32 + (b >> 1));
+            visit(&cur.nh, &tables.low_table[lo * nm..lo * nm + nm]);
         }
     }
+}
+
+/// Expands the frontier positions of `words` without looking at what the
+/// neighbours were: each neighbour's code goes from unseen to new and is
+/// otherwise left as it is, by arithmetic on its word; the new positions
+/// are counted afterwards. On one thread, which alone writes the words.
+fn forward_marking(mem: &[AtomicU64], cur: &mut Cursor<'_, &[u8]>, words: std::ops::Range<usize>) {
+    each_frontier(mem, cur, words, |high, row| {
+        for (&h, &l) in high.iter().zip(row) {
+            let y = h + l as u64;
+            let word = &mem[(y >> 5) as usize];
+            let bit = 1u64 << ((y & 31) * 2);
+            let v = word.load(Relaxed);
+            // Unseen (11) loses its low bit; old, frontier and new keep it clear or need it.
+            word.store(v & !(v & (v >> 1) & bit), Relaxed);
+        }
+    });
 }
 
 /// Expands the frontier positions of `words`.
@@ -390,27 +403,17 @@ fn forward<const SHARED: bool, const MAXIMA: bool>(
     words: std::ops::Range<usize>,
 ) -> LevelStats {
     let nm = cur.tables.nm;
-    let lt = &cur.tables.low_table;
     let mut st = LevelStats::default();
-    for wi in words {
-        let w = mem[wi].load(Relaxed);
-        let mut f = w & !(w >> 1) & LOW;
-        while f != 0 {
-            let b = f.trailing_zeros() as u64;
-            f &= f - 1;
-            let x = wi as u64 * 32 + (b >> 1);
-            let lo = cur.locate(x);
-            let row = &lt[lo * nm..lo * nm + nm];
-            let out = &mut batch.ys[batch.len * nm..(batch.len + 1) * nm];
-            for ((y, &h), &l) in out.iter_mut().zip(&cur.nh).zip(row) {
-                *y = h + l as u64;
-            }
-            batch.len += 1;
-            if batch.len == BATCH {
-                flush::<SHARED, MAXIMA>(mem, nm, batch, &mut st);
-            }
+    each_frontier(mem, cur, words, |high, row| {
+        let out = &mut batch.ys[batch.len * nm..(batch.len + 1) * nm];
+        for ((y, &h), &l) in out.iter_mut().zip(high).zip(row) {
+            *y = h + l as u64;
         }
-    }
+        batch.len += 1;
+        if batch.len == BATCH {
+            flush::<SHARED, MAXIMA>(mem, nm, batch, &mut st);
+        }
+    });
     flush::<SHARED, MAXIMA>(mem, nm, batch, &mut st);
     st
 }
