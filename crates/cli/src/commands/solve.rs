@@ -362,11 +362,13 @@ fn growth_lines(log: &[TableGrowth]) -> Vec<String> {
         let first = &log[i];
         let mut last = first;
         let mut secs = first.secs;
-        // (Two tables may share a description: one grows a layer a step.)
+        // (Two tables may share a description: one grows a layer a step,
+        // and a last step may only find it complete.)
         while let Some(g) = log.get(i + 1).filter(|g| {
             g.before_depth == first.before_depth
                 && g.table == first.table
-                && g.to_depth == last.to_depth + 1
+                && (g.to_depth == last.to_depth + 1
+                    || (g.to_depth == last.to_depth && g.complete && !last.complete))
         }) {
             secs += g.secs;
             last = g;
@@ -376,9 +378,14 @@ fn growth_lines(log: &[TableGrowth]) -> Vec<String> {
         let mean = last
             .mean
             .map_or(String::new(), |m| format!(", mean {m:.2}"));
+        let filled = if last.complete {
+            format!("complete, {} deep", last.to_depth)
+        } else {
+            format!("filled to depth {}", last.to_depth)
+        };
         lines.push(format!(
-            "  before depth {}: {} filled to depth {}{mean} (modelled {:.2} s of filling against {:.2} s of search expected)",
-            first.before_depth, first.table, last.to_depth, secs, first.expected_search_secs
+            "  before depth {}: {} {filled}{mean} (modelled {:.2} s of filling against {:.2} s of search expected)",
+            first.before_depth, first.table, secs, first.expected_search_secs
         ));
     }
     lines

@@ -93,8 +93,12 @@ pub struct TableGrowth {
     pub table: String,
     /// The depth it is filled to now.
     pub to_depth: u8,
-    /// Its mean bound now (a pattern database's).
+    /// Its mean bound now (a pattern database's; positions not reached
+    /// yet count one beyond the depth filled).
     pub mean: Option<f64>,
+    /// Whether it holds every position now (a pattern database's last
+    /// step finds that the layers beyond are empty).
+    pub complete: bool,
     /// The step's modelled seconds.
     pub secs: f64,
     /// The next depth's modelled search seconds before the step.

@@ -35,7 +35,7 @@ const INITIAL_FILL_WORK: u64 = 1 << 25;
 /// Sequences the hashed table's first fill may walk.
 const INITIAL_HASHED_SEQUENCES: u64 = 1 << 20;
 /// Modelled seconds a hashed fill spends per sequence (a move, a hash and
-/// a random write).
+/// a random write), times the symmetry's insertion cost when it reduces.
 const SEQUENCE_SECS: f64 = 1e-7;
 /// Modelled seconds a search node spends per move it tries (a move and
 /// the table lookups of the neighbour; measured on the 3x3x3 and the
@@ -286,6 +286,7 @@ impl Solver {
                         table: String::from("hashed positions"),
                         to_depth: to,
                         mean: None,
+                        complete: false,
                         secs,
                         expected_search_secs: expected,
                     }
@@ -317,6 +318,7 @@ impl Solver {
                         table: t.projection().description().to_string(),
                         to_depth: t.filled_depth(),
                         mean: Some(t.mean()),
+                        complete: t.is_complete(),
                         secs,
                         expected_search_secs: expected,
                     };
@@ -392,7 +394,10 @@ impl Solver {
                 Growth::Deeper {
                     depth,
                     sequences,
-                    secs: sequences as f64 * SEQUENCE_SECS,
+                    // Reducing by symmetry makes each insertion dearer.
+                    secs: sequences as f64
+                        * SEQUENCE_SECS
+                        * sym.map_or(1, HashedSymmetry::insert_cost) as f64,
                 }
             })
         });
