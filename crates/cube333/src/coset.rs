@@ -1807,12 +1807,7 @@ mod tests {
         let t = CosetTables::build(CoordTables::get());
         let mut rng = SeededRng::new(11);
         for _ in 0..500 {
-            // A random element of H, by its moves.
-            let mut g = CubieCube::SOLVED;
-            for _ in 0..30 {
-                let m = PHASE2_MOVES[rng.below(10)] as usize;
-                g = g.apply_move(FaceTurn::from_index(m));
-            }
+            let g = CubieCube::random_in_phase2(&mut rng, 30);
             let u = edge4(&g, 0) as usize;
             let d = edge4(&g, 4) as usize;
             assert_eq!(t.merge[u * 24 + d % 24], coord::ud_edges(&g));
@@ -1858,11 +1853,7 @@ mod tests {
         let t = CosetTables::build(c);
         let mut rng = SeededRng::new(5);
         for _ in 0..300 {
-            let mut g = CubieCube::SOLVED;
-            for _ in 0..30 {
-                let m = PHASE2_MOVES[rng.below(10)] as usize;
-                g = g.apply_move(FaceTurn::from_index(m));
-            }
+            let g = CubieCube::random_in_phase2(&mut rng, 30);
             let (co, e, p) = (
                 coord::corners(&g) as usize,
                 coord::ud_edges(&g) as usize,

@@ -325,6 +325,19 @@ impl CubieCube {
         Ok(())
     }
 
+    /// A random element of phase 2's group `<U, D, R2, L2, F2, B2>`: `moves`
+    /// random moves of it (for the tests of its coordinates and tables).
+    #[cfg(test)]
+    pub(crate) fn random_in_phase2(
+        rng: &mut twistor_core::random::SeededRng,
+        moves: usize,
+    ) -> CubieCube {
+        (0..moves).fold(CubieCube::SOLVED, |c, _| {
+            let m = crate::tables::PHASE2_MOVES[rng.below(10)] as usize;
+            c.apply_move(FaceTurn::from_index(m))
+        })
+    }
+
     /// A uniformly random solvable cube from 64 random bits at a time drawn
     /// from `next_u64` (any generator will do).
     pub fn random(mut next_u64: impl FnMut() -> u64) -> CubieCube {

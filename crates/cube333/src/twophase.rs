@@ -25,7 +25,7 @@ use thiserror::Error;
 use crate::coord::{self, N_CORNERS, N_FLIP, N_SLICE, N_TWIST, N_UD_EDGES};
 use crate::cubie::CubieCube;
 use crate::moves::{FaceTurn, MoveSeq, N_MOVES};
-use crate::prune::{phase1_table, phase2_table, NibbleTable};
+use crate::prune::{build_sym_nibbles, phase1_table, phase2_table, NibbleTable, SymSpace};
 use crate::symmetry::Symmetries;
 use crate::tables::CoordTables;
 use twistor_core::store::{StoreEvent, TableStore};
@@ -88,10 +88,9 @@ struct CompactPrune {
     corners_inv: Vec<u16>,
     ud_inv: Vec<u16>,
     slice_perm_inv: [u8; 24],
-    /// Phase 1's move tables with each result's class read in: twist
-    /// (12 bits) and its class and symmetry (`class << 4 | sym`) above;
-    /// flip (11 bits), its class (10 bits) and the symmetry back to the
-    /// class (4 bits). One read instead of two before the table reads.
+    /// Phase 1's move tables with each result's class read in, in the
+    /// forms of [`twist_x`] and [`flip_x`]: one read instead of two before
+    /// the table reads.
     twist_move_x: Vec<u32>,
     flip_move_x: Vec<u32>,
 }
@@ -121,9 +120,92 @@ impl Nibbles {
     }
 }
 
-/// The (flip class, twist) table's index of a twist and flip: the pair
-/// turned by the symmetry that takes the flip to its class's
-/// representative.
+/// A symmetry-reduced projection for [`build_sym_nibbles`]: classes of
+/// one coordinate (moved by their representatives) × another coordinate,
+/// turned with them.
+struct ProjectionSpace<'a, C, I, J, S> {
+    classes: usize,
+    inner: usize,
+    moves: &'a [u8],
+    class_move: C,
+    inner_move: I,
+    inner_conj: J,
+    stab: S,
+}
+
+impl<C, I, J, S> SymSpace for ProjectionSpace<'_, C, I, J, S>
+where
+    C: Fn(usize, usize) -> (usize, usize) + Sync,
+    I: Fn(usize, usize) -> usize + Sync,
+    J: Fn(usize, usize) -> usize + Sync,
+    S: Fn(usize) -> u16 + Sync,
+{
+    fn n_classes(&self) -> usize {
+        self.classes
+    }
+    fn n_inner(&self) -> usize {
+        self.inner
+    }
+    fn moves(&self) -> &[u8] {
+        self.moves
+    }
+    #[inline]
+    fn class_move(&self, class: usize, m: usize) -> (usize, usize) {
+        (self.class_move)(class, m)
+    }
+    #[inline]
+    fn inner_move(&self, inner: usize, m: usize) -> usize {
+        (self.inner_move)(inner, m)
+    }
+    #[inline]
+    fn inner_conj(&self, inner: usize, s: usize) -> usize {
+        (self.inner_conj)(inner, s)
+    }
+    fn stab(&self, class: usize) -> u16 {
+        (self.stab)(class)
+    }
+}
+
+/// A twist with its class and symmetry under the 16 symmetries read in:
+/// the twist in the low 12 bits, `class << 4 | sym` above (the form of
+/// [`CompactPrune`]'s twist move table).
+#[inline(always)]
+fn twist_x(coord: &CoordTables, twist: usize) -> u32 {
+    twist as u32 | coord.twist_red.packed[twist] << 12
+}
+
+/// A flip with its class (10 bits from bit 11) and the symmetry back to
+/// the class (4 bits from bit 21) read in (the form of [`CompactPrune`]'s
+/// flip move table).
+#[inline(always)]
+fn flip_x(flip_class: &[(u16, u8)], flip: usize) -> u32 {
+    let (class, back) = flip_class[flip];
+    flip as u32 | (class as u32) << 11 | (back as u32) << 21
+}
+
+/// The (twist class, slice) table's index: the pair turned by the
+/// symmetry that takes the twist to its class's representative.
+#[inline(always)]
+fn slice_twist_at(coord: &CoordTables, tx: u32, slice: usize) -> usize {
+    (tx >> 16) as usize * N_SLICE + coord.slice_conj[slice * 16 + (tx >> 12 & 15) as usize] as usize
+}
+
+/// The (flip class, slice) table's index, turned as the flip is to its
+/// class.
+#[inline(always)]
+fn slice_flip_at(coord: &CoordTables, fx: u32, slice: usize) -> usize {
+    (fx >> 11 & 0x3ff) as usize * N_SLICE
+        + coord.slice_conj[slice * 16 + (fx >> 21) as usize] as usize
+}
+
+/// The (flip class, twist) table's index, turned likewise.
+#[inline(always)]
+fn twist_flip_at(coord: &CoordTables, twist: usize, fx: u32) -> usize {
+    (fx >> 11 & 0x3ff) as usize * N_TWIST
+        + coord.twist_conj[twist * 16 + (fx >> 21) as usize] as usize
+}
+
+/// [`twist_flip_at`] of a raw twist and flip.
 #[inline]
 fn twist_flip_index(
     flip_class: &[(u16, u8)],
@@ -131,28 +213,24 @@ fn twist_flip_index(
     twist: usize,
     flip: usize,
 ) -> usize {
-    let (class, back) = flip_class[flip];
-    class as usize * N_TWIST + coord.twist_conj[twist * 16 + back as usize] as usize
+    twist_flip_at(coord, twist, flip_x(flip_class, flip))
 }
 
-/// The (twist class, slice) table's index: the pair turned by the
-/// symmetry that takes the twist to its class's representative.
-#[inline(always)]
+/// [`slice_twist_at`] of a raw twist.
+#[cfg(test)]
 fn slice_twist_index(coord: &CoordTables, twist: usize, slice: usize) -> usize {
-    let p = coord.twist_red.packed[twist] as usize;
-    (p >> 4) * N_SLICE + coord.slice_conj[slice * 16 + (p & 15)] as usize
+    slice_twist_at(coord, twist_x(coord, twist), slice)
 }
 
-/// The (flip class, slice) table's index, as [`twist_flip_index`] turns.
-#[inline(always)]
+/// [`slice_flip_at`] of a raw flip.
+#[cfg(test)]
 fn slice_flip_index(
     flip_class: &[(u16, u8)],
     coord: &CoordTables,
     flip: usize,
     slice: usize,
 ) -> usize {
-    let (class, back) = flip_class[flip];
-    class as usize * N_SLICE + coord.slice_conj[slice * 16 + back as usize] as usize
+    slice_flip_at(coord, flip_x(flip_class, flip), slice)
 }
 
 /// Which four of the eight slots hold pieces 0..4, as a rank in 0..70.
@@ -181,20 +259,6 @@ pub const FULL_TABLES_PAY_AFTER: usize = 20_000;
 
 /// Breadth-first distances over `n` states from state 0.
 pub(crate) fn bfs(n: usize, moves: &[u8], next: impl Fn(usize, usize) -> usize) -> Vec<u8> {
-    bfs_with_twins(n, moves, next, |_, _| {})
-}
-
-/// [`bfs`] over a symmetry-reduced index, where a class representative
-/// fixed by some symmetries leaves several indices for one position up to
-/// symmetry: `twins(y, f)` calls `f` on each index equivalent to `y`, and
-/// each is given `y`'s distance with it (otherwise one of them could be
-/// reached only later, through another path, and overestimated).
-fn bfs_with_twins(
-    n: usize,
-    moves: &[u8],
-    next: impl Fn(usize, usize) -> usize,
-    twins: impl Fn(usize, &mut dyn FnMut(usize)),
-) -> Vec<u8> {
     let mut d = vec![u8::MAX; n];
     d[0] = 0;
     let mut frontier = vec![0u32];
@@ -207,12 +271,6 @@ fn bfs_with_twins(
                 if d[y] == u8::MAX {
                     d[y] = depth + 1;
                     nextf.push(y as u32);
-                    twins(y, &mut |z| {
-                        if d[z] == u8::MAX {
-                            d[z] = depth + 1;
-                            nextf.push(z as u32);
-                        }
-                    });
                 }
             }
         }
@@ -235,23 +293,37 @@ impl CompactPrune {
         slice: usize,
         limit: usize,
     ) -> u8 {
-        let a = self.slice_twist.get(slice_twist_index(coord, twist, slice));
+        let (tx, fx) = (twist_x(coord, twist), flip_x(&self.flip_class, flip));
+        self.phase1_bound_below_x(coord, tx, fx, slice, limit)
+    }
+
+    /// [`CompactPrune::phase1_bound_below`] of a twist and flip in the
+    /// class-carrying form of [`twist_x`] and [`flip_x`] (as the phase-1
+    /// search reads them from its move tables).
+    #[inline(always)]
+    fn phase1_bound_below_x(
+        &self,
+        coord: &CoordTables,
+        tx: u32,
+        fx: u32,
+        slice: usize,
+        limit: usize,
+    ) -> u8 {
+        let a = self.slice_twist.get(slice_twist_at(coord, tx, slice));
         if a as usize >= limit {
             return a;
         }
-        let b = (self.slice_flip)
-            .get(slice_flip_index(&self.flip_class, coord, flip, slice))
-            .max(a);
+        let b = self.slice_flip.get(slice_flip_at(coord, fx, slice)).max(a);
         if b as usize >= limit {
             return b;
         }
-        let c = (self.twist_flip)
-            .get(twist_flip_index(&self.flip_class, coord, twist, flip))
-            .max(b);
+        let twist = (tx & 0xfff) as usize;
+        let c = self.twist_flip.get(twist_flip_at(coord, twist, fx)).max(b);
         if c as usize >= limit {
             return c;
         }
-        self.quarter_turned_bound(coord, twist, flip, slice).max(c)
+        self.quarter_turned_bound(coord, twist, (fx & 0x7ff) as usize, slice)
+            .max(c)
     }
 
     /// The cube turned a quarter about UD is as far from phase 2, and its
@@ -270,41 +342,6 @@ impl CompactPrune {
         let twist_q = coord.twist_conj[twist * 16 + QUARTER_ABOUT_UD] as usize;
         let flip_q = coord.conj_flip(flip as u16, QUARTER_ABOUT_UD, slice_q) as usize;
         (self.twist_flip).get(twist_flip_index(&self.flip_class, coord, twist_q, flip_q))
-    }
-
-    /// [`CompactPrune::phase1_bound_below`] for a child read from the
-    /// class-carrying move tables: `tx` and `fx` are their entries.
-    #[inline(always)]
-    fn phase1_bound_below_x(
-        &self,
-        coord: &CoordTables,
-        tx: u32,
-        fx: u32,
-        slice: usize,
-        limit: usize,
-    ) -> u8 {
-        let twist = (tx & 0xfff) as usize;
-        let (tclass, tsym) = ((tx >> 16) as usize, (tx >> 12 & 15) as usize);
-        let a =
-            (self.slice_twist).get(tclass * N_SLICE + coord.slice_conj[slice * 16 + tsym] as usize);
-        if a as usize >= limit {
-            return a;
-        }
-        let flip = (fx & 0x7ff) as usize;
-        let (fclass, back) = ((fx >> 11 & 0x3ff) as usize, (fx >> 21) as usize);
-        let b = (self.slice_flip)
-            .get(fclass * N_SLICE + coord.slice_conj[slice * 16 + back] as usize)
-            .max(a);
-        if b as usize >= limit {
-            return b;
-        }
-        let c = (self.twist_flip)
-            .get(fclass * N_TWIST + coord.twist_conj[twist * 16 + back] as usize)
-            .max(b);
-        if c as usize >= limit {
-            return c;
-        }
-        self.quarter_turned_bound(coord, twist, flip, slice).max(c)
     }
 
     /// Whether every phase-2 bound is below `limit`.
@@ -378,21 +415,44 @@ impl CompactPrune {
             }
         }
         // The symmetries fixing each class's representative flip.
-        let flip_stab: Vec<Vec<usize>> = reps
+        let flip_stab: Vec<u16> = reps
             .iter()
             .map(|&f| {
-                (keep_eo.iter().copied())
-                    .filter(|&t| c.flip_conj[f * 16 + t] as usize == f)
-                    .collect()
+                (keep_eo.iter())
+                    .filter(|&&t| c.flip_conj[f * 16 + t] as usize == f)
+                    .fold(0, |mask, &t| mask | 1 << t)
             })
             .collect();
+        let flip_class_move = |class: usize, m: usize| {
+            let (class2, back) = flip_class[c.flip_move[reps[class] * N_MOVES + m] as usize];
+            (class2 as usize, back as usize)
+        };
+        let twist_class_move = |class: usize, m: usize| {
+            let t2 = c.twist_move[c.twist_red.rep[class] as usize * N_MOVES + m] as usize;
+            let p = c.twist_red.packed[t2] as usize;
+            (p >> 4, p & 15)
+        };
+        let slice_inner = |sl: usize, m: usize| c.slice_move[sl * N_MOVES + m] as usize;
+        let slice_conj = |sl: usize, s: usize| c.slice_conj[sl * 16 + s] as usize;
         let all: Vec<u8> = (0..N_MOVES as u8).collect();
         let p2 = &crate::tables::PHASE2_MOVES;
-        let slice_move = |sl: usize, m: usize| c.slice_move[sl * N_MOVES + m] as usize;
+        // A permutation coordinate's inverse, through cubies.
+        let inverse = |n: usize, set: fn(&mut CubieCube, u16), get: fn(&CubieCube) -> u16| {
+            (0..n)
+                .map(|x| {
+                    let mut cube = CubieCube::SOLVED;
+                    set(&mut cube, x as u16);
+                    get(&cube.inverse())
+                })
+                .collect::<Vec<u16>>()
+        };
+        let (mut corners_inv, mut ud_inv) = (Vec::new(), Vec::new());
         let mut tables: [Vec<u8>; 6] = Default::default();
         let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb] =
             &mut tables;
         rayon::scope(|scope| {
+            scope.spawn(|_| corners_inv = inverse(N_CORNERS, coord::set_corners, coord::corners));
+            scope.spawn(|_| ud_inv = inverse(N_UD_EDGES, coord::set_ud_edges, coord::ud_edges));
             scope.spawn(|_| {
                 *corner_edge_comb = bfs(N_CORNERS * 70, p2, |x, m| {
                     let (cn, k) = (x / 70, x % 70);
@@ -407,66 +467,39 @@ impl CompactPrune {
                         + corner_comb_move[k * N_MOVES + m] as usize
                 })
             });
+            // The three reduced tables, 4 bits an entry as they are built.
             scope.spawn(|_| {
-                *twist_flip = bfs_with_twins(
-                    reps.len() * N_TWIST,
-                    &all,
-                    |x, m| {
-                        let (class, tw) = (x / N_TWIST, x % N_TWIST);
-                        let f2 = c.flip_move[reps[class] * N_MOVES + m] as usize;
-                        twist_flip_index(
-                            &flip_class,
-                            c,
-                            c.twist_move[tw * N_MOVES + m] as usize,
-                            f2,
-                        )
-                    },
-                    |y, f| {
-                        let (class, tw) = (y / N_TWIST, y % N_TWIST);
-                        for &t in &flip_stab[class] {
-                            f(class * N_TWIST + c.twist_conj[tw * 16 + t] as usize);
-                        }
-                    },
-                )
+                *twist_flip = build_sym_nibbles(&ProjectionSpace {
+                    classes: reps.len(),
+                    inner: N_TWIST,
+                    moves: &all,
+                    class_move: flip_class_move,
+                    inner_move: |tw: usize, m: usize| c.twist_move[tw * N_MOVES + m] as usize,
+                    inner_conj: |tw: usize, s: usize| c.twist_conj[tw * 16 + s] as usize,
+                    stab: |class: usize| flip_stab[class],
+                })
             });
             scope.spawn(|_| {
-                let red = &c.twist_red;
-                *slice_twist = bfs_with_twins(
-                    red.rep.len() * N_SLICE,
-                    &all,
-                    |x, m| {
-                        let (class, sl) = (x / N_SLICE, x % N_SLICE);
-                        let tw = red.rep[class] as usize;
-                        slice_twist_index(
-                            c,
-                            c.twist_move[tw * N_MOVES + m] as usize,
-                            slice_move(sl, m),
-                        )
-                    },
-                    |y, f| {
-                        let (class, sl) = (y / N_SLICE, y % N_SLICE);
-                        for t in (0..16).filter(|t| red.stab[class] >> t & 1 != 0) {
-                            f(class * N_SLICE + c.slice_conj[sl * 16 + t] as usize);
-                        }
-                    },
-                )
+                *slice_twist = build_sym_nibbles(&ProjectionSpace {
+                    classes: c.twist_red.rep.len(),
+                    inner: N_SLICE,
+                    moves: &all,
+                    class_move: twist_class_move,
+                    inner_move: slice_inner,
+                    inner_conj: slice_conj,
+                    stab: |class: usize| c.twist_red.stab[class],
+                })
             });
             scope.spawn(|_| {
-                *slice_flip = bfs_with_twins(
-                    reps.len() * N_SLICE,
-                    &all,
-                    |x, m| {
-                        let (class, sl) = (x / N_SLICE, x % N_SLICE);
-                        let f2 = c.flip_move[reps[class] * N_MOVES + m] as usize;
-                        slice_flip_index(&flip_class, c, f2, slice_move(sl, m))
-                    },
-                    |y, f| {
-                        let (class, sl) = (y / N_SLICE, y % N_SLICE);
-                        for &t in &flip_stab[class] {
-                            f(class * N_SLICE + c.slice_conj[sl * 16 + t] as usize);
-                        }
-                    },
-                )
+                *slice_flip = build_sym_nibbles(&ProjectionSpace {
+                    classes: reps.len(),
+                    inner: N_SLICE,
+                    moves: &all,
+                    class_move: flip_class_move,
+                    inner_move: slice_inner,
+                    inner_conj: slice_conj,
+                    stab: |class: usize| flip_stab[class],
+                })
             });
             scope.spawn(|_| {
                 *ud_slice = bfs(N_UD_EDGES * 24, p2, |x, m| {
@@ -479,45 +512,29 @@ impl CompactPrune {
         let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb] =
             tables;
         let twist_move_x = (c.twist_move.iter())
-            .map(|&t| t as u32 | c.twist_red.packed[t as usize] << 12)
+            .map(|&t| twist_x(c, t as usize))
             .collect();
         let flip_move_x = (c.flip_move.iter())
-            .map(|&f| {
-                let (class, back) = flip_class[f as usize];
-                f as u32 | (class as u32) << 11 | (back as u32) << 21
-            })
+            .map(|&f| flip_x(&flip_class, f as usize))
             .collect();
         CompactPrune {
-            slice_twist: Nibbles::pack(&slice_twist),
-            slice_flip: Nibbles::pack(&slice_flip),
-            twist_flip: Nibbles::pack(&twist_flip),
+            slice_twist: Nibbles(slice_twist),
+            slice_flip: Nibbles(slice_flip),
+            twist_flip: Nibbles(twist_flip),
             flip_class,
             ud_slice: Nibbles::pack(&ud_slice),
             ud_corner_comb: Nibbles::pack(&ud_corner_comb),
             corner_comb,
             corner_edge_comb: Nibbles::pack(&corner_edge_comb),
             edge_comb,
-            corners_inv: (0..N_CORNERS)
-                .map(|x| {
-                    let mut cube = CubieCube::SOLVED;
-                    coord::set_corners(&mut cube, x as u16);
-                    coord::corners(&cube.inverse())
-                })
-                .collect(),
-            ud_inv: (0..N_UD_EDGES)
-                .map(|x| {
-                    let mut cube = CubieCube::SOLVED;
-                    coord::set_ud_edges(&mut cube, x as u16);
-                    coord::ud_edges(&cube.inverse())
-                })
-                .collect(),
+            corners_inv,
+            ud_inv,
             twist_move_x,
             flip_move_x,
-            slice_perm_inv: std::array::from_fn(|x| {
-                let mut cube = CubieCube::SOLVED;
-                coord::set_slice_sorted(&mut cube, x as u16);
-                coord::slice_sorted(&cube.inverse()) as u8
-            }),
+            slice_perm_inv: {
+                let inv = inverse(24, coord::set_slice_sorted, coord::slice_sorted);
+                std::array::from_fn(|x| inv[x] as u8)
+            },
         }
     }
 }
@@ -1255,11 +1272,7 @@ mod tests {
                 coord::twist(&q)
             );
             assert_eq!(c.conj_flip(coord::flip(&x), 2, slice_q), coord::flip(&q));
-            // A phase-2 cube: ten random phase-2 moves.
-            let p = (0..10).fold(CubieCube::SOLVED, |p, _| {
-                let m = crate::tables::PHASE2_MOVES[rng.below(10)] as usize;
-                p.apply_move(FaceTurn::from_index(m))
-            });
+            let p = CubieCube::random_in_phase2(&mut rng, 10);
             // The class-carrying move tables give the same bound.
             let (tw, fl) = (coord::twist(&x) as usize, coord::flip(&x) as usize);
             let m = rng.below(N_MOVES);

@@ -274,9 +274,11 @@ impl Solver {
             }
             let step = match growth {
                 Growth::Deeper {
-                    depth: to, secs, ..
+                    depth: to,
+                    sequences,
+                    secs,
                 } => {
-                    let Some(h) = self.hashed_deeper(growth, stop) else {
+                    let Some(h) = self.hashed_to(to, sequences, stop) else {
                         break;
                     };
                     self.hashed = Some(h);
@@ -336,14 +338,8 @@ impl Solver {
         }
     }
 
-    /// The hashed table one move deeper, as `growth` says.
-    fn hashed_deeper(&self, growth: Growth, stop: &AtomicBool) -> Option<HashedTable> {
-        let Growth::Deeper {
-            depth, sequences, ..
-        } = growth
-        else {
-            return None;
-        };
+    /// The hashed table filled to `depth`, sized for `sequences`.
+    fn hashed_to(&self, depth: u8, sequences: u64, stop: &AtomicBool) -> Option<HashedTable> {
         let fill = HashedFill {
             entries: hashed_entries(self.hashed_cap, sequences),
             depth,
