@@ -286,9 +286,9 @@ impl OptimalSolver {
         })
     }
 
-    /// A lower bound on the distance of `cube` (the maximum over the axes).
+    /// A lower bound on the distance of `cube`.
     pub fn lower_bound(&self, cube: &CubieCube) -> u8 {
-        self.axes(cube).iter().map(|a| a.depth).max().unwrap_or(0)
+        bound(&self.axes(cube))
     }
 
     /// Whether the huge table is in the cache already (a file is there;
@@ -351,7 +351,7 @@ impl OptimalSolver {
             && FaceTurn::all()
                 .all(|m| cube.apply_move(m) == CubieCube::from_moves(&[m]).multiply(cube));
         let nodes = AtomicU64::new(0);
-        let start = axes.iter().map(|a| a.depth).max().unwrap_or(0);
+        let start = bound(&axes);
         let stopped = || {
             opts.stop
                 .as_ref()
@@ -534,6 +534,20 @@ impl OptimalSolver {
     }
 }
 
+/// The distance bound of three axis states: the largest, and one more when
+/// all three are the same `b > 0`. A solution in `b` moves ends with a turn
+/// of one axis's face, which lies in that axis's subgroup `H`; the moves
+/// before it then bring the cube into `H`, so that axis is at most `b - 1`
+/// away (nxopt's rule).
+fn bound(axes: &[Axis; 3]) -> u8 {
+    let b = axes[0].depth;
+    if b > 0 && axes.iter().all(|a| a.depth == b) {
+        b + 1
+    } else {
+        axes.iter().map(|a| a.depth).max().unwrap_or(0)
+    }
+}
+
 struct Prefix {
     moves: Vec<u8>,
     axes: [Axis; 3],
@@ -621,6 +635,20 @@ impl Worker<'_> {
                     moves[kept] = moves[i];
                     kids[kept] = kids[i];
                     kids[kept][k] = probe[i];
+                    kept += 1;
+                }
+            }
+            n = kept;
+        }
+        // A child at the same bound on all three axes is one further away
+        // (see `bound`): pruned when that bound is one under the remaining.
+        if remaining > 1 {
+            let r = remaining as u8 - 1;
+            let mut kept = 0;
+            for i in 0..n {
+                if !kids[i].iter().all(|a| a.depth == r) {
+                    moves[kept] = moves[i];
+                    kids[kept] = kids[i];
                     kept += 1;
                 }
             }
@@ -810,6 +838,39 @@ mod tests {
         assert_eq!(lanes_equal(word, 1), 1 << 2);
         assert_eq!(lanes_equal(word, 2), 1 << 4);
         assert_eq!(lanes_equal(word, 3).count_ones(), 29);
+    }
+
+    /// The equal-bounds rule (`bound`) on every cube within five moves:
+    /// never above the distance, and above the largest axis bound on some.
+    #[test]
+    fn equal_axis_bounds_add_one_without_overestimating() {
+        let s = OptimalSolver::load(
+            OptimalTableKind::Small,
+            &twistor_core::store::NoStore,
+            &mut |_| {},
+        );
+        let mut seen = std::collections::HashSet::from([CubieCube::SOLVED]);
+        let mut frontier = vec![CubieCube::SOLVED];
+        let mut raised = 0;
+        for distance in 1..=5u8 {
+            let mut next = Vec::new();
+            for c in &frontier {
+                for m in FaceTurn::all() {
+                    let x = c.apply_move(m);
+                    if seen.insert(x) {
+                        next.push(x);
+                    }
+                }
+            }
+            for c in &next {
+                let axes = s.axes(c);
+                let b = bound(&axes);
+                assert!(b <= distance, "{c:?}: bound {b} above {distance}");
+                raised += usize::from(b > axes.iter().map(|a| a.depth).max().unwrap());
+            }
+            frontier = next;
+        }
+        assert!(raised > 0);
     }
 
     #[test]
