@@ -68,7 +68,7 @@ impl TableMemory {
 /// A stored table is read in pieces straight into the memory the solver
 /// searches (anonymous, huge pages), so it is never held twice: mapping
 /// the file and copying it would count both against the process at the
-/// peak (1.7 GB for the optimal solver's 0.88 GB table).
+/// peak (1.7 GB for the optimal solver's 0.88 GB huge table).
 pub(crate) fn load_or_build(
     store: &dyn TableStore,
     key: &TableKey,

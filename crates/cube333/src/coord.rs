@@ -102,27 +102,71 @@ pub fn slice(c: &CubieCube) -> u16 {
 /// Slice sorted: slice positions and the order of the slice edges in them,
 /// `24 · slice + order` (0 when solved).
 pub fn slice_sorted(c: &CubieCube) -> u16 {
-    let mut a = 0i32;
-    let mut x = 0i32;
-    let mut edge4 = [0u8; 4];
+    slice_sorted_of(&c.ep)
+}
+
+/// The order part of [`slice_sorted`] (0..24) of the four slice edges as
+/// they stand in slot order, indexed by `Σ (edge − 8) · 4^(3 − i)`.
+const SLICE_ORDER: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut code = 0;
+    while code < 256 {
+        let mut edge4 = [
+            (code >> 6) as u8 & 3,
+            (code >> 4) as u8 & 3,
+            (code >> 2) as u8 & 3,
+            code as u8 & 3,
+        ];
+        let mut b = 0usize;
+        let mut j = 3;
+        let mut valid = true;
+        while j >= 1 {
+            let mut pos = 0;
+            while pos <= j && edge4[pos] != j as u8 {
+                pos += 1;
+            }
+            if pos > j {
+                valid = false;
+                break;
+            }
+            // Rotate edge4[..=j] left by k.
+            let k = (pos + 1) % (j + 1);
+            let mut r = 0;
+            while r < k {
+                let first = edge4[0];
+                let mut i = 0;
+                while i < j {
+                    edge4[i] = edge4[i + 1];
+                    i += 1;
+                }
+                edge4[j] = first;
+                r += 1;
+            }
+            b = (j + 1) * b + k;
+            j -= 1;
+        }
+        if valid {
+            t[code] = b as u8;
+        }
+        code += 1;
+    }
+    t
+};
+
+/// [`slice_sorted`] of an edge permutation (`ep[slot]` is the edge there).
+#[inline]
+pub(crate) fn slice_sorted_of(ep: &[u8; 12]) -> u16 {
+    let mut a = 0u16;
+    let mut x = 0;
+    let mut code = 0usize;
     for j in (0..12).rev() {
-        if c.ep[j] >= 8 {
-            a += BINOMIAL_12_4[11 - j][x as usize + 1] as i32;
-            edge4[3 - x as usize] = c.ep[j];
+        if ep[j] >= 8 {
             x += 1;
+            a += BINOMIAL_12_4[11 - j][x];
+            code |= ((ep[j] - 8) as usize) << (2 * (x - 1));
         }
     }
-    let mut b = 0i32;
-    for j in (1..4).rev() {
-        let mut pos = 0;
-        while edge4[pos] != j as u8 + 8 {
-            pos += 1;
-        }
-        let k = (pos + 1) % (j + 1);
-        edge4[..=j].rotate_left(k);
-        b = (j as i32 + 1) * b + k as i32;
-    }
-    (24 * a + b) as u16
+    24 * a + SLICE_ORDER[code] as u16
 }
 
 /// Places the slice edges as `slice_sorted` says and the other edges in

@@ -1,6 +1,7 @@
 //! The optimal solver: IDA* on the whole cube, bounded below by a
 //! phase-1-style pruning table probed from the three axes (Reid's and
-//! Kociemba's method).
+//! Kociemba's method), and from the three axes of the inverse cube
+//! (Rokicki's nxopt).
 //!
 //! The `Huge` table is Kociemba's: UD-slice-sorted classes under the 16
 //! symmetries (788) × twist (2187) × flip (2048) = 3,529,433,088 entries
@@ -10,9 +11,22 @@
 //! and small machines.
 //!
 //! A table entry of a cube seen from an axis bounds the distance to
-//! solved; the maximum over the three axes prunes. At a leaf all three
-//! bounds are zero, so every edge is home and oriented and the corners are
-//! twisted right: only the corner permutation is left to check.
+//! solved; the maximum over the three axes prunes, plus one when all three
+//! are equal (a solution's last move keeps its own axis's coset). At a
+//! leaf all three bounds are zero, so every edge is home and oriented and
+//! the corners are twisted right: only the corner permutation is left to
+//! check.
+//!
+//! The inverse cube is as far from solved, but a move after the cube is a
+//! move *before* its inverse, which can change the inverse's entry by more
+//! than one: the mod-3 trick does not follow it. So the inverse is bounded
+//! by absolute values instead: a bit an entry of the huge table's layout
+//! saying "at least 11" (441 MB), and the phase-1 table (70 MB, exact).
+//! Most of the search's probes are at nodes 10 or 11 moves from their
+//! depth, where these bounds cut. An inverse axis whose bound equals the
+//! moves left must come nearer at every move, so its own U and D turns,
+//! which leave its coordinates as they are, are skipped (nxopt's axis
+//! mask). Together: 1.39 GB, within vcube's smallest table (1.33 GiB).
 //!
 //! Symmetric cubes (the superflip has all 48 symmetries) search only one
 //! first move of each class of moves the cube's symmetries exchange, and
@@ -37,7 +51,8 @@ use twistor_core::store::{PayloadLen, StoreEvent, TableKey, TableStore};
 /// Which pruning table the optimal solver uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptimalTableKind {
-    /// Kociemba's 3,529,433,088-entry table (882 MB).
+    /// Kociemba's 3,529,433,088-entry table (882 MB), with a bit an entry
+    /// (441 MB) and the phase-1 table (70 MB) for the inverse: 1.39 GB.
     Huge,
     /// The phase-1 table (70 MB): slow, for tests and small machines.
     Small,
@@ -112,8 +127,32 @@ impl HugeTable {
     }
 }
 
+/// One bit an entry of the huge table's layout: set where the entry's
+/// distance is at least [`FAR`]. The huge table's entries are known only
+/// modulo 3, which the search makes exact by following a cube's bound from
+/// the root, one move at a time; the inverse cube changes by a move done
+/// *before* it, which can change its bound by more than one, so its
+/// bound is read here instead.
+pub struct FarBits {
+    bytes: TableMemory,
+}
+
+/// The distance [`FarBits`] marks: 41% of the huge table's entries are at
+/// least 11 away, and most of the search's probes are at nodes with 10 or
+/// 11 moves left, where this bound prunes.
+const FAR: u8 = 11;
+
+impl FarBits {
+    #[inline(always)]
+    fn get(&self, i: usize) -> bool {
+        self.bytes.as_slice()[i >> 3] >> (i & 7) & 1 == 1
+    }
+}
+
 enum Table {
-    Huge(HugeTable),
+    /// The huge table, its far bits and the phase-1 table: the last two
+    /// bound the inverse cube.
+    Huge(HugeTable, FarBits, NibbleTable),
     Small(NibbleTable),
 }
 
@@ -121,6 +160,7 @@ enum Table {
 pub struct OptimalSolver {
     table: Table,
     coord: &'static CoordTables,
+    inverse: InverseTables,
 }
 
 /// Coordinates of the cube seen from one axis, with the exact bound.
@@ -130,6 +170,115 @@ struct Axis {
     flip: u16,
     ss: u16,
     depth: u8,
+}
+
+/// The cube's inverse seen from one axis, a byte a slot: corners
+/// `4 · piece + twist`, edges `2 · piece + flip`. A move after the cube is
+/// a move before its inverse, and a move before a cube relabels its
+/// pieces: one lookup a byte ([`InverseTables`]).
+#[derive(Clone, Copy, Debug)]
+struct InverseAxis {
+    corners: [u8; 8],
+    edges: [u8; 12],
+}
+
+impl InverseAxis {
+    fn of(c: &CubieCube) -> InverseAxis {
+        InverseAxis {
+            corners: std::array::from_fn(|i| 4 * c.cp[i] + c.co[i]),
+            edges: std::array::from_fn(|i| 2 * c.ep[i] + c.eo[i]),
+        }
+    }
+
+    /// The twist, flip and slice-sorted coordinates.
+    #[inline]
+    fn coords(&self) -> (usize, usize, usize) {
+        let twist = self.corners[..7]
+            .iter()
+            .fold(0usize, |a, &b| a * 3 + (b & 3) as usize);
+        let flip = self.edges[..11]
+            .iter()
+            .fold(0usize, |a, &b| a * 2 + (b & 1) as usize);
+        let ss = coord::slice_sorted_of(&self.edges.map(|b| b >> 1));
+        (twist, flip, ss as usize)
+    }
+}
+
+/// Moves done before an [`InverseAxis`].
+struct InverseTables {
+    /// `corner[p][b]`: corner byte `b` after move `p` is done before it.
+    corner: [[u8; 32]; N_MOVES],
+    /// `edge[p][b]`: edge byte `b` after move `p` is done before it.
+    edge: [[u8; 24]; N_MOVES],
+    /// `premove[k][m]`: the move done before axis `k`'s inverse when the
+    /// search turns `m` (the inverse of `m`, seen from the axis).
+    premove: [[u8; N_MOVES]; 3],
+    /// `keeps[k]`: the moves (bit `m`) whose premove is axis `k`'s own U or
+    /// D turn, which leaves that axis's inverse coordinates as they were.
+    keeps: [u32; 3],
+}
+
+impl InverseTables {
+    fn new() -> InverseTables {
+        let sy = Symmetries::get();
+        let mut corner = [[0u8; 32]; N_MOVES];
+        let mut edge = [[0u8; 24]; N_MOVES];
+        for (p, a) in FaceTurn::all().map(FaceTurn::cubie).enumerate() {
+            // (a · x) holds a.cp[q] with twist a.co[q] + o where x held q, o.
+            for q in 0..8 {
+                for o in 0..3 {
+                    corner[p][4 * q + o] = 4 * a.cp[q] + (a.co[q] + o as u8) % 3;
+                }
+            }
+            for q in 0..12 {
+                for o in 0..2 {
+                    edge[p][2 * q + o] = 2 * a.ep[q] + (a.eo[q] ^ o as u8);
+                }
+            }
+        }
+        let premove = std::array::from_fn(|k| {
+            std::array::from_fn(|m| sy.conj_move[16 * k][3 * (m / 3) + 2 - m % 3])
+        });
+        let keeps = std::array::from_fn(|k| {
+            (0..N_MOVES)
+                .filter(|&m| matches!(premove[k][m] / 3, 0 | 3))
+                .fold(0, |bits, m| bits | 1 << m)
+        });
+        InverseTables {
+            corner,
+            edge,
+            premove,
+            keeps,
+        }
+    }
+
+    /// Axis `k`'s inverse after the search turns `m`.
+    #[inline(always)]
+    fn step(&self, x: &InverseAxis, k: usize, m: usize) -> InverseAxis {
+        let p = self.premove[k][m] as usize;
+        let (c, e) = (&self.corner[p], &self.edge[p]);
+        InverseAxis {
+            corners: x.corners.map(|b| c[b as usize]),
+            edges: x.edges.map(|b| e[b as usize]),
+        }
+    }
+
+    fn step_all(&self, x: &[InverseAxis; 3], m: usize) -> [InverseAxis; 3] {
+        std::array::from_fn(|k| self.step(&x[k], k, m))
+    }
+}
+
+/// The cache identity of the huge table's [`FarBits`].
+fn far_bits_id() -> TableKey {
+    table_key(
+        "optimal-slicesorted-twist-flip-far",
+        [
+            N_SLICE_SORTED_CLASS as u64,
+            N_TWIST as u64,
+            N_FLIP as u64,
+            FAR as u64,
+        ],
+    )
 }
 
 /// The cache identity of the huge table.
@@ -156,18 +305,44 @@ impl OptimalSolver {
         let table = match kind {
             OptimalTableKind::Small => Table::Small(phase1_table(store, report)),
             OptimalTableKind::Huge => {
-                let id = huge_table_id();
-                let bytes = load_or_build(store, &id, N_HUGE / 4, || build_huge(coord), report);
-                Table::Huge(HugeTable { bytes })
+                // One breadth-first search builds both tables; the bits
+                // built beside a huge table are kept for the second load.
+                let mut spare_far = None;
+                let bytes = load_or_build(
+                    store,
+                    &huge_table_id(),
+                    N_HUGE / 4,
+                    || {
+                        let (huge, far) = build_huge(coord);
+                        spare_far = Some(far);
+                        huge
+                    },
+                    report,
+                );
+                let far = load_or_build(
+                    store,
+                    &far_bits_id(),
+                    N_HUGE / 8,
+                    || spare_far.take().unwrap_or_else(|| build_huge(coord).1),
+                    report,
+                );
+                let phase1 = phase1_table(store, report);
+                Table::Huge(HugeTable { bytes }, FarBits { bytes: far }, phase1)
             }
         };
-        OptimalSolver { table, coord }
+        OptimalSolver {
+            table,
+            coord,
+            inverse: InverseTables::new(),
+        }
     }
 
     /// Table size in bytes.
     pub fn size_bytes(&self) -> usize {
         match &self.table {
-            Table::Huge(t) => t.bytes.as_slice().len(),
+            Table::Huge(t, far, phase1) => {
+                t.bytes.as_slice().len() + far.bytes.as_slice().len() + phase1.size_bytes()
+            }
             Table::Small(t) => t.size_bytes(),
         }
     }
@@ -177,7 +352,7 @@ impl OptimalSolver {
     fn index(&self, twist: usize, flip: usize, ss: usize) -> usize {
         let t = self.coord;
         match &self.table {
-            Table::Huge(_) => {
+            Table::Huge(..) => {
                 let p = t.slice_sorted.packed[ss] as usize;
                 let (cls, sym) = (p >> 4, p & 15);
                 let rep_slice = t.slice_sorted.rep[cls] as usize / 24;
@@ -185,10 +360,7 @@ impl OptimalSolver {
                 let fl = t.conj_flip(flip as u16, sym, rep_slice) as usize;
                 (cls * N_TWIST + tw) * N_FLIP + fl
             }
-            Table::Small(_) => {
-                let p = t.flipslice.packed[(ss / 24) * N_FLIP + flip] as usize;
-                (p >> 4) * N_TWIST + t.twist_conj[twist * 16 + (p & 15)] as usize
-            }
+            Table::Small(_) => phase1_index(t, twist, flip, ss),
         }
     }
 
@@ -196,7 +368,7 @@ impl OptimalSolver {
     #[inline(always)]
     fn value(&self, i: usize) -> u8 {
         match &self.table {
-            Table::Huge(h) => h.get(i),
+            Table::Huge(h, ..) => h.get(i),
             Table::Small(p) => p.get(i),
         }
     }
@@ -212,7 +384,7 @@ impl OptimalSolver {
     fn depth_from_value(&self, parent: u8, v: u8) -> u8 {
         match &self.table {
             Table::Small(_) => v,
-            Table::Huge(_) => match (v + 3 - parent % 3) % 3 {
+            Table::Huge(..) => match (v + 3 - parent % 3) % 3 {
                 0 => parent,
                 1 => parent + 1,
                 _ => parent - 1,
@@ -226,7 +398,7 @@ impl OptimalSolver {
         let v = self.raw(twist, flip, ss);
         match &self.table {
             Table::Small(_) => v,
-            Table::Huge(_) => {
+            Table::Huge(..) => {
                 // Neighbours differ by at most one, so the residue decides.
                 match (v + 3 - parent % 3) % 3 {
                     0 => parent,
@@ -286,9 +458,35 @@ impl OptimalSolver {
         })
     }
 
+    /// The inverse of `cube` seen from the three axes.
+    fn inverse_axes(&self, cube: &CubieCube) -> [InverseAxis; 3] {
+        let sy = Symmetries::get();
+        let inv = cube.inverse();
+        std::array::from_fn(|k| InverseAxis::of(&sy.conjugate(&inv, 16 * k)))
+    }
+
+    /// Whether the inverse cube is at least `at_least` away by the far bits
+    /// and the phase-1 table.
+    fn inverse_beyond(&self, inv: &[InverseAxis; 3], at_least: u8) -> bool {
+        let (far, phase1) = match &self.table {
+            Table::Huge(_, far, phase1) => (Some(far), phase1),
+            Table::Small(phase1) => (None, phase1),
+        };
+        inv.iter().any(|x| {
+            let (tw, fl, ss) = x.coords();
+            far.is_some_and(|far| at_least <= FAR && far.get(self.index(tw, fl, ss)))
+                || phase1.get(phase1_index(self.coord, tw, fl, ss)) >= at_least
+        })
+    }
+
     /// A lower bound on the distance of `cube`.
     pub fn lower_bound(&self, cube: &CubieCube) -> u8 {
-        bound(&self.axes(cube))
+        let b = bound(&self.axes(cube));
+        let inv = self.inverse_axes(cube);
+        (b + 1..=20)
+            .take_while(|&d| self.inverse_beyond(&inv, d))
+            .last()
+            .unwrap_or(b)
     }
 
     /// Whether the huge table is in the cache already (a file is there;
@@ -302,7 +500,12 @@ impl OptimalSolver {
     /// there; [`OptimalSolver::load`] still checks it).
     pub fn table_cached(kind: OptimalTableKind, store: &dyn TableStore) -> bool {
         let (id, len) = match kind {
-            OptimalTableKind::Huge => (huge_table_id(), N_HUGE / 4),
+            OptimalTableKind::Huge => {
+                if !store.contains(&far_bits_id(), PayloadLen::Exactly(N_HUGE as u64 / 8)) {
+                    return false;
+                }
+                (huge_table_id(), N_HUGE / 4)
+            }
             OptimalTableKind::Small => (
                 crate::prune::phase1_table_id(),
                 crate::prune::PHASE1_ENTRIES.div_ceil(2),
@@ -332,6 +535,7 @@ impl OptimalSolver {
     ) -> Option<OptimalSolution> {
         let sy = Symmetries::get();
         let axes = self.axes(cube);
+        let inv = self.inverse_axes(cube);
         let corners = coord::corners(cube);
         let stab: Vec<u8> = if opts.no_symmetry_reduction {
             vec![0]
@@ -351,7 +555,7 @@ impl OptimalSolver {
             && FaceTurn::all()
                 .all(|m| cube.apply_move(m) == CubieCube::from_moves(&[m]).multiply(cube));
         let nodes = AtomicU64::new(0);
-        let start = bound(&axes);
+        let start = self.lower_bound(cube);
         let stopped = || {
             opts.stop
                 .as_ref()
@@ -360,8 +564,14 @@ impl OptimalSolver {
         for depth in start..=max_depth {
             // Split the tree into the prefixes of three moves and search those
             // in parallel; the first solution of this depth is optimal.
-            let prefixes =
-                self.prefixes(axes, corners, &stab, central, depth.min(3) as usize, depth);
+            let prefixes = self.prefixes(
+                (axes, inv),
+                corners,
+                &stab,
+                central,
+                depth.min(3) as usize,
+                depth,
+            );
             let found = AtomicBool::new(false);
             let done = AtomicUsize::new(0);
             let tell = |prefixes_done: usize, depth_done: bool| {
@@ -388,7 +598,7 @@ impl OptimalSolver {
                 w.path[..p.moves.len()].copy_from_slice(&p.moves);
                 let d = p.moves.len();
                 let ok = w.search(
-                    p.axes,
+                    (p.axes, p.inv, 0),
                     p.corners,
                     d,
                     depth as usize - d,
@@ -466,7 +676,7 @@ impl OptimalSolver {
     /// pruned, symmetry-reduced while the cube and prefix are symmetric.
     fn prefixes(
         &self,
-        axes: [Axis; 3],
+        (axes, inv): ([Axis; 3], [InverseAxis; 3]),
         corners: u16,
         stab: &[u8],
         central: bool,
@@ -476,6 +686,7 @@ impl OptimalSolver {
         let mut out = vec![Prefix {
             moves: Vec::new(),
             axes,
+            inv,
             corners,
             last_face: 6,
             relaxed: true,
@@ -518,6 +729,7 @@ impl OptimalSolver {
                     next.push(Prefix {
                         moves,
                         axes: a,
+                        inv: self.inverse.step_all(&p.inv, m),
                         corners: self.coord.corners_move[p.corners as usize * N_MOVES + m],
                         last_face: m / 3,
                         // After a symmetry-reduced (or rotated) first move
@@ -532,6 +744,13 @@ impl OptimalSolver {
         }
         out
     }
+}
+
+/// The phase-1 table's index of one axis's coordinates.
+#[inline(always)]
+fn phase1_index(t: &CoordTables, twist: usize, flip: usize, ss: usize) -> usize {
+    let p = t.flipslice.packed[(ss / 24) * N_FLIP + flip] as usize;
+    (p >> 4) * N_TWIST + t.twist_conj[twist * 16 + (p & 15)] as usize
 }
 
 /// The distance bound of three axis states: the largest, and one more when
@@ -551,6 +770,7 @@ fn bound(axes: &[Axis; 3]) -> u8 {
 struct Prefix {
     moves: Vec<u8>,
     axes: [Axis; 3],
+    inv: [InverseAxis; 3],
     corners: u16,
     last_face: usize,
     relaxed: bool,
@@ -574,9 +794,10 @@ struct Worker<'a> {
 }
 
 impl Worker<'_> {
+    /// `skip`: moves (bit `m`) the inverse's bound rules out here.
     fn search(
         &mut self,
-        axes: [Axis; 3],
+        (axes, inv, skip): ([Axis; 3], [InverseAxis; 3], u32),
         corners: u16,
         depth: usize,
         remaining: usize,
@@ -596,7 +817,7 @@ impl Worker<'_> {
         let mut moves = [0u8; N_MOVES];
         let mut n = 0;
         for m in 0..N_MOVES {
-            if move_allowed(m, last_face, relaxed) {
+            if move_allowed(m, last_face, relaxed) && skip >> m & 1 == 0 {
                 moves[n] = m as u8;
                 n += 1;
             }
@@ -654,11 +875,89 @@ impl Worker<'_> {
             }
             n = kept;
         }
+        // The survivors' inverses, and their bound where it can prune.
+        let mut inv_kids = [inv; N_MOVES];
+        for i in 0..n {
+            inv_kids[i] = self.s.inverse.step_all(&inv, moves[i] as usize);
+        }
+        // Each survivor's inverse axes are bounded below by the far bits
+        // and the phase-1 table. One beyond the moves it has left prunes
+        // it; one exactly there must come nearer at every move, so the
+        // moves that keep that axis (done before the inverse, its own U
+        // and D turns keep its coordinates) are skipped below it, and a
+        // survivor with all three there is pruned (nxopt's axis mask).
+        let mut kid_skip = [0u32; N_MOVES];
+        // With the small table the phase-1 table is all there is, and it
+        // bounds the inverse at every depth.
+        let (far, phase1, reach) = match &self.s.table {
+            Table::Huge(_, far, phase1) => (Some(far), phase1, FAR as usize + 1),
+            Table::Small(phase1) => (None, phase1, usize::MAX),
+        };
+        if remaining <= reach {
+            let rk = remaining as u8 - 1;
+            // Indices first, then tight loops of loads (as above).
+            let mut idx = [[0usize; 3]; N_MOVES];
+            let mut idx1 = [[0usize; 3]; N_MOVES];
+            for i in 0..n {
+                for k in 0..3 {
+                    let (tw, fl, ss) = inv_kids[i][k].coords();
+                    if far.is_some() {
+                        idx[i][k] = self.s.index(tw, fl, ss);
+                    }
+                    idx1[i][k] = phase1_index(t, tw, fl, ss);
+                }
+            }
+            let mut lb = [[0u8; 3]; N_MOVES];
+            if let Some(far) = far {
+                for i in 0..n {
+                    for k in 0..3 {
+                        lb[i][k] = if far.get(idx[i][k]) { FAR } else { 0 };
+                    }
+                }
+            }
+            // The phase-1 table is rarely FAR or more: with the far bits,
+            // read only where it is the stronger bound.
+            if rk < FAR || far.is_none() {
+                for i in 0..n {
+                    for k in 0..3 {
+                        lb[i][k] = lb[i][k].max(phase1.get(idx1[i][k]));
+                    }
+                }
+            }
+            let mut kept = 0;
+            for i in 0..n {
+                let mut skip = 0;
+                let mut tight = 0;
+                let mut beyond = false;
+                for k in 0..3 {
+                    beyond |= lb[i][k] > rk;
+                    if lb[i][k] == rk && rk > 0 {
+                        skip |= self.s.inverse.keeps[k];
+                        tight += 1;
+                    }
+                }
+                if !beyond && tight < 3 {
+                    moves[kept] = moves[i];
+                    kids[kept] = kids[i];
+                    inv_kids[kept] = inv_kids[i];
+                    kid_skip[kept] = skip;
+                    kept += 1;
+                }
+            }
+            n = kept;
+        }
         for i in 0..n {
             let m = moves[i] as usize;
             self.path[depth] = m as u8;
             let c2 = t.corners_move[corners as usize * N_MOVES + m];
-            if self.search(kids[i], c2, depth + 1, remaining - 1, m / 3, false) {
+            if self.search(
+                (kids[i], inv_kids[i], kid_skip[i]),
+                c2,
+                depth + 1,
+                remaining - 1,
+                m / 3,
+                false,
+            ) {
                 return true;
             }
         }
@@ -676,7 +975,7 @@ fn lanes_equal(word: u64, v: u64) -> u64 {
 
 /// Builds the huge table: breadth-first over UD-slice-sorted classes ×
 /// twist × flip, 2 bits an entry (3 = not reached yet), on all cores.
-fn build_huge(t: &CoordTables) -> Vec<u8> {
+fn build_huge(t: &CoordTables) -> (Vec<u8>, Vec<u8>) {
     const EMPTY: u64 = 3;
     let n_rows = N_SLICE_SORTED_CLASS * N_TWIST;
     let words_per_row = N_FLIP / 32;
@@ -717,6 +1016,7 @@ fn build_huge(t: &CoordTables) -> Vec<u8> {
     let mut filled = 1u64;
     let total = N_HUGE as u64;
     let mut depth = 0u64;
+    let mut far = vec![0u8; N_HUGE / 8];
     while count > 0 && filled < total {
         let dv = depth % 3;
         let nv = (depth + 1) % 3;
@@ -819,12 +1119,30 @@ fn build_huge(t: &CoordTables) -> Vec<u8> {
         count = new_count.into_inner();
         filled += count;
         depth += 1;
+        if depth == FAR as u64 - 1 {
+            // Whatever is still empty is at least FAR away.
+            far.par_chunks_mut(4).enumerate().for_each(|(w, out)| {
+                let empty = even_bits(lanes_equal(table[w].load(Ordering::Relaxed), EMPTY));
+                out.copy_from_slice(&empty.to_le_bytes());
+            });
+        }
     }
     let mut out = Vec::with_capacity(N_HUGE / 4);
     for w in table {
         out.extend_from_slice(&w.into_inner().to_le_bytes());
     }
-    out
+    (out, far)
+}
+
+/// Bits 0, 2, 4, … of `x`, packed into 32 bits.
+fn even_bits(x: u64) -> u32 {
+    let mut x = x & 0x5555_5555_5555_5555;
+    x = (x | x >> 1) & 0x3333_3333_3333_3333;
+    x = (x | x >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | x >> 4) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x >> 8) & 0x0000_ffff_0000_ffff;
+    x = (x | x >> 16) & 0x0000_0000_ffff_ffff;
+    x as u32
 }
 
 #[cfg(test)]
@@ -871,6 +1189,54 @@ mod tests {
             frontier = next;
         }
         assert!(raised > 0);
+    }
+
+    /// The inverse axes the search steps by premoves are those of the
+    /// cube's inverse computed afresh; the moves `keeps` names leave their
+    /// axis's coordinates as they were; and the phase-1 bound of each
+    /// inverse axis is within the distance (cubes within four moves).
+    #[test]
+    fn inverse_axes_follow_the_moves() {
+        let s = OptimalSolver::load(
+            OptimalTableKind::Small,
+            &twistor_core::store::NoStore,
+            &mut |_| {},
+        );
+        let Table::Small(phase1) = &s.table else {
+            unreachable!("the small kind was loaded")
+        };
+        let mut kept = 0;
+        let mut seen = std::collections::HashSet::from([CubieCube::SOLVED]);
+        let mut frontier = vec![CubieCube::SOLVED];
+        for distance in 1..=4u8 {
+            let mut next = Vec::new();
+            for c in &frontier {
+                let inv = s.inverse_axes(c);
+                for m in FaceTurn::all() {
+                    let x = c.apply_move(m);
+                    let stepped = s.inverse.step_all(&inv, m.index());
+                    let fresh = s.inverse_axes(&x);
+                    for k in 0..3 {
+                        assert_eq!(stepped[k].coords(), fresh[k].coords(), "{m:?} axis {k}");
+                        if s.inverse.keeps[k] >> m.index() & 1 == 1 {
+                            assert_eq!(fresh[k].coords(), inv[k].coords(), "{m:?} axis {k}");
+                            kept += 1;
+                        }
+                    }
+                    if seen.insert(x) {
+                        next.push(x);
+                    }
+                }
+            }
+            for c in &next {
+                for x in s.inverse_axes(c) {
+                    let (tw, fl, ss) = x.coords();
+                    assert!(phase1.get(phase1_index(s.coord, tw, fl, ss)) <= distance);
+                }
+            }
+            frontier = next;
+        }
+        assert!(kept > 0);
     }
 
     #[test]

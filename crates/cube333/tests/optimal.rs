@@ -25,7 +25,11 @@ fn optimal_lengths_agree_with_exhaustive_two_phase() {
     ] {
         let s: MoveSeq = scramble.parse().unwrap();
         let c = CubieCube::from_moves(&s.0);
-        let sol = opt.solve(&c, &OptimalOptions::default());
+        // Bounded by the scramble, so a search that prunes its solutions
+        // fails here rather than searching on.
+        let sol = opt
+            .solve_up_to(&c, &OptimalOptions::default(), s.len() as u8)
+            .expect("a solution no longer than the scramble");
         assert!(c.apply_moves(&sol.moves.0).is_solved(), "{scramble}");
         let n = sol.moves.len();
         assert!(n <= s.len());
@@ -60,9 +64,13 @@ fn symmetry_reduction_keeps_optimality() {
             progress: None,
             stop: None,
         };
-        let with = opt.solve(&c, &single(false));
-        let without = opt.solve(&c, &single(true));
-        let threaded = opt.solve(&c, &OptimalOptions::default());
+        let solve = |opts: &OptimalOptions| {
+            opt.solve_up_to(&c, opts, s.len() as u8)
+                .expect("a solution no longer than the scramble")
+        };
+        let with = solve(&single(false));
+        let without = solve(&single(true));
+        let threaded = solve(&OptimalOptions::default());
         assert_eq!(with.moves.len(), without.moves.len(), "{scramble}");
         assert_eq!(threaded.moves.len(), without.moves.len(), "{scramble}");
         assert!(c.apply_moves(&with.moves.0).is_solved());
