@@ -161,6 +161,11 @@ pub struct OptimalSolver {
     table: Table,
     coord: &'static CoordTables,
     inverse: InverseTables,
+    /// `slice_info[ss]`: the huge table's class of slice-sorted `ss`
+    /// (bits 15..), the symmetry to it (bits 11..15) and the flip mask that
+    /// symmetry's conjugation needs (bits 0..11), read at once in place of
+    /// three dependent reads on every probe.
+    slice_info: Vec<u32>,
 }
 
 /// Coordinates of the cube seen from one axis, with the exact bound.
@@ -330,10 +335,21 @@ impl OptimalSolver {
                 Table::Huge(HugeTable { bytes }, FarBits { bytes: far }, phase1)
             }
         };
+        let slice_info = (0..coord.slice_sorted.packed.len())
+            .map(|ss| {
+                let p = coord.slice_sorted.packed[ss] as usize;
+                let (cls, sym) = (p >> 4, p & 15);
+                let rep_slice = coord.slice_sorted.rep[cls] as usize / 24;
+                // conj_flip(0 ^ f) = flip_conj[f] ^ mask: the mask alone.
+                let mask = coord.conj_flip(0, sym, rep_slice) ^ coord.flip_conj[sym];
+                (cls as u32) << 15 | (sym as u32) << 11 | mask as u32
+            })
+            .collect();
         OptimalSolver {
             table,
             coord,
             inverse: InverseTables::new(),
+            slice_info,
         }
     }
 
@@ -353,11 +369,10 @@ impl OptimalSolver {
         let t = self.coord;
         match &self.table {
             Table::Huge(..) => {
-                let p = t.slice_sorted.packed[ss] as usize;
-                let (cls, sym) = (p >> 4, p & 15);
-                let rep_slice = t.slice_sorted.rep[cls] as usize / 24;
+                let info = self.slice_info[ss] as usize;
+                let (cls, sym) = (info >> 15, info >> 11 & 15);
                 let tw = t.twist_conj[twist * 16 + sym] as usize;
-                let fl = t.conj_flip(flip as u16, sym, rep_slice) as usize;
+                let fl = (t.flip_conj[flip * 16 + sym] as usize) ^ (info & 0x7ff);
                 (cls * N_TWIST + tw) * N_FLIP + fl
             }
             Table::Small(_) => phase1_index(t, twist, flip, ss),
