@@ -410,18 +410,7 @@ impl OptimalSolver {
     /// Exact bound of a child given its parent's.
     #[inline]
     fn child_depth(&self, parent: u8, twist: usize, flip: usize, ss: usize) -> u8 {
-        let v = self.raw(twist, flip, ss);
-        match &self.table {
-            Table::Small(_) => v,
-            Table::Huge(..) => {
-                // Neighbours differ by at most one, so the residue decides.
-                match (v + 3 - parent % 3) % 3 {
-                    0 => parent,
-                    1 => parent + 1,
-                    _ => parent - 1,
-                }
-            }
-        }
+        self.depth_from_value(parent, self.raw(twist, flip, ss))
     }
 
     /// Exact bound at the root (descends the mod-3 table to the goal).
@@ -496,10 +485,14 @@ impl OptimalSolver {
 
     /// A lower bound on the distance of `cube`.
     pub fn lower_bound(&self, cube: &CubieCube) -> u8 {
-        let b = bound(&self.axes(cube));
-        let inv = self.inverse_axes(cube);
+        self.bound_with_inverse(&self.axes(cube), &self.inverse_axes(cube))
+    }
+
+    /// [`bound`] of the axes, raised by the inverse's bound.
+    fn bound_with_inverse(&self, axes: &[Axis; 3], inv: &[InverseAxis; 3]) -> u8 {
+        let b = bound(axes);
         (b + 1..=20)
-            .take_while(|&d| self.inverse_beyond(&inv, d))
+            .take_while(|&d| self.inverse_beyond(inv, d))
             .last()
             .unwrap_or(b)
     }
@@ -570,7 +563,7 @@ impl OptimalSolver {
             && FaceTurn::all()
                 .all(|m| cube.apply_move(m) == CubieCube::from_moves(&[m]).multiply(cube));
         let nodes = AtomicU64::new(0);
-        let start = self.lower_bound(cube);
+        let start = self.bound_with_inverse(&axes, &inv);
         let stopped = || {
             opts.stop
                 .as_ref()
@@ -1215,35 +1208,46 @@ mod tests {
         assert_eq!(lanes_equal(word, 3).count_ones(), 29);
     }
 
+    /// The solver with the small table, built here.
+    fn small_solver() -> OptimalSolver {
+        OptimalSolver::load(
+            OptimalTableKind::Small,
+            &twistor_core::store::NoStore,
+            &mut |_| {},
+        )
+    }
+
+    /// The cubes at each distance 1..=`depth`, by breadth-first search.
+    fn cubes_by_distance(depth: u8) -> Vec<Vec<CubieCube>> {
+        let mut seen = std::collections::HashSet::from([CubieCube::SOLVED]);
+        let mut levels = vec![vec![CubieCube::SOLVED]];
+        for _ in 0..depth {
+            let next: Vec<CubieCube> = levels[levels.len() - 1]
+                .iter()
+                .flat_map(|c| FaceTurn::all().map(|m| c.apply_move(m)))
+                .filter(|x| seen.insert(*x))
+                .collect();
+            levels.push(next);
+        }
+        levels.remove(0);
+        levels
+    }
+
     /// The equal-bounds rule (`bound`) on every cube within five moves:
     /// never above the distance, and above the largest axis bound on some.
     #[test]
     fn equal_axis_bounds_add_one_without_overestimating() {
-        let s = OptimalSolver::load(
-            OptimalTableKind::Small,
-            &twistor_core::store::NoStore,
-            &mut |_| {},
-        );
-        let mut seen = std::collections::HashSet::from([CubieCube::SOLVED]);
-        let mut frontier = vec![CubieCube::SOLVED];
+        let s = small_solver();
         let mut raised = 0;
-        for distance in 1..=5u8 {
-            let mut next = Vec::new();
-            for c in &frontier {
-                for m in FaceTurn::all() {
-                    let x = c.apply_move(m);
-                    if seen.insert(x) {
-                        next.push(x);
-                    }
-                }
-            }
-            for c in &next {
-                let axes = s.axes(c);
-                let b = bound(&axes);
-                assert!(b <= distance, "{c:?}: bound {b} above {distance}");
-                raised += usize::from(b > axes.iter().map(|a| a.depth).max().unwrap());
-            }
-            frontier = next;
+        for (c, distance) in cubes_by_distance(5)
+            .iter()
+            .zip(1u8..)
+            .flat_map(|(level, d)| level.iter().map(move |c| (c, d)))
+        {
+            let axes = s.axes(c);
+            let b = bound(&axes);
+            assert!(b <= distance, "{c:?}: bound {b} above {distance}");
+            raised += usize::from(b > axes.iter().map(|a| a.depth).max().unwrap());
         }
         assert!(raised > 0);
     }
@@ -1254,44 +1258,34 @@ mod tests {
     /// inverse axis is within the distance (cubes within four moves).
     #[test]
     fn inverse_axes_follow_the_moves() {
-        let s = OptimalSolver::load(
-            OptimalTableKind::Small,
-            &twistor_core::store::NoStore,
-            &mut |_| {},
-        );
+        let s = small_solver();
         let Table::Small(phase1) = &s.table else {
             unreachable!("the small kind was loaded")
         };
         let mut kept = 0;
-        let mut seen = std::collections::HashSet::from([CubieCube::SOLVED]);
-        let mut frontier = vec![CubieCube::SOLVED];
-        for distance in 1..=4u8 {
-            let mut next = Vec::new();
-            for c in &frontier {
-                let inv = s.inverse_axes(c);
-                for m in FaceTurn::all() {
-                    let x = c.apply_move(m);
-                    let stepped = s.inverse.step_all(&inv, m.index());
-                    let fresh = s.inverse_axes(&x);
-                    for k in 0..3 {
-                        assert_eq!(stepped[k].coords(), fresh[k].coords(), "{m:?} axis {k}");
-                        if s.inverse.keeps[k] >> m.index() & 1 == 1 {
-                            assert_eq!(fresh[k].coords(), inv[k].coords(), "{m:?} axis {k}");
-                            kept += 1;
-                        }
-                    }
-                    if seen.insert(x) {
-                        next.push(x);
-                    }
-                }
-            }
-            for c in &next {
+        let levels = cubes_by_distance(4);
+        for (level, distance) in levels.iter().zip(1u8..) {
+            for c in level {
                 for x in s.inverse_axes(c) {
                     let (tw, fl, ss) = x.coords();
                     assert!(phase1.get(phase1_index(s.coord, tw, fl, ss)) <= distance);
                 }
             }
-            frontier = next;
+        }
+        // Stepped from the solved cube and each cube within three moves.
+        for c in std::iter::once(&CubieCube::SOLVED).chain(levels[..3].iter().flatten()) {
+            let inv = s.inverse_axes(c);
+            for m in FaceTurn::all() {
+                let stepped = s.inverse.step_all(&inv, m.index());
+                let fresh = s.inverse_axes(&c.apply_move(m));
+                for k in 0..3 {
+                    assert_eq!(stepped[k].coords(), fresh[k].coords(), "{m:?} axis {k}");
+                    if s.inverse.keeps[k] >> m.index() & 1 == 1 {
+                        assert_eq!(fresh[k].coords(), inv[k].coords(), "{m:?} axis {k}");
+                        kept += 1;
+                    }
+                }
+            }
         }
         assert!(kept > 0);
     }
