@@ -1,10 +1,13 @@
 //! Criterion benchmarks: two-phase solves of random cubes at target
-//! lengths 21 and 20, and table-free cube operations.
+//! lengths 21 and 20, optimal solves with the portable and the AVX2
+//! kernel (what the optimal search's `unsafe` SIMD buys), and table-free
+//! cube operations.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use twistor_core::random::SeededRng;
 use twistor_cube333::CubieCube;
 use twistor_cube333::{solve_two_phase as solve, TwoPhaseOptions, TwoPhaseTables};
+use twistor_cube333::{FaceTurn, OptimalOptions, OptimalSolver, OptimalTableKind};
 use twistor_store::{default_cache_dir, DirStore};
 
 fn two_phase(c: &mut Criterion) {
@@ -32,6 +35,45 @@ fn two_phase(c: &mut Criterion) {
     }
 }
 
+/// Optimal solves of 10-move scrambles with the phase-1 table (built in
+/// seconds; the huge one would take minutes), on one thread, turning the
+/// cube byte by byte and with AVX2 shuffles.
+fn optimal(c: &mut Criterion) {
+    let store = DirStore::new(default_cache_dir().unwrap_or_else(std::env::temp_dir));
+    let solver = OptimalSolver::load(OptimalTableKind::Small, &store, &mut |_| {});
+    let mut rng = SeededRng::new(10);
+    let cubes: Vec<CubieCube> = (0..8)
+        .map(|_| {
+            let moves: Vec<FaceTurn> = (0..10)
+                .map(|_| FaceTurn::from_index(rng.next_u64() as usize % 18))
+                .collect();
+            CubieCube::from_moves(&moves)
+        })
+        .collect();
+    for portable in [true, false] {
+        let opts = OptimalOptions {
+            single_thread: true,
+            portable,
+            ..Default::default()
+        };
+        let kernel = if portable {
+            "portable"
+        } else {
+            "AVX2 where available"
+        };
+        let mut i = 0;
+        c.bench_function(
+            &format!("optimal 10-move scramble, small table, {kernel}"),
+            |b| {
+                b.iter(|| {
+                    i = (i + 1) % cubes.len();
+                    black_box(solver.solve(&cubes[i], &opts).moves.len())
+                })
+            },
+        );
+    }
+}
+
 fn cube_ops(c: &mut Criterion) {
     let mut rng = SeededRng::new(1);
     let a = CubieCube::random(|| rng.next_u64());
@@ -45,5 +87,5 @@ fn cube_ops(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, cube_ops, two_phase);
+criterion_group!(benches, cube_ops, two_phase, optimal);
 criterion_main!(benches);

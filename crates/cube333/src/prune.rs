@@ -226,6 +226,11 @@ impl NibbleTable {
         (b >> ((i & 1) * 4)) & 0xF
     }
 
+    /// The entries, two a byte (entry `2j` in the low half of byte `j`).
+    pub(crate) fn bytes(&self) -> &[u8] {
+        self.bytes.as_slice()
+    }
+
     /// Size in bytes.
     pub fn size_bytes(&self) -> usize {
         self.bytes.as_slice().len()
