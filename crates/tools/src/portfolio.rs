@@ -11,7 +11,7 @@
 //! the dedicated solver takes the position it could not solve in that time
 //! and the rest (at most about twice the better of the two). The dedicated
 //! solver starts with the phase-1 table (seconds to build) and builds its
-//! huge table (minutes, 1.39 GB) only for a position that needs it and only
+//! huge table (minutes, 1.34 GB) only for a position that needs it and only
 //! when memory allows. Positions the moves cannot reach are told apart
 //! before searching, by sifting, where that can be decided; with
 //! [`Orientation::AnyRotation`] every orientation the puzzle can be held in
@@ -44,7 +44,7 @@ use crate::ToolError;
 pub const GENERIC_FIRST_SECS: f64 = 3.0;
 /// Memory from which the dedicated solver may use its huge table (the
 /// table and the solver's own memory, with room to spare).
-pub const HUGE_TABLE_MEMORY: u64 = 1400 << 20;
+pub const HUGE_TABLE_MEMORY: u64 = 1300 << 20;
 /// Until the huge table is cached, positions within this many moves are
 /// solved with the phase-1 table (seconds), and the huge one is built only
 /// for a deeper one.
@@ -79,7 +79,7 @@ pub struct PortfolioOptions {
     /// Memory the generic search's tables may use, in bytes.
     pub memory_bytes: u64,
     /// Memory the dedicated 3x3x3 solver's table may use, in bytes: its
-    /// huge table (1.39 GB, which the superflip and other deep positions
+    /// huge table (1.34 GB, which the superflip and other deep positions
     /// need to be solved in minutes rather than hours) is used from
     /// [`HUGE_TABLE_MEMORY`] on. Callers pass `memory_bytes` when the user
     /// set a limit, and what the machine has free otherwise.

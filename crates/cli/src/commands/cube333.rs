@@ -49,9 +49,9 @@ enum Cube333Command {
 #[derive(clap::Args)]
 struct OptimalArgs {
     /// Size of the optimal solver's table: `huge` (Kociemba's
-    /// UDSliceSorted-sym × twist × flip, 3,529,433,088 entries, 0.88 GB, with
-    /// a bit an entry for the inverse cube and the phase-1 table: 1.39 GB)
-    /// or `small` (the phase-1 table, 70 MB; slow on deep positions).
+    /// UDSliceSorted-sym × twist × flip, 3,529,433,088 entries at exact
+    /// distances, 3 bits an entry: 1.34 GB) or `small` (the phase-1 table,
+    /// 70 MB; slow on deep positions).
     /// Default: huge (for `333 solve`, when -M or, without it, the memory
     /// the machine has free allows it).
     #[arg(long, value_name = "KIND")]
@@ -112,7 +112,7 @@ struct SolveArgs {
     /// the batch is long enough to pay for building them.
     #[arg(long, value_enum, default_value_t = TableChoice::Auto)]
     tables: TableChoice,
-    /// Memory for tables, in MiB: under 1400 the optimal solver uses its
+    /// Memory for tables, in MiB: under 1300 the optimal solver uses its
     /// phase-1 table and under 256 the two-phase solver its compact
     /// tables. Without -M, --optimal uses its huge table when the machine
     /// has the memory free, and two-phase decides by --tables.
@@ -474,7 +474,7 @@ fn run_solve(a: SolveArgs) -> CliResult {
                     OptimalTableKind::Small => "phase-1",
                 },
                 match kind {
-                    OptimalTableKind::Huge => "1.39 GB",
+                    OptimalTableKind::Huge => "1.34 GB",
                     OptimalTableKind::Small => "70 MB",
                 }
             );

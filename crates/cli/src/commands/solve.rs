@@ -60,7 +60,7 @@ pub struct SolveArgs {
     threads: Option<usize>,
     /// Memory for pruning tables, in MiB (default 256 for the generic
     /// search; without -M a 3x3x3 handed to the dedicated solver may use
-    /// its 1.39 GB of tables when the machine has the memory free).
+    /// its 1.34 GB table when the machine has the memory free).
     #[arg(short = 'M', long = "memory", value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
     memory: Option<u64>,
     /// Solve to this target instead of the start state: a KPattern JSON file
@@ -318,7 +318,7 @@ impl Shown {
                 );
                 if let (true, Some(free)) = (huge, self.huge_by_default) {
                     note!(
-                        "  (the huge table, 1.39 GB with its companions: no -M was given and {:.1} GiB is free; -M 512 keeps to the phase-1 table)",
+                        "  (the huge table, 1.34 GB: no -M was given and {:.1} GiB is free; -M 512 keeps to the phase-1 table)",
                         free as f64 / (1u64 << 30) as f64
                     );
                 }
