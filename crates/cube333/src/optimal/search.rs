@@ -410,12 +410,26 @@ pub(super) fn expand<B: Bound, K: Kernel>(
         bits &= bits - 1;
     }
 
-    // Round one: the turning side's first view, for every child.
+    // Round one: one view of the turning side, for every child: the one
+    // whose bound is highest, since a child's bound is within one of its
+    // parent's and only a view near the moves left can prune it.
+    let first = if b[ms + 1] > b[ms] {
+        if b[ms + 2] > b[ms + 1] {
+            2
+        } else {
+            1
+        }
+    } else if b[ms + 2] > b[ms] {
+        2
+    } else {
+        0
+    };
+    let (second, third) = ((first + 1) % 3, (first + 2) % 3);
     let mut idx = [0usize; N_MOVES];
     for i in 0..n {
         let m = moves[i] as usize;
-        let v = K::after(&node.views[ms], &mv.after[0][m]);
-        out.kids[i].views[ms] = v;
+        let v = K::after(&node.views[ms + first], &mv.after[first][m]);
+        out.kids[i].views[ms + first] = v;
         idx[i] = bound_.index(K::coords(&v, tools.lookup));
         bound_.prefetch(idx[i]);
     }
@@ -432,8 +446,8 @@ pub(super) fn expand<B: Bound, K: Kernel>(
         }
         if x < left {
             moves[kept] = m;
-            out.kids[kept].views[ms] = out.kids[i].views[ms];
-            out.kids[kept].bounds[ms] = x;
+            out.kids[kept].views[ms + first] = out.kids[i].views[ms + first];
+            out.kids[kept].bounds[ms + first] = x;
             kept += 1;
         }
     }
@@ -445,8 +459,8 @@ pub(super) fn expand<B: Bound, K: Kernel>(
         if skip >> (moves[i] / 3) & 1 == 0 {
             moves[kept] = moves[i];
             if kept != i {
-                out.kids[kept].views[ms] = out.kids[i].views[ms];
-                out.kids[kept].bounds[ms] = out.kids[i].bounds[ms];
+                out.kids[kept].views[ms + first] = out.kids[i].views[ms + first];
+                out.kids[kept].bounds[ms + first] = out.kids[i].bounds[ms + first];
             }
             kept += 1;
         }
@@ -456,16 +470,16 @@ pub(super) fn expand<B: Bound, K: Kernel>(
     for i in 0..n {
         let m = moves[i] as usize;
         let kid = &mut out.kids[i];
-        kid.views[ms + 1] = K::after(&node.views[ms + 1], &mv.after[1][m]);
-        kid.views[ms + 2] = K::after(&node.views[ms + 2], &mv.after[2][m]);
+        kid.views[ms + second] = K::after(&node.views[ms + second], &mv.after[second][m]);
+        kid.views[ms + third] = K::after(&node.views[ms + third], &mv.after[third][m]);
         for k in 0..3 {
             kid.views[os + k] = K::before(&node.views[os + k], &mv.before[k][m]);
         }
         let keep = mv.keep[m] as usize;
         let (a, c) = ((keep + 1) % 3, (keep + 2) % 3);
         idx[i] = [
-            bound_.index(K::coords(&kid.views[ms + 1], tools.lookup)),
-            bound_.index(K::coords(&kid.views[ms + 2], tools.lookup)),
+            bound_.index(K::coords(&kid.views[ms + second], tools.lookup)),
+            bound_.index(K::coords(&kid.views[ms + third], tools.lookup)),
             bound_.index(K::coords(&kid.views[os + a], tools.lookup)),
             bound_.index(K::coords(&kid.views[os + c], tools.lookup)),
         ];
@@ -479,8 +493,8 @@ pub(super) fn expand<B: Bound, K: Kernel>(
         let keep = mv.keep[m] as usize;
         let (a, c) = ((keep + 1) % 3, (keep + 2) % 3);
         let kid = &mut out.kids[i];
-        kid.bounds[ms + 1] = bound_.value(idx[i][0]);
-        kid.bounds[ms + 2] = bound_.value(idx[i][1]);
+        kid.bounds[ms + second] = bound_.value(idx[i][0]);
+        kid.bounds[ms + third] = bound_.value(idx[i][1]);
         kid.bounds[os + keep] = b[os + keep];
         kid.bounds[os + a] = bound_.value(idx[i][2]);
         kid.bounds[os + c] = bound_.value(idx[i][3]);
