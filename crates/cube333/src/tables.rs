@@ -41,7 +41,7 @@ pub struct SymReduction {
 
 impl SymReduction {
     /// Builds the reduction of `n` raw coordinates given `conj(x, s)`.
-    fn build(n: usize, conj: impl Fn(usize, usize) -> usize) -> SymReduction {
+    pub(crate) fn build(n: usize, conj: impl Fn(usize, usize) -> usize) -> SymReduction {
         let sy = Symmetries::get();
         let mut class = vec![u16::MAX; n];
         let mut sym = vec![0u8; n];

@@ -15,8 +15,9 @@
 //! The solver does no I/O; tables come from [`TwoPhaseTables::load`] (the
 //! exact, symmetry-reduced phase-1 table and a large phase-2 table, 126 MB
 //! through the store) or [`TwoPhaseTables::compact`] (min2phase's
-//! projections, 4.2 MB at 4 bits an entry, built in memory in 0.3 s: the
-//! maximum of three lower bounds in phase 1 and of four in phase 2).
+//! projections, each reduced by the 16 symmetries that keep the UD axis,
+//! 1.3 MB at 4 bits an entry, built in memory in 0.2 s: the maximum of
+//! three lower bounds in phase 1 and of four in phase 2).
 
 use std::time::{Duration, Instant};
 
@@ -37,8 +38,8 @@ const MAX_LEN: usize = 32;
 /// start-up in a tenth of a second) and pruning tables of one of two
 /// kinds. [`TwoPhaseTables::load`] gives the exact, symmetry-reduced ones
 /// (126 MB, built once in about 9 s and kept in the store; the fastest per
-/// solve); [`TwoPhaseTables::compact`] gives min2phase's projections (4.2 MB
-/// of lower bounds, built in memory in 0.3 s on two cores).
+/// solve); [`TwoPhaseTables::compact`] gives min2phase's projections (1.3 MB
+/// of lower bounds, built in memory in 0.2 s on two cores).
 pub struct TwoPhaseTables {
     pub(crate) coord: &'static CoordTables,
     prune: Prune,
@@ -73,15 +74,27 @@ struct CompactPrune {
     /// representative to it (`flip = S·rep·S⁻¹`), and the inverse of that
     /// symmetry.
     flip_class: Vec<(u16, u8)>,
+    /// (UD-edge class under the 16 symmetries, slice permutation turned
+    /// with it): 2768 × 24 entries, where the raw pairs took 968 K.
     ud_slice: Nibbles,
-    /// (UD edges, which 4 of the 8 corner slots hold U corners).
+    /// (UD-edge class, which 4 of the 8 corner slots hold U corners,
+    /// turned likewise): 2768 × 70.
     ud_corner_comb: Nibbles,
     /// The corner combination (0..70) of each corner permutation.
     corner_comb: Vec<u8>,
-    /// (corners, which 4 of the 8 U/D edge slots hold U edges).
+    /// (corner class, which 4 of the 8 U/D edge slots hold U edges): 2768
+    /// × 70.
     corner_edge_comb: Nibbles,
     /// The edge combination (0..70) of each UD-edge permutation.
     edge_comb: Vec<u8>,
+    /// Each UD-edge permutation's class and the symmetry to it, `class <<
+    /// 4 | sym` (the corners' are the coordinate tables' own).
+    ud_class: Vec<u32>,
+    /// The combinations and slice permutation conjugated by each of the
+    /// 16 symmetries: `[x * 16 + s]`.
+    corner_comb_conj: Vec<u8>,
+    edge_comb_conj: Vec<u8>,
+    slice_perm_conj: Vec<u8>,
     /// The inverse of each corner permutation, UD-edge permutation and
     /// slice permutation: a phase-2 cube and its inverse are as far from
     /// solved, so the bounds of the inverse prune too (min2phase's).
@@ -102,14 +115,6 @@ struct CompactPrune {
 struct Nibbles(Vec<u8>);
 
 impl Nibbles {
-    fn pack(d: &[u8]) -> Nibbles {
-        Nibbles(
-            d.chunks(2)
-                .map(|p| p[0].min(15) | p.get(1).map_or(0, |&b| b.min(15)) << 4)
-                .collect(),
-        )
-    }
-
     #[inline(always)]
     fn get(&self, i: usize) -> u8 {
         (self.0[i >> 1] >> ((i & 1) * 4)) & 15
@@ -344,6 +349,38 @@ impl CompactPrune {
         (self.twist_flip).get(twist_flip_index(&self.flip_class, coord, twist_q, flip_q))
     }
 
+    /// The phase-2 tables' indices of (corners, UD edges, slice
+    /// permutation): each pair turned by the symmetry that takes its first
+    /// coordinate to its class's representative.
+    #[inline(always)]
+    fn phase2_indices(
+        &self,
+        coord: &CoordTables,
+        corners: usize,
+        ud: usize,
+        sp: usize,
+    ) -> [usize; 3] {
+        let q = self.ud_class[ud] as usize;
+        let (uc, us) = (q >> 4, q & 15);
+        let p = coord.corner.packed[corners] as usize;
+        let (cc, cs) = (p >> 4, p & 15);
+        [
+            uc * 24 + self.slice_perm_conj[sp * 16 + us] as usize,
+            uc * 70 + self.corner_comb_conj[self.corner_comb[corners] as usize * 16 + us] as usize,
+            cc * 70 + self.edge_comb_conj[self.edge_comb[ud] as usize * 16 + cs] as usize,
+        ]
+    }
+
+    /// The compact tables' phase-2 bound.
+    #[inline]
+    fn phase2_bound(&self, coord: &CoordTables, corners: usize, ud: usize, sp: usize) -> u8 {
+        let [a, b, c] = self.phase2_indices(coord, corners, ud, sp);
+        self.ud_slice
+            .get(a)
+            .max(self.ud_corner_comb.get(b))
+            .max(self.corner_edge_comb.get(c))
+    }
+
     /// Whether every phase-2 bound is below `limit`.
     #[inline]
     fn phase2_within(
@@ -354,12 +391,13 @@ impl CompactPrune {
         sp: usize,
         limit: usize,
     ) -> bool {
-        (coord.corner_slice_depth[corners * 24 + sp] as usize) < limit
-            && (self.ud_slice.get(ud * 24 + sp) as usize) < limit
-            && ((self.ud_corner_comb).get(ud * 70 + self.corner_comb[corners] as usize) as usize)
-                < limit
-            && ((self.corner_edge_comb).get(corners * 70 + self.edge_comb[ud] as usize) as usize)
-                < limit
+        if coord.corner_slice_depth[corners * 24 + sp] as usize >= limit {
+            return false;
+        }
+        let [a, b, c] = self.phase2_indices(coord, corners, ud, sp);
+        (self.ud_slice.get(a) as usize) < limit
+            && (self.ud_corner_comb.get(b) as usize) < limit
+            && (self.corner_edge_comb.get(c) as usize) < limit
     }
 
     fn build(c: &CoordTables) -> CompactPrune {
@@ -446,6 +484,54 @@ impl CompactPrune {
                 })
                 .collect::<Vec<u16>>()
         };
+        // Phase 2's tables are reduced by the corners' or the UD edges'
+        // classes, the other coordinate turned with them.
+        let ud_red = crate::tables::SymReduction::build(N_UD_EDGES, |x, s| {
+            c.ud_edges_conj[x * 16 + s] as usize
+        });
+        // A coordinate conjugated by each of the 16 symmetries, through
+        // cubies: `set` makes a cube with value `x`, `get` reads it back.
+        let conj_through_cubies =
+            |n: usize, set: &dyn Fn(usize) -> CubieCube, get: &dyn Fn(&CubieCube) -> u8| {
+                let sy = Symmetries::get();
+                (0..n * 16)
+                    .map(|i| get(&sy.conjugate(&set(i / 16), i % 16)))
+                    .collect::<Vec<u8>>()
+            };
+        let first_with =
+            |comb: &[u8], k: usize| comb.iter().position(|&x| x as usize == k).unwrap_or(0);
+        let corner_comb_conj = conj_through_cubies(
+            70,
+            &|k| {
+                let mut cube = CubieCube::SOLVED;
+                coord::set_corners(&mut cube, first_with(&corner_comb, k) as u16);
+                cube
+            },
+            &|cube| comb_rank(&cube.cp),
+        );
+        let edge_comb_conj = conj_through_cubies(
+            70,
+            &|k| {
+                let mut cube = CubieCube::SOLVED;
+                coord::set_ud_edges(&mut cube, first_with(&edge_comb, k) as u16);
+                cube
+            },
+            &|cube| comb_rank(&cube.ep[..8]),
+        );
+        let slice_perm_conj = conj_through_cubies(
+            24,
+            &|sp| {
+                let mut cube = CubieCube::SOLVED;
+                coord::set_slice_sorted(&mut cube, sp as u16);
+                cube
+            },
+            &|cube| coord::slice_sorted(cube) as u8,
+        );
+        let ud_class_move = |class: usize, m: usize| {
+            let u2 = c.ud_edges_move[ud_red.rep[class] as usize * N_MOVES + m] as usize;
+            let p = ud_red.packed[u2] as usize;
+            (p >> 4, p & 15)
+        };
         let (mut corners_inv, mut ud_inv) = (Vec::new(), Vec::new());
         let mut tables: [Vec<u8>; 6] = Default::default();
         let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb] =
@@ -454,17 +540,25 @@ impl CompactPrune {
             scope.spawn(|_| corners_inv = inverse(N_CORNERS, coord::set_corners, coord::corners));
             scope.spawn(|_| ud_inv = inverse(N_UD_EDGES, coord::set_ud_edges, coord::ud_edges));
             scope.spawn(|_| {
-                *corner_edge_comb = bfs(N_CORNERS * 70, p2, |x, m| {
-                    let (cn, k) = (x / 70, x % 70);
-                    c.corners_move[cn * N_MOVES + m] as usize * 70
-                        + edge_comb_move[k * N_MOVES + m] as usize
+                *corner_edge_comb = build_sym_nibbles(&ProjectionSpace {
+                    classes: c.corner.rep.len(),
+                    inner: 70,
+                    moves: p2,
+                    class_move: |class: usize, m: usize| c.corner_class_move(class, m),
+                    inner_move: |k: usize, m: usize| edge_comb_move[k * N_MOVES + m] as usize,
+                    inner_conj: |k: usize, s: usize| edge_comb_conj[k * 16 + s] as usize,
+                    stab: |class: usize| c.corner.stab[class],
                 })
             });
             scope.spawn(|_| {
-                *ud_corner_comb = bfs(N_UD_EDGES * 70, p2, |x, m| {
-                    let (ud, k) = (x / 70, x % 70);
-                    c.ud_edges_move[ud * N_MOVES + m] as usize * 70
-                        + corner_comb_move[k * N_MOVES + m] as usize
+                *ud_corner_comb = build_sym_nibbles(&ProjectionSpace {
+                    classes: ud_red.rep.len(),
+                    inner: 70,
+                    moves: p2,
+                    class_move: ud_class_move,
+                    inner_move: |k: usize, m: usize| corner_comb_move[k * N_MOVES + m] as usize,
+                    inner_conj: |k: usize, s: usize| corner_comb_conj[k * 16 + s] as usize,
+                    stab: |class: usize| ud_red.stab[class],
                 })
             });
             // The three reduced tables, 4 bits an entry as they are built.
@@ -502,10 +596,16 @@ impl CompactPrune {
                 })
             });
             scope.spawn(|_| {
-                *ud_slice = bfs(N_UD_EDGES * 24, p2, |x, m| {
-                    let (ud, sp) = (x / 24, x % 24);
-                    c.ud_edges_move[ud * N_MOVES + m] as usize * 24
-                        + c.slice_sorted_move[sp * N_MOVES + m] as usize
+                *ud_slice = build_sym_nibbles(&ProjectionSpace {
+                    classes: ud_red.rep.len(),
+                    inner: 24,
+                    moves: p2,
+                    class_move: ud_class_move,
+                    inner_move: |sp: usize, m: usize| {
+                        c.slice_sorted_move[sp * N_MOVES + m] as usize
+                    },
+                    inner_conj: |sp: usize, s: usize| slice_perm_conj[sp * 16 + s] as usize,
+                    stab: |class: usize| ud_red.stab[class],
                 })
             });
         });
@@ -522,11 +622,15 @@ impl CompactPrune {
             slice_flip: Nibbles(slice_flip),
             twist_flip: Nibbles(twist_flip),
             flip_class,
-            ud_slice: Nibbles::pack(&ud_slice),
-            ud_corner_comb: Nibbles::pack(&ud_corner_comb),
+            ud_slice: Nibbles(ud_slice),
+            ud_corner_comb: Nibbles(ud_corner_comb),
             corner_comb,
-            corner_edge_comb: Nibbles::pack(&corner_edge_comb),
+            corner_edge_comb: Nibbles(corner_edge_comb),
             edge_comb,
+            ud_class: ud_red.packed,
+            corner_comb_conj,
+            edge_comb_conj,
+            slice_perm_conj,
             corners_inv,
             ud_inv,
             twist_move_x,
@@ -551,8 +655,8 @@ impl TwoPhaseTables {
         }
     }
 
-    /// The compact tables, built in memory (4.2 MB of pruning tables
-    /// in 0.3 s on two cores): for a few solves on a machine without the
+    /// The compact tables, built in memory (1.3 MB of pruning tables
+    /// in 0.2 s on two cores): for a few solves on a machine without the
     /// full tables, as min2phase starts.
     pub fn compact() -> TwoPhaseTables {
         let coord = CoordTables::get();
@@ -596,6 +700,10 @@ impl TwoPhaseTables {
                     + c.corner_comb.len()
                     + c.corner_edge_comb.bytes()
                     + c.edge_comb.len()
+                    + std::mem::size_of::<u32>() * c.ud_class.len()
+                    + c.corner_comb_conj.len()
+                    + c.edge_comb_conj.len()
+                    + c.slice_perm_conj.len()
             }
         }
     }
@@ -629,12 +737,7 @@ impl TwoPhaseTables {
                 phase2
                     .get((p >> 4) * N_UD_EDGES + t.ud_edges_conj[ud_edges * 16 + (p & 15)] as usize)
             }
-            Prune::Compact(c) => (c.ud_slice.get(ud_edges * 24 + slice_perm))
-                .max(
-                    c.ud_corner_comb
-                        .get(ud_edges * 70 + c.corner_comb[corners] as usize),
-                )
-                .max((c.corner_edge_comb).get(corners * 70 + c.edge_comb[ud_edges] as usize)),
+            Prune::Compact(c) => c.phase2_bound(t, corners, ud_edges, slice_perm),
         };
         a.max(b)
     }
@@ -1346,6 +1449,77 @@ mod tests {
             cp.twist_flip
                 .get(twist_flip_index(&cp.flip_class, c, tw, fl))
         });
+    }
+
+    /// The symmetry-reduced phase-2 tables of the compact kind hold the
+    /// raw pairs' distances: (UD edges, slice permutation), (UD edges,
+    /// corner combination) and (corners, edge combination), each against a
+    /// breadth-first search over every raw pair in phase 2's moves.
+    #[test]
+    fn reduced_phase2_tables_equal_the_raw_ones() {
+        let c = CoordTables::get();
+        let compact = TwoPhaseTables::compact();
+        let Prune::Compact(cp) = &compact.prune else {
+            unreachable!()
+        };
+        let p2 = &crate::tables::PHASE2_MOVES;
+        let check = |name: &str,
+                     nb: usize,
+                     next: &(dyn Fn(usize, usize) -> usize + Sync),
+                     reduced: &dyn Fn(usize, usize) -> u8| {
+            let raw = bfs(N_UD_EDGES * nb, p2, next);
+            for x in 0..N_UD_EDGES {
+                for y in 0..nb {
+                    assert_eq!(reduced(x, y), raw[x * nb + y].min(15), "{name} {x} {y}");
+                }
+            }
+        };
+        // Each raw pair read through a cube with those coordinates: the
+        // other coordinates of the cube are solved, which the tables
+        // ignore.
+        let reps = |comb: &[u8]| -> Vec<usize> {
+            (0..70)
+                .map(|k| comb.iter().position(|&x| x as usize == k).unwrap_or(0))
+                .collect()
+        };
+        let (corner_rep, edge_rep) = (reps(&cp.corner_comb), reps(&cp.edge_comb));
+        let ud_move = |ud: usize, m: usize| c.ud_edges_move[ud * N_MOVES + m] as usize;
+        let corner_move = |cn: usize, m: usize| c.corners_move[cn * N_MOVES + m] as usize;
+        check(
+            "UD edges, slice permutation",
+            24,
+            &|x, m| ud_move(x / 24, m) * 24 + c.slice_sorted_move[x % 24 * N_MOVES + m] as usize,
+            &|ud, sp| cp.ud_slice.get(cp.phase2_indices(c, 0, ud, sp)[0]),
+        );
+        check(
+            "UD edges, corner combination",
+            70,
+            &|x, m| {
+                let k2 = cp.corner_comb[corner_move(corner_rep[x % 70], m)];
+                ud_move(x / 70, m) * 70 + k2 as usize
+            },
+            &|ud, k| {
+                let corners = corner_rep[k];
+                cp.ud_corner_comb
+                    .get(cp.phase2_indices(c, corners, ud, 0)[1])
+            },
+        );
+        // Corners × edge combination, with the corners in the first place.
+        let raw = bfs(N_CORNERS * 70, p2, |x, m| {
+            let k2 = cp.edge_comb[ud_move(edge_rep[x % 70], m)];
+            corner_move(x / 70, m) * 70 + k2 as usize
+        });
+        for cn in 0..N_CORNERS {
+            for k in 0..70 {
+                let ud = edge_rep[k];
+                let got = cp.corner_edge_comb.get(cp.phase2_indices(c, cn, ud, 0)[2]);
+                assert_eq!(
+                    got,
+                    raw[cn * 70 + k].min(15),
+                    "corners, edge combination {cn} {k}"
+                );
+            }
+        }
     }
 
     #[test]

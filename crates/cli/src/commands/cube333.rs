@@ -107,7 +107,7 @@ struct SolveArgs {
     /// easy cube gets a short answer. 0 prints the first solution found.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     probe_min: u64,
-    /// Two-phase tables: `compact` (4.2 MB, built at start in 0.3 s), `full` (126 MB, built once in about 9 s and cached; the
+    /// Two-phase tables: `compact` (1.3 MB, built at start in 0.2 s), `full` (126 MB, built once in about 9 s and cached; the
     /// fastest per solve), or `auto`: the full ones when cached or when
     /// the batch is long enough to pay for building them.
     #[arg(long, value_enum, default_value_t = TableChoice::Auto)]
@@ -157,7 +157,7 @@ struct BenchArgs {
 enum TableChoice {
     /// Full when cached or worth building for the batch, else compact.
     Auto,
-    /// The 4.2 MB tables built at start-up.
+    /// The 1.3 MB tables built at start-up.
     Compact,
     /// The 126 MB cached tables.
     Full,
