@@ -100,6 +100,18 @@ struct CompactPrune {
     /// solved, so the bounds of the inverse prune too (min2phase's).
     corners_inv: Vec<u16>,
     ud_inv: Vec<u16>,
+    /// Each move turned a quarter about UD (`S · m · S⁻¹`).
+    quarter_move: [u8; N_MOVES],
+    /// (corner class, slice permutation turned with it): 2768 × 24, in
+    /// place of the coordinate tables' raw 968 KB (corners, slice
+    /// permutation) distances, which do not stay in cache beside the rest.
+    corner_slice: Nibbles,
+    /// Phase 2's move tables, ten moves wide (`PHASE2_MOVES`), for the
+    /// corners, UD edges and slice permutation: the coordinate tables'
+    /// are eighteen wide, and phase 2 reads them on every node.
+    corners_move2: Vec<u16>,
+    ud_move2: Vec<u16>,
+    slice_move2: [u8; 24 * 10],
     slice_perm_inv: [u8; 24],
     /// Phase 1's move tables with each result's class read in, in the
     /// forms of [`twist_x`] and [`flip_x`]: one read instead of two before
@@ -123,6 +135,81 @@ impl Nibbles {
     fn bytes(&self) -> usize {
         self.0.len()
     }
+}
+
+/// Phase 1's compact tables as the search reads them: slices borrowed
+/// once a phase-1 search, so the search keeps their addresses at hand (the
+/// solver's own fields are read again after every write to it).
+struct Phase1View<'a> {
+    twist_move_x: &'a [u32],
+    flip_move_x: &'a [u32],
+    slice_move: &'a [u16],
+    slice_conj: &'a [u16],
+    twist_conj: &'a [u16],
+    slice_twist: &'a [u8],
+    slice_flip: &'a [u8],
+    twist_flip: &'a [u8],
+    quarter_move: &'a [u8; N_MOVES],
+}
+
+/// Where a compact phase-1 search stands: the coordinates, and the twist
+/// and flip of the cube turned a quarter about UD.
+#[derive(Clone, Copy)]
+struct Phase1At {
+    twist: usize,
+    flip: usize,
+    slice: usize,
+    quarter: (usize, usize),
+}
+
+/// Entry `i` of a table of nibbles.
+#[inline(always)]
+fn nibble(t: &[u8], i: usize) -> u8 {
+    (t[i >> 1] >> ((i & 1) * 4)) & 15
+}
+
+impl Phase1View<'_> {
+    /// The (twist class, slice), (flip class, slice) and (flip class,
+    /// twist) bounds, read until one reaches `limit`.
+    #[inline(always)]
+    fn bound3(&self, tx: u32, fx: u32, slice: usize, limit: usize) -> u8 {
+        let a = nibble(
+            self.slice_twist,
+            (tx >> 16) as usize * N_SLICE
+                + self.slice_conj[slice * 16 + (tx >> 12 & 15) as usize] as usize,
+        );
+        if a as usize >= limit {
+            return a;
+        }
+        let b = nibble(
+            self.slice_flip,
+            (fx >> 11 & 0x3ff) as usize * N_SLICE
+                + self.slice_conj[slice * 16 + (fx >> 21) as usize] as usize,
+        )
+        .max(a);
+        if b as usize >= limit {
+            return b;
+        }
+        self.twist_flip((tx & 0xfff) as usize, fx).max(b)
+    }
+
+    /// The (flip class, twist) bound.
+    #[inline(always)]
+    fn twist_flip(&self, twist: usize, fx: u32) -> u8 {
+        nibble(
+            self.twist_flip,
+            (fx >> 11 & 0x3ff) as usize * N_TWIST
+                + self.twist_conj[twist * 16 + (fx >> 21) as usize] as usize,
+        )
+    }
+}
+
+/// The phase-2 moves' columns of the first `n` rows of an 18-wide move
+/// table.
+fn ten_wide(table: &[u16], n: usize) -> Vec<u16> {
+    (0..n * 10)
+        .map(|i| table[i / 10 * N_MOVES + crate::tables::PHASE2_MOVES[i % 10] as usize])
+        .collect()
 }
 
 /// A symmetry-reduced projection for [`build_sym_nibbles`]: classes of
@@ -170,6 +257,9 @@ where
         (self.stab)(class)
     }
 }
+
+/// The symmetry that turns the cube a quarter about UD.
+const QUARTER_ABOUT_UD: usize = 2;
 
 /// A twist with its class and symmetry under the 16 symmetries read in:
 /// the twist in the low 12 bits, `class << 4 | sym` above (the form of
@@ -314,6 +404,25 @@ impl CompactPrune {
         slice: usize,
         limit: usize,
     ) -> u8 {
+        let c = self.phase1_bound_below_x3(coord, tx, fx, slice, limit);
+        if c as usize >= limit {
+            return c;
+        }
+        self.quarter_turned_bound(coord, (tx & 0xfff) as usize, (fx & 0x7ff) as usize, slice)
+            .max(c)
+    }
+
+    /// The first three bounds of [`CompactPrune::phase1_bound_below_x`]
+    /// (the search carries the quarter-turned cube for the fourth).
+    #[inline(always)]
+    fn phase1_bound_below_x3(
+        &self,
+        coord: &CoordTables,
+        tx: u32,
+        fx: u32,
+        slice: usize,
+        limit: usize,
+    ) -> u8 {
         let a = self.slice_twist.get(slice_twist_at(coord, tx, slice));
         if a as usize >= limit {
             return a;
@@ -323,12 +432,38 @@ impl CompactPrune {
             return b;
         }
         let twist = (tx & 0xfff) as usize;
-        let c = self.twist_flip.get(twist_flip_at(coord, twist, fx)).max(b);
-        if c as usize >= limit {
-            return c;
+        self.twist_flip.get(twist_flip_at(coord, twist, fx)).max(b)
+    }
+
+    /// Phase 1's tables as its search reads them.
+    fn phase1_view<'a>(&'a self, coord: &'a CoordTables) -> Phase1View<'a> {
+        Phase1View {
+            twist_move_x: &self.twist_move_x,
+            flip_move_x: &self.flip_move_x,
+            slice_move: &coord.slice_move,
+            slice_conj: &coord.slice_conj,
+            twist_conj: &coord.twist_conj,
+            slice_twist: &self.slice_twist.0,
+            slice_flip: &self.slice_flip.0,
+            twist_flip: &self.twist_flip.0,
+            quarter_move: &self.quarter_move,
         }
-        self.quarter_turned_bound(coord, twist, (fx & 0x7ff) as usize, slice)
-            .max(c)
+    }
+
+    /// The twist and flip of a cube turned a quarter about UD, from its
+    /// own.
+    #[inline]
+    fn quarter_turned(
+        coord: &CoordTables,
+        twist: usize,
+        flip: usize,
+        slice: usize,
+    ) -> (usize, usize) {
+        let slice_q = coord.slice_conj[slice * 16 + QUARTER_ABOUT_UD] as usize;
+        (
+            coord.twist_conj[twist * 16 + QUARTER_ABOUT_UD] as usize,
+            coord.conj_flip(flip as u16, QUARTER_ABOUT_UD, slice_q) as usize,
+        )
     }
 
     /// The cube turned a quarter about UD is as far from phase 2, and its
@@ -342,7 +477,6 @@ impl CompactPrune {
         flip: usize,
         slice: usize,
     ) -> u8 {
-        const QUARTER_ABOUT_UD: usize = 2;
         let slice_q = coord.slice_conj[slice * 16 + QUARTER_ABOUT_UD] as usize;
         let twist_q = coord.twist_conj[twist * 16 + QUARTER_ABOUT_UD] as usize;
         let flip_q = coord.conj_flip(flip as u16, QUARTER_ABOUT_UD, slice_q) as usize;
@@ -359,7 +493,7 @@ impl CompactPrune {
         corners: usize,
         ud: usize,
         sp: usize,
-    ) -> [usize; 3] {
+    ) -> [usize; 4] {
         let q = self.ud_class[ud] as usize;
         let (uc, us) = (q >> 4, q & 15);
         let p = coord.corner.packed[corners] as usize;
@@ -368,17 +502,19 @@ impl CompactPrune {
             uc * 24 + self.slice_perm_conj[sp * 16 + us] as usize,
             uc * 70 + self.corner_comb_conj[self.corner_comb[corners] as usize * 16 + us] as usize,
             cc * 70 + self.edge_comb_conj[self.edge_comb[ud] as usize * 16 + cs] as usize,
+            cc * 24 + self.slice_perm_conj[sp * 16 + cs] as usize,
         ]
     }
 
     /// The compact tables' phase-2 bound.
     #[inline]
     fn phase2_bound(&self, coord: &CoordTables, corners: usize, ud: usize, sp: usize) -> u8 {
-        let [a, b, c] = self.phase2_indices(coord, corners, ud, sp);
+        let [a, b, c, d] = self.phase2_indices(coord, corners, ud, sp);
         self.ud_slice
             .get(a)
             .max(self.ud_corner_comb.get(b))
             .max(self.corner_edge_comb.get(c))
+            .max(self.corner_slice.get(d))
     }
 
     /// Whether every phase-2 bound is below `limit`.
@@ -391,11 +527,9 @@ impl CompactPrune {
         sp: usize,
         limit: usize,
     ) -> bool {
-        if coord.corner_slice_depth[corners * 24 + sp] as usize >= limit {
-            return false;
-        }
-        let [a, b, c] = self.phase2_indices(coord, corners, ud, sp);
-        (self.ud_slice.get(a) as usize) < limit
+        let [a, b, c, d] = self.phase2_indices(coord, corners, ud, sp);
+        (self.corner_slice.get(d) as usize) < limit
+            && (self.ud_slice.get(a) as usize) < limit
             && (self.ud_corner_comb.get(b) as usize) < limit
             && (self.corner_edge_comb.get(c) as usize) < limit
     }
@@ -533,6 +667,7 @@ impl CompactPrune {
             (p >> 4, p & 15)
         };
         let (mut corners_inv, mut ud_inv) = (Vec::new(), Vec::new());
+        let mut corner_slice = Vec::new();
         let mut tables: [Vec<u8>; 6] = Default::default();
         let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb] =
             &mut tables;
@@ -596,6 +731,19 @@ impl CompactPrune {
                 })
             });
             scope.spawn(|_| {
+                corner_slice = build_sym_nibbles(&ProjectionSpace {
+                    classes: c.corner.rep.len(),
+                    inner: 24,
+                    moves: p2,
+                    class_move: |class: usize, m: usize| c.corner_class_move(class, m),
+                    inner_move: |sp: usize, m: usize| {
+                        c.slice_sorted_move[sp * N_MOVES + m] as usize
+                    },
+                    inner_conj: |sp: usize, s: usize| slice_perm_conj[sp * 16 + s] as usize,
+                    stab: |class: usize| c.corner.stab[class],
+                })
+            });
+            scope.spawn(|_| {
                 *ud_slice = build_sym_nibbles(&ProjectionSpace {
                     classes: ud_red.rep.len(),
                     inner: 24,
@@ -633,6 +781,14 @@ impl CompactPrune {
             slice_perm_conj,
             corners_inv,
             ud_inv,
+            quarter_move: Symmetries::get().conj_move[QUARTER_ABOUT_UD],
+            corner_slice: Nibbles(corner_slice),
+            corners_move2: ten_wide(&c.corners_move, N_CORNERS),
+            ud_move2: ten_wide(&c.ud_edges_move, N_UD_EDGES),
+            slice_move2: {
+                let t = ten_wide(&c.slice_sorted_move, 24);
+                std::array::from_fn(|i| t[i] as u8)
+            },
             twist_move_x,
             flip_move_x,
             slice_perm_inv: {
@@ -704,7 +860,18 @@ impl TwoPhaseTables {
                     + c.corner_comb_conj.len()
                     + c.edge_comb_conj.len()
                     + c.slice_perm_conj.len()
+                    + c.corner_slice.bytes()
+                    + 2 * (c.corners_move2.len() + c.ud_move2.len())
             }
+        }
+    }
+
+    /// The quarter-turned twist and flip phase 1 carries with the compact
+    /// tables ((0, 0) with the full ones, which do not read them).
+    fn quarter_of(&self, twist: usize, flip: usize, slice: usize) -> (usize, usize) {
+        match &self.prune {
+            Prune::Compact(_) => CompactPrune::quarter_turned(self.coord, twist, flip, slice),
+            Prune::Full { .. } => (0, 0),
         }
     }
 
@@ -730,16 +897,15 @@ impl TwoPhaseTables {
     #[inline]
     fn phase2_bound(&self, corners: usize, ud_edges: usize, slice_perm: usize) -> u8 {
         let t = self.coord;
-        let b = t.corner_slice_depth[corners * 24 + slice_perm];
-        let a = match &self.prune {
+        match &self.prune {
             Prune::Full { phase2, .. } => {
                 let p = t.corner.packed[corners] as usize;
                 phase2
                     .get((p >> 4) * N_UD_EDGES + t.ud_edges_conj[ud_edges * 16 + (p & 15)] as usize)
+                    .max(t.corner_slice_depth[corners * 24 + slice_perm])
             }
             Prune::Compact(c) => c.phase2_bound(t, corners, ud_edges, slice_perm),
-        };
-        a.max(b)
+        }
     }
 }
 
@@ -865,11 +1031,14 @@ fn is_phase2_move(m: usize) -> bool {
 }
 
 impl<'a> Search<'a> {
+    /// `quarter`: the twist and flip of the cube turned a quarter about UD
+    /// (the compact tables' fourth bound; unused with the full tables).
     fn phase1(
         &mut self,
         twist: usize,
         flip: usize,
         slice: usize,
+        quarter: (usize, usize),
         depth: usize,
         last_face: usize,
     ) -> bool {
@@ -883,7 +1052,15 @@ impl<'a> Search<'a> {
         let t = self.t;
         let phase1 = match &t.prune {
             Prune::Compact(cp) => {
-                return self.phase1_compact(cp, twist, flip, slice, depth, last_face)
+                self.nodes1 -= 1;
+                let view = cp.phase1_view(self.t.coord);
+                let at = Phase1At {
+                    twist,
+                    flip,
+                    slice,
+                    quarter,
+                };
+                return self.phase1_compact(&view, at, depth, last_face);
             }
             Prune::Full { phase1, .. } => phase1,
         };
@@ -930,6 +1107,7 @@ impl<'a> Search<'a> {
                 tw as usize,
                 fl as usize,
                 sl as usize,
+                (0, 0),
                 depth + 1,
                 m as usize / 3,
             ) {
@@ -949,15 +1127,26 @@ impl<'a> Search<'a> {
     /// at least `remaining`: pruned unread (min2phase's axis skip).
     fn phase1_compact(
         &mut self,
-        cp: &CompactPrune,
-        twist: usize,
-        flip: usize,
-        slice: usize,
+        v: &Phase1View,
+        at: Phase1At,
         depth: usize,
         last_face: usize,
     ) -> bool {
+        let Phase1At {
+            twist,
+            flip,
+            slice,
+            quarter: (twist_q, flip_q),
+        } = at;
         let remaining = self.len1 - depth;
-        let c = self.t.coord;
+        if remaining == 0 {
+            return self.start_phase2(last_face);
+        }
+        self.nodes1 += 1;
+        // This node's rows of the move tables: one bounds check each.
+        let twist_row = &v.twist_move_x[twist * N_MOVES..][..N_MOVES];
+        let flip_row = &v.flip_move_x[flip * N_MOVES..][..N_MOVES];
+        let slice_row = &v.slice_move[slice * N_MOVES..][..N_MOVES];
         let mut skip_face = usize::MAX;
         for m in 0..N_MOVES {
             let face = m / 3;
@@ -969,17 +1158,26 @@ impl<'a> Search<'a> {
             if remaining == 1 && is_phase2_move(m) {
                 continue;
             }
-            let tx = cp.twist_move_x[twist * N_MOVES + m];
-            let fx = cp.flip_move_x[flip * N_MOVES + m];
+            let (tx, fx) = (twist_row[m], flip_row[m]);
             let (tw, fl) = ((tx & 0xfff) as usize, (fx & 0x7ff) as usize);
-            let sl = c.slice_move[slice * N_MOVES + m] as usize;
+            let sl = slice_row[m] as usize;
+            let mut quarter = (0, 0);
             if remaining == 1 {
                 // Only the goal itself will do, and its coordinates are 0.
                 if tw | fl | sl != 0 {
                     continue;
                 }
             } else {
-                let h = cp.phase1_bound_below_x(c, tx, fx, sl, remaining) as usize;
+                let mut h = v.bound3(tx, fx, sl, remaining) as usize;
+                if h < remaining {
+                    // The quarter-turned cube moves by the quarter-turned
+                    // move: its coordinates are carried, not recomputed.
+                    let mq = v.quarter_move[m] as usize;
+                    let tqx = v.twist_move_x[twist_q * N_MOVES + mq];
+                    let fqx = v.flip_move_x[flip_q * N_MOVES + mq];
+                    quarter = ((tqx & 0xfff) as usize, (fqx & 0x7ff) as usize);
+                    h = h.max(v.twist_flip(quarter.0, fqx) as usize);
+                }
                 if h >= remaining {
                     if h > remaining {
                         skip_face = face;
@@ -991,7 +1189,13 @@ impl<'a> Search<'a> {
             if self.valid > depth {
                 self.valid = depth;
             }
-            if self.phase1(tw, fl, sl, depth + 1, face) || self.stopped {
+            let child = Phase1At {
+                twist: tw,
+                flip: fl,
+                slice: sl,
+                quarter,
+            };
+            if self.phase1_compact(v, child, depth + 1, face) || self.stopped {
                 return true;
             }
         }
@@ -1046,6 +1250,16 @@ impl<'a> Search<'a> {
         let ud = coord::ud_edges(cube) as usize;
         let sp = coord::slice_sorted(cube) as usize;
         debug_assert!(sp < 24);
+        if let Prune::Compact(cp) = &self.t.prune {
+            let h = cp.phase2_bound(self.t.coord, corners, ud, sp) as usize;
+            for len2 in h..=max2 {
+                if self.phase2_compact(cp, (corners, ud, sp), 0, len2, last_face) {
+                    self.found = Some(len2);
+                    return true;
+                }
+            }
+            return false;
+        }
         // The small (corners, slice) table first: it often decides alone,
         // and the big table read is a cache miss.
         if self.t.coord.corner_slice_depth[corners * 24 + sp] as usize > max2 {
@@ -1084,24 +1298,59 @@ impl<'a> Search<'a> {
             let c2 = c.corners_move[corners * N_MOVES + m] as usize;
             let u2 = c.ud_edges_move[ud * N_MOVES + m] as usize;
             let s2 = c.slice_sorted_move[sp * N_MOVES + m] as usize;
-            let pruned = match &self.t.prune {
-                Prune::Compact(cp) => {
-                    !cp.phase2_within(c, c2, u2, s2, remaining)
-                        || !cp.phase2_within(
-                            c,
-                            cp.corners_inv[c2] as usize,
-                            cp.ud_inv[u2] as usize,
-                            cp.slice_perm_inv[s2] as usize,
-                            remaining,
-                        )
-                }
-                Prune::Full { .. } => self.t.phase2_bound(c2, u2, s2) as usize >= remaining,
-            };
-            if pruned {
+            if self.t.phase2_bound(c2, u2, s2) as usize >= remaining {
                 continue;
             }
             self.moves2[depth] = m as u8;
             if self.phase2(c2, u2, s2, depth + 1, len2, m / 3) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Phase 2 with the compact tables: their ten-wide move tables, and
+    /// the bounds of the inverse cube as well (it is as far from solved).
+    fn phase2_compact(
+        &mut self,
+        cp: &CompactPrune,
+        (corners, ud, sp): (usize, usize, usize),
+        depth: usize,
+        len2: usize,
+        last_face: usize,
+    ) -> bool {
+        let remaining = len2 - depth;
+        if remaining == 0 {
+            return corners == 0 && ud == 0 && sp == 0;
+        }
+        self.nodes2 += 1;
+        let c = self.t.coord;
+        let corner_row = &cp.corners_move2[corners * 10..][..10];
+        let ud_row = &cp.ud_move2[ud * 10..][..10];
+        let slice_row = &cp.slice_move2[sp * 10..][..10];
+        for (i, &m) in crate::tables::PHASE2_MOVES.iter().enumerate() {
+            let m = m as usize;
+            if !face_allowed(m, last_face) {
+                continue;
+            }
+            let (c2, u2, s2) = (
+                corner_row[i] as usize,
+                ud_row[i] as usize,
+                slice_row[i] as usize,
+            );
+            if !cp.phase2_within(c, c2, u2, s2, remaining)
+                || !cp.phase2_within(
+                    c,
+                    cp.corners_inv[c2] as usize,
+                    cp.ud_inv[u2] as usize,
+                    cp.slice_perm_inv[s2] as usize,
+                    remaining,
+                )
+            {
+                continue;
+            }
+            self.moves2[depth] = m as u8;
+            if self.phase2_compact(cp, (c2, u2, s2), depth + 1, len2, m / 3) {
                 return true;
             }
         }
@@ -1136,7 +1385,8 @@ impl<'a> Search<'a> {
                 self.valid = 0;
                 self.npre = npre;
                 self.len1 = len1;
-                if self.phase1(twist, flip, slice, 0, NO_FACE) || self.stopped {
+                let quarter = self.t.quarter_of(twist, flip, slice);
+                if self.phase1(twist, flip, slice, quarter, 0, NO_FACE) || self.stopped {
                     return true;
                 }
             }
@@ -1309,7 +1559,8 @@ fn solve_once(
                 s.valid = 0;
                 s.npre = 0;
                 s.len1 = len1;
-                s.phase1(*twist, *flip, *slice, 0, NO_FACE);
+                let quarter = tables.quarter_of(*twist, *flip, *slice);
+                s.phase1(*twist, *flip, *slice, quarter, 0, NO_FACE);
             }
             probes += s.probes - before;
             if let Some(len2) = s.found {
@@ -1453,8 +1704,9 @@ mod tests {
 
     /// The symmetry-reduced phase-2 tables of the compact kind hold the
     /// raw pairs' distances: (UD edges, slice permutation), (UD edges,
-    /// corner combination) and (corners, edge combination), each against a
-    /// breadth-first search over every raw pair in phase 2's moves.
+    /// corner combination), (corners, slice permutation) and (corners, edge
+    /// combination), each against a breadth-first search over every raw
+    /// pair in phase 2's moves.
     #[test]
     fn reduced_phase2_tables_equal_the_raw_ones() {
         let c = CoordTables::get();
@@ -1504,6 +1756,15 @@ mod tests {
                     .get(cp.phase2_indices(c, corners, ud, 0)[1])
             },
         );
+        // Corners × slice permutation: the coordinate tables' own
+        // breadth-first search, over the raw pairs.
+        for cn in 0..N_CORNERS {
+            for sp in 0..24 {
+                let got = cp.corner_slice.get(cp.phase2_indices(c, cn, 0, sp)[3]);
+                let want = c.corner_slice_depth[cn * 24 + sp].min(15);
+                assert_eq!(got, want, "corners, slice permutation {cn} {sp}");
+            }
+        }
         // Corners × edge combination, with the corners in the first place.
         let raw = bfs(N_CORNERS * 70, p2, |x, m| {
             let k2 = cp.edge_comb[ud_move(edge_rep[x % 70], m)];
