@@ -98,19 +98,35 @@ struct CompactPrune {
     /// The inverse of each corner permutation, UD-edge permutation and
     /// slice permutation: a phase-2 cube and its inverse are as far from
     /// solved, so the bounds of the inverse prune too (min2phase's).
-    corners_inv: Vec<u16>,
-    ud_inv: Vec<u16>,
     /// Each move turned a quarter about UD (`S · m · S⁻¹`).
     quarter_move: [u8; N_MOVES],
     /// (corner class, slice permutation turned with it): 2768 × 24, in
     /// place of the coordinate tables' raw 968 KB (corners, slice
     /// permutation) distances, which do not stay in cache beside the rest.
     corner_slice: Nibbles,
-    /// Phase 2's move tables, ten moves wide (`PHASE2_MOVES`), for the
-    /// corners, UD edges and slice permutation: the coordinate tables'
-    /// are eighteen wide, and phase 2 reads them on every node.
-    corners_move2: Vec<u16>,
-    ud_move2: Vec<u16>,
+    /// Phase 2 carries the corners and the UD edges as (class, symmetry)
+    /// (`class << 4 | sym`, the symmetry taking the cube's coordinate to
+    /// its class's representative), so that its move tables are a class's
+    /// rather than a permutation's: 2768 × 10 entries where the raw ones
+    /// are 40320 × 18, and phase 2's tables together stay in cache.
+    /// `corner_class_move[k * 10 + i]`: the class and symmetry of the
+    /// representative of corner class `k` after phase-2 move `i`.
+    corner_class_move: Vec<u32>,
+    ud_class_move: Vec<u32>,
+    /// Each class's inverse: the class and symmetry of the inverse of its
+    /// representative.
+    corner_class_inv: Vec<u32>,
+    ud_class_inv: Vec<u32>,
+    /// The combination of each class's representative.
+    corner_class_comb: Vec<u8>,
+    ud_class_comb: Vec<u8>,
+    /// `move_conj[s][i]`: phase-2 move `i` conjugated by symmetry `s`, as
+    /// an index of `PHASE2_MOVES`.
+    move_conj: [[u8; 10]; 16],
+    /// `sym_mult[a][b]`: the symmetry `S_a · S_b`; `sym_inv[a]`: `S_a⁻¹`.
+    sym_mult: [[u8; 16]; 16],
+    sym_inv: [u8; 16],
+    /// The slice permutation after each phase-2 move, ten moves wide.
     slice_move2: [u8; 24 * 10],
     slice_perm_inv: [u8; 24],
     /// Phase 1's move tables with each result's class read in, in the
@@ -151,6 +167,10 @@ struct Phase1View<'a> {
     twist_flip: &'a [u8],
     quarter_move: &'a [u8; N_MOVES],
 }
+
+/// Where a compact phase-2 search stands: the corners and UD edges as
+/// `class << 4 | symmetry`, and the slice permutation.
+type Phase2At = (u32, u32, usize);
 
 /// Where a compact phase-1 search stands: the coordinates, and the twist
 /// and flip of the cube turned a quarter about UD.
@@ -209,6 +229,34 @@ impl Phase1View<'_> {
 fn ten_wide(table: &[u16], n: usize) -> Vec<u16> {
     (0..n * 10)
         .map(|i| table[i / 10 * N_MOVES + crate::tables::PHASE2_MOVES[i % 10] as usize])
+        .collect()
+}
+
+/// For each class of a reduction and each phase-2 move: the class and
+/// symmetry (`class << 4 | sym`) of its representative after the move.
+fn class_moves(red: &crate::tables::SymReduction, perm_move: &[u16]) -> Vec<u32> {
+    (0..red.rep.len() * 10)
+        .map(|i| {
+            let m = crate::tables::PHASE2_MOVES[i % 10] as usize;
+            red.packed[perm_move[red.rep[i / 10] as usize * N_MOVES + m] as usize]
+        })
+        .collect()
+}
+
+/// For each class of a reduction of a permutation coordinate: the class
+/// and symmetry of its representative's inverse, through cubies.
+fn class_inverses(
+    red: &crate::tables::SymReduction,
+    set: fn(&mut CubieCube, u16),
+    get: fn(&CubieCube) -> u16,
+) -> Vec<u32> {
+    red.rep
+        .iter()
+        .map(|&r| {
+            let mut cube = CubieCube::SOLVED;
+            set(&mut cube, r as u16);
+            red.packed[get(&cube.inverse()) as usize]
+        })
         .collect()
 }
 
@@ -484,32 +532,69 @@ impl CompactPrune {
     }
 
     /// The phase-2 tables' indices of (corners, UD edges, slice
-    /// permutation): each pair turned by the symmetry that takes its first
-    /// coordinate to its class's representative.
+    /// permutation), the corners and UD edges as (class, symmetry): each
+    /// pair turned by the symmetry that takes its first coordinate to its
+    /// class's representative. A coordinate `x` of class `k` and symmetry
+    /// `s` is `S_s⁻¹ · rep_k · S_s`, so the other's combination, turned by
+    /// `S_a`, is the representative's turned by `S_a · S_s⁻¹`.
     #[inline(always)]
-    fn phase2_indices(
-        &self,
-        coord: &CoordTables,
-        corners: usize,
-        ud: usize,
-        sp: usize,
-    ) -> [usize; 4] {
-        let q = self.ud_class[ud] as usize;
-        let (uc, us) = (q >> 4, q & 15);
-        let p = coord.corner.packed[corners] as usize;
-        let (cc, cs) = (p >> 4, p & 15);
+    fn phase2_indices(&self, (corner, ud, sp): Phase2At) -> [usize; 4] {
+        let (cc, cs) = ((corner >> 4) as usize, (corner & 15) as usize);
+        let (uc, us) = ((ud >> 4) as usize, (ud & 15) as usize);
+        let to_corner = self.sym_mult[cs][self.sym_inv[us] as usize] as usize;
+        let to_ud = self.sym_mult[us][self.sym_inv[cs] as usize] as usize;
         [
             uc * 24 + self.slice_perm_conj[sp * 16 + us] as usize,
-            uc * 70 + self.corner_comb_conj[self.corner_comb[corners] as usize * 16 + us] as usize,
-            cc * 70 + self.edge_comb_conj[self.edge_comb[ud] as usize * 16 + cs] as usize,
+            uc * 70
+                + self.corner_comb_conj[self.corner_class_comb[cc] as usize * 16 + to_ud] as usize,
+            cc * 70
+                + self.edge_comb_conj[self.ud_class_comb[uc] as usize * 16 + to_corner] as usize,
             cc * 24 + self.slice_perm_conj[sp * 16 + cs] as usize,
         ]
     }
 
+    /// Phase 2's coordinates of raw corners, UD edges and slice
+    /// permutation.
+    #[inline]
+    fn phase2_at(&self, coord: &CoordTables, corners: usize, ud: usize, sp: usize) -> Phase2At {
+        (coord.corner.packed[corners], self.ud_class[ud], sp)
+    }
+
+    /// The inverse cube's phase-2 coordinates: `x⁻¹ = S_s⁻¹ · rep⁻¹ · S_s`
+    /// and `rep⁻¹ = S_t⁻¹ · rep_j · S_t`, so class `j`, symmetry `S_t · S_s`.
+    #[inline(always)]
+    fn phase2_inverse(&self, (corner, ud, sp): Phase2At) -> Phase2At {
+        let inv = |table: &[u32], x: u32| {
+            let j = table[(x >> 4) as usize];
+            (j & !15) | self.sym_mult[(j & 15) as usize][(x & 15) as usize] as u32
+        };
+        (
+            inv(&self.corner_class_inv, corner),
+            inv(&self.ud_class_inv, ud),
+            self.slice_perm_inv[sp] as usize,
+        )
+    }
+
+    /// The phase-2 coordinates after phase-2 move `i`: the representative
+    /// moved by `i` turned by the symmetry, then turned back.
+    #[inline(always)]
+    fn phase2_move(&self, (corner, ud, sp): Phase2At, i: usize) -> Phase2At {
+        let step = |table: &[u32], x: u32| {
+            let s = (x & 15) as usize;
+            let y = table[(x >> 4) as usize * 10 + self.move_conj[s][i] as usize];
+            (y & !15) | self.sym_mult[(y & 15) as usize][s] as u32
+        };
+        (
+            step(&self.corner_class_move, corner),
+            step(&self.ud_class_move, ud),
+            self.slice_move2[sp * 10 + i] as usize,
+        )
+    }
+
     /// The compact tables' phase-2 bound.
     #[inline]
-    fn phase2_bound(&self, coord: &CoordTables, corners: usize, ud: usize, sp: usize) -> u8 {
-        let [a, b, c, d] = self.phase2_indices(coord, corners, ud, sp);
+    fn phase2_bound(&self, at: Phase2At) -> u8 {
+        let [a, b, c, d] = self.phase2_indices(at);
         self.ud_slice
             .get(a)
             .max(self.ud_corner_comb.get(b))
@@ -519,15 +604,8 @@ impl CompactPrune {
 
     /// Whether every phase-2 bound is below `limit`.
     #[inline]
-    fn phase2_within(
-        &self,
-        coord: &CoordTables,
-        corners: usize,
-        ud: usize,
-        sp: usize,
-        limit: usize,
-    ) -> bool {
-        let [a, b, c, d] = self.phase2_indices(coord, corners, ud, sp);
+    fn phase2_within(&self, at: Phase2At, limit: usize) -> bool {
+        let [a, b, c, d] = self.phase2_indices(at);
         (self.corner_slice.get(d) as usize) < limit
             && (self.ud_slice.get(a) as usize) < limit
             && (self.ud_corner_comb.get(b) as usize) < limit
@@ -666,14 +744,11 @@ impl CompactPrune {
             let p = ud_red.packed[u2] as usize;
             (p >> 4, p & 15)
         };
-        let (mut corners_inv, mut ud_inv) = (Vec::new(), Vec::new());
         let mut corner_slice = Vec::new();
         let mut tables: [Vec<u8>; 6] = Default::default();
         let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb] =
             &mut tables;
         rayon::scope(|scope| {
-            scope.spawn(|_| corners_inv = inverse(N_CORNERS, coord::set_corners, coord::corners));
-            scope.spawn(|_| ud_inv = inverse(N_UD_EDGES, coord::set_ud_edges, coord::ud_edges));
             scope.spawn(|_| {
                 *corner_edge_comb = build_sym_nibbles(&ProjectionSpace {
                     classes: c.corner.rep.len(),
@@ -759,6 +834,13 @@ impl CompactPrune {
         });
         let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb] =
             tables;
+        let corner_class_comb = c
+            .corner
+            .rep
+            .iter()
+            .map(|&r| corner_comb[r as usize])
+            .collect();
+        let ud_class_comb = ud_red.rep.iter().map(|&r| edge_comb[r as usize]).collect();
         let twist_move_x = (c.twist_move.iter())
             .map(|&t| twist_x(c, t as usize))
             .collect();
@@ -775,16 +857,31 @@ impl CompactPrune {
             corner_comb,
             corner_edge_comb: Nibbles(corner_edge_comb),
             edge_comb,
-            ud_class: ud_red.packed,
+            ud_class: ud_red.packed.clone(),
             corner_comb_conj,
             edge_comb_conj,
             slice_perm_conj,
-            corners_inv,
-            ud_inv,
             quarter_move: Symmetries::get().conj_move[QUARTER_ABOUT_UD],
             corner_slice: Nibbles(corner_slice),
-            corners_move2: ten_wide(&c.corners_move, N_CORNERS),
-            ud_move2: ten_wide(&c.ud_edges_move, N_UD_EDGES),
+            corner_class_move: class_moves(&c.corner, &c.corners_move),
+            ud_class_move: class_moves(&ud_red, &c.ud_edges_move),
+            corner_class_inv: class_inverses(&c.corner, coord::set_corners, coord::corners),
+            ud_class_inv: class_inverses(&ud_red, coord::set_ud_edges, coord::ud_edges),
+            corner_class_comb,
+            ud_class_comb,
+            move_conj: std::array::from_fn(|s| {
+                std::array::from_fn(|i| {
+                    let m = sy.conj_move[s][p2[i] as usize];
+                    p2.iter().position(|&x| x == m).unwrap_or(0) as u8
+                })
+            }),
+            sym_mult: std::array::from_fn(|a| {
+                std::array::from_fn(|b| {
+                    let x = sy.cubes[a].multiply(&sy.cubes[b]);
+                    (0..16).find(|&t| sy.cubes[t] == x).unwrap_or(0) as u8
+                })
+            }),
+            sym_inv: std::array::from_fn(|a| sy.inv[a]),
             slice_move2: {
                 let t = ten_wide(&c.slice_sorted_move, 24);
                 std::array::from_fn(|i| t[i] as u8)
@@ -861,7 +958,8 @@ impl TwoPhaseTables {
                     + c.edge_comb_conj.len()
                     + c.slice_perm_conj.len()
                     + c.corner_slice.bytes()
-                    + 2 * (c.corners_move2.len() + c.ud_move2.len())
+                    + 4 * (c.corner_class_move.len() + c.ud_class_move.len())
+                    + 4 * (c.corner_class_inv.len() + c.ud_class_inv.len())
             }
         }
     }
@@ -904,7 +1002,7 @@ impl TwoPhaseTables {
                     .get((p >> 4) * N_UD_EDGES + t.ud_edges_conj[ud_edges * 16 + (p & 15)] as usize)
                     .max(t.corner_slice_depth[corners * 24 + slice_perm])
             }
-            Prune::Compact(c) => c.phase2_bound(t, corners, ud_edges, slice_perm),
+            Prune::Compact(c) => c.phase2_bound(c.phase2_at(t, corners, ud_edges, slice_perm)),
         }
     }
 }
@@ -1251,9 +1349,10 @@ impl<'a> Search<'a> {
         let sp = coord::slice_sorted(cube) as usize;
         debug_assert!(sp < 24);
         if let Prune::Compact(cp) = &self.t.prune {
-            let h = cp.phase2_bound(self.t.coord, corners, ud, sp) as usize;
+            let at = cp.phase2_at(self.t.coord, corners, ud, sp);
+            let h = cp.phase2_bound(at) as usize;
             for len2 in h..=max2 {
-                if self.phase2_compact(cp, (corners, ud, sp), 0, len2, last_face) {
+                if self.phase2_compact(cp, at, 0, len2, last_face) {
                     self.found = Some(len2);
                     return true;
                 }
@@ -1314,43 +1413,31 @@ impl<'a> Search<'a> {
     fn phase2_compact(
         &mut self,
         cp: &CompactPrune,
-        (corners, ud, sp): (usize, usize, usize),
+        at: Phase2At,
         depth: usize,
         len2: usize,
         last_face: usize,
     ) -> bool {
         let remaining = len2 - depth;
         if remaining == 0 {
-            return corners == 0 && ud == 0 && sp == 0;
+            // The solved corners and edges are their classes' (0)
+            // representatives under every symmetry.
+            return at.0 >> 4 == 0 && at.1 >> 4 == 0 && at.2 == 0;
         }
         self.nodes2 += 1;
-        let c = self.t.coord;
-        let corner_row = &cp.corners_move2[corners * 10..][..10];
-        let ud_row = &cp.ud_move2[ud * 10..][..10];
-        let slice_row = &cp.slice_move2[sp * 10..][..10];
         for (i, &m) in crate::tables::PHASE2_MOVES.iter().enumerate() {
             let m = m as usize;
             if !face_allowed(m, last_face) {
                 continue;
             }
-            let (c2, u2, s2) = (
-                corner_row[i] as usize,
-                ud_row[i] as usize,
-                slice_row[i] as usize,
-            );
-            if !cp.phase2_within(c, c2, u2, s2, remaining)
-                || !cp.phase2_within(
-                    c,
-                    cp.corners_inv[c2] as usize,
-                    cp.ud_inv[u2] as usize,
-                    cp.slice_perm_inv[s2] as usize,
-                    remaining,
-                )
+            let child = cp.phase2_move(at, i);
+            if !cp.phase2_within(child, remaining)
+                || !cp.phase2_within(cp.phase2_inverse(child), remaining)
             {
                 continue;
             }
             self.moves2[depth] = m as u8;
-            if self.phase2_compact(cp, (c2, u2, s2), depth + 1, len2, m / 3) {
+            if self.phase2_compact(cp, child, depth + 1, len2, m / 3) {
                 return true;
             }
         }
@@ -1641,15 +1728,31 @@ mod tests {
                 cp.phase1_bound_below_x(c, tx, fx, sy_, usize::MAX),
                 cp.phase1_bound_below(c, ty as usize, fy as usize, sy_, usize::MAX)
             );
+            // The class-carried coordinates move and invert as the cube's:
+            // the same bounds (a representative that symmetries fix has
+            // several symmetries to it, which give twin entries).
+            let raw_at = |q: &CubieCube| {
+                let (cn, ud) = (coord::corners(q) as usize, coord::ud_edges(q) as usize);
+                cp.phase2_at(c, cn, ud, coord::slice_sorted(q) as usize)
+            };
+            let bounds = |at: Phase2At| {
+                let [a, b, k, d] = cp.phase2_indices(at);
+                let t = [
+                    &cp.ud_slice,
+                    &cp.ud_corner_comb,
+                    &cp.corner_edge_comb,
+                    &cp.corner_slice,
+                ];
+                [t[0].get(a), t[1].get(b), t[2].get(k), t[3].get(d)]
+            };
+            let at = raw_at(&p);
+            assert_eq!(bounds(cp.phase2_inverse(at)), bounds(raw_at(&p.inverse())));
+            let i = rng.below(10);
+            let moved = p.apply_move(FaceTurn::from_index(
+                crate::tables::PHASE2_MOVES[i] as usize,
+            ));
+            assert_eq!(bounds(cp.phase2_move(at, i)), bounds(raw_at(&moved)));
             let inv = p.inverse();
-            assert_eq!(
-                cp.corners_inv[coord::corners(&p) as usize],
-                coord::corners(&inv)
-            );
-            assert_eq!(
-                cp.ud_inv[coord::ud_edges(&p) as usize],
-                coord::ud_edges(&inv)
-            );
             assert_eq!(
                 cp.slice_perm_inv[coord::slice_sorted(&p) as usize],
                 coord::slice_sorted(&inv) as u8
@@ -1741,7 +1844,10 @@ mod tests {
             "UD edges, slice permutation",
             24,
             &|x, m| ud_move(x / 24, m) * 24 + c.slice_sorted_move[x % 24 * N_MOVES + m] as usize,
-            &|ud, sp| cp.ud_slice.get(cp.phase2_indices(c, 0, ud, sp)[0]),
+            &|ud, sp| {
+                cp.ud_slice
+                    .get(cp.phase2_indices(cp.phase2_at(c, 0, ud, sp))[0])
+            },
         );
         check(
             "UD edges, corner combination",
@@ -1753,14 +1859,16 @@ mod tests {
             &|ud, k| {
                 let corners = corner_rep[k];
                 cp.ud_corner_comb
-                    .get(cp.phase2_indices(c, corners, ud, 0)[1])
+                    .get(cp.phase2_indices(cp.phase2_at(c, corners, ud, 0))[1])
             },
         );
         // Corners × slice permutation: the coordinate tables' own
         // breadth-first search, over the raw pairs.
         for cn in 0..N_CORNERS {
             for sp in 0..24 {
-                let got = cp.corner_slice.get(cp.phase2_indices(c, cn, 0, sp)[3]);
+                let got = cp
+                    .corner_slice
+                    .get(cp.phase2_indices(cp.phase2_at(c, cn, 0, sp))[3]);
                 let want = c.corner_slice_depth[cn * 24 + sp].min(15);
                 assert_eq!(got, want, "corners, slice permutation {cn} {sp}");
             }
@@ -1773,7 +1881,9 @@ mod tests {
         for cn in 0..N_CORNERS {
             for k in 0..70 {
                 let ud = edge_rep[k];
-                let got = cp.corner_edge_comb.get(cp.phase2_indices(c, cn, ud, 0)[2]);
+                let got = cp
+                    .corner_edge_comb
+                    .get(cp.phase2_indices(cp.phase2_at(c, cn, ud, 0))[2]);
                 assert_eq!(
                     got,
                     raw[cn * 70 + k].min(15),
