@@ -141,12 +141,13 @@ fn bit_arrays_and_sorted_arrays_agree() {
     }
 }
 
-/// Without local maxima, one thread marks neighbours without reading
-/// their codes and counts the new positions afterwards; two threads read
-/// and mark atomically. Both give the sorted arrays' distribution, on
-/// levels computed forward and backward.
+/// Without local maxima, dense forward levels mark neighbours without
+/// reading their codes: in a bit array of each thread's own when memory
+/// allows, otherwise in the codes themselves (one thread plainly, two
+/// atomically after reading). Every way gives the sorted arrays'
+/// distribution, on levels computed forward and backward.
 #[test]
-fn one_thread_marking_agrees_with_two_threads_and_sorted_arrays() {
+fn every_way_of_marking_agrees_with_sorted_arrays() {
     for (name, p, moves, metric) in [
         ("2x2x2", cube2(), Some("U,F,R"), Metric::Htm),
         ("2x2x2", cube2(), Some("U,F,R"), Metric::Qtm),
@@ -160,8 +161,6 @@ fn one_thread_marking_agrees_with_two_threads_and_sorted_arrays() {
             threads,
             ..GodsOptions::default()
         };
-        let one = run(&p, &ms, plain(1));
-        let two = run(&p, &ms, plain(2));
         let sorted = run(
             &p,
             &ms,
@@ -171,11 +170,24 @@ fn one_thread_marking_agrees_with_two_threads_and_sorted_arrays() {
                 ..plain(2)
             },
         );
-        assert_eq!(one.plan.engine, Engine::BitArray, "{name}");
         assert_eq!(sorted.plan.engine, Engine::SortedArray, "{name}");
-        assert_eq!(one.table, sorted.table, "{name} {metric:?}");
-        assert_eq!(two.table, sorted.table, "{name} {metric:?}");
-        assert!(one.table.total() > 1, "{name}");
+        for threads in [1, 2] {
+            let private = run(&p, &ms, plain(threads));
+            assert_eq!(private.plan.engine, Engine::BitArray, "{name}");
+            assert_eq!(private.table, sorted.table, "{name} {metric:?} {threads}");
+            // A byte short of the mark arrays: the codes are marked.
+            let shared = run(
+                &p,
+                &ms,
+                GodsOptions {
+                    memory_limit: private.plan.memory - 1,
+                    ..plain(threads)
+                },
+            );
+            assert!(shared.plan.memory < private.plan.memory, "{name}");
+            assert_eq!(shared.table, sorted.table, "{name} {metric:?} {threads}");
+        }
+        assert!(sorted.table.total() > 1, "{name}");
     }
 }
 

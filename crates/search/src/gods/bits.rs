@@ -15,11 +15,20 @@
 //! neighbours of a run under one move fall in one stretch of the array,
 //! which keeps the memory accesses local.
 //!
-//! Threads take chunks of words. Forward, two threads may mark positions
-//! in the same word, so marking is an atomic `fetch_and` (which also
-//! settles who counts a position reached from both). Backward, a thread
-//! only writes the words of its own chunk, and readers look only for the
-//! frontier code, which it never writes.
+//! Threads take chunks of words. On the dense forward levels each thread
+//! sets a bit a neighbour in a mark array of its own, merged into the
+//! codes after the level: no written cache line is shared between cores
+//! (marking the shared codes, even with a plain read first, left two
+//! threads no faster than one on the full 2x2x2). Without memory for the
+//! mark arrays, two threads may mark positions in the same word, so
+//! marking is an atomic `fetch_and` (which also settles who counts a
+//! position reached from both). Backward, a thread only writes the words
+//! of its own chunk, and readers look only for the frontier code, which
+//! it never writes.
+//!
+//! When a level visits a few positions a run, the cursor prefetches the
+//! next run's neighbour stretches as it enters a run, so the misses of
+//! 18-odd scattered stretches overlap the current run's work.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -43,6 +52,9 @@ const LOW: u64 = 0x5555_5555_5555_5555;
 const CHUNK_WORDS: usize = 1 << 12;
 /// The size `L` of the low part the engine aims for.
 const LOW_TARGET: f64 = 300.0;
+/// Positions a level visits in a run of `L` indices, on average, from
+/// which the cursor prefetches the next run's neighbours.
+const PREFETCH_DENSITY: u64 = 4;
 /// Largest move table of one component, in bytes.
 const TABLE_LIMIT: u64 = 256 << 20;
 
@@ -186,6 +198,22 @@ pub(super) struct Cursor<'a, M> {
     pub(super) nh: Vec<u64>,
     state: Vec<u8>,
     out: Vec<u8>,
+    /// With a level's array: the high parts of the run after the current
+    /// one, computed and their stretches prefetched when the cursor enters
+    /// a run, so the next run's cache misses overlap this run's work.
+    ahead: Option<Ahead<'a>>,
+}
+
+/// The next run's neighbours, fetched ahead (see `Cursor::prefetching`).
+struct Ahead<'a> {
+    /// The array written or read at the neighbours' indices.
+    target: &'a [AtomicU64],
+    /// Indices a word of `target` holds, as a power of two (32 codes or
+    /// 64 marks).
+    shift: u32,
+    /// The run `nh` holds, or `u64::MAX`.
+    hi: u64,
+    nh: Vec<u64>,
 }
 
 impl<'a, M: AsRef<[u8]>> Cursor<'a, M> {
@@ -202,9 +230,24 @@ impl<'a, M: AsRef<[u8]>> Cursor<'a, M> {
             nh: vec![0; tables.nm],
             state: tables.template.clone(),
             out: tables.template.clone(),
+            ahead: None,
         };
         c.load(0);
         c
+    }
+
+    /// Makes the cursor prefetch, on entering a run, the stretches of
+    /// `mem` its next run's neighbours fall in: for a level dense enough
+    /// that the next run will be visited (a sparse level would fetch
+    /// stretches it never reads).
+    pub(super) fn prefetching(mut self, target: &'a [AtomicU64], shift: u32) -> Self {
+        self.ahead = Some(Ahead {
+            target,
+            shift,
+            hi: u64::MAX,
+            nh: vec![0; self.tables.nm],
+        });
+        self
     }
 
     /// Positions the cursor on index `x`; returns its low part.
@@ -220,9 +263,38 @@ impl<'a, M: AsRef<[u8]>> Cursor<'a, M> {
 
     fn load(&mut self, hi: u64) {
         let t = self.tables;
-        let nm = t.nm;
         self.base = hi * t.low;
-        self.nh.fill(0);
+        let Some(mut ahead) = self.ahead.take() else {
+            let mut nh = std::mem::take(&mut self.nh);
+            self.high_parts(hi, &mut nh);
+            self.nh = nh;
+            return;
+        };
+        if ahead.hi == hi {
+            std::mem::swap(&mut self.nh, &mut ahead.nh);
+        } else {
+            let mut nh = std::mem::take(&mut self.nh);
+            self.high_parts(hi, &mut nh);
+            self.nh = nh;
+        }
+        let next = hi + 1;
+        if next * t.low < self.ix.size() {
+            self.high_parts(next, &mut ahead.nh);
+            ahead.hi = next;
+            for &h in &ahead.nh {
+                prefetch_stretch(ahead.target, ahead.shift, h, t.low);
+            }
+        } else {
+            ahead.hi = u64::MAX;
+        }
+        self.ahead = Some(ahead);
+    }
+
+    /// The high part of each neighbour of run `hi`.
+    fn high_parts(&mut self, hi: u64, nh: &mut [u64]) {
+        let t = self.tables;
+        let nm = t.nm;
+        nh.fill(0);
         let mut rest = hi;
         for p in &t.high {
             let d = rest % p.radix;
@@ -230,7 +302,7 @@ impl<'a, M: AsRef<[u8]>> Cursor<'a, M> {
             match &p.table {
                 Some(table) => {
                     let row = &table[d as usize * nm..][..nm];
-                    for (h, &v) in self.nh.iter_mut().zip(row) {
+                    for (h, &v) in nh.iter_mut().zip(row) {
                         *h += v;
                     }
                 }
@@ -241,12 +313,40 @@ impl<'a, M: AsRef<[u8]>> Cursor<'a, M> {
                         self.ix
                             .layout()
                             .compose_into(&self.state, mv.as_ref(), &mut self.out);
-                        self.nh[m] += comp.rank(&self.out) * p.stride;
+                        nh[m] += comp.rank(&self.out) * p.stride;
                     }
                 }
             }
         }
     }
+}
+
+/// Asks the cache for the words of `mem` holding indices `from..from +
+/// len`, `1 << shift` indices a word.
+#[inline]
+fn prefetch_stretch(mem: &[AtomicU64], shift: u32, from: u64, len: u64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let first = (from >> shift) as usize;
+        let last = (((from + len - 1) >> shift) as usize).min(mem.len() - 1);
+        // A cache line holds eight words.
+        let mut w = first;
+        while w <= last + 7 {
+            let w_ = w.min(last);
+            // SAFETY: `w_ <= last < mem.len()`, so the address is inside
+            // `mem`; a prefetch reads nothing the program sees and never
+            // faults.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(
+                    mem.as_ptr().add(w_).cast(),
+                    std::arch::x86_64::_MM_HINT_T0,
+                )
+            };
+            w += 8;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (mem, shift, from, len);
 }
 
 #[derive(Clone, Copy, Default)]
@@ -393,6 +493,64 @@ fn forward_marking(mem: &[AtomicU64], cur: &mut Cursor<'_, &[u8]>, words: std::o
             word.store(v & !(v & (v >> 1) & bit), Relaxed);
         }
     });
+}
+
+/// Expands the frontier positions of `words`, setting each neighbour's
+/// bit in this thread's own mark array (no other thread writes it, and
+/// none writes the codes during the level, so no cache line moves between
+/// cores); `merge_marks` turns the marked unseen positions new afterwards.
+fn forward_private(
+    mem: &[AtomicU64],
+    marks: &[AtomicU64],
+    cur: &mut Cursor<'_, &[u8]>,
+    words: std::ops::Range<usize>,
+) {
+    each_frontier(mem, cur, words, |high, row| {
+        for (&h, &l) in high.iter().zip(row) {
+            let y = h + l as u64;
+            let word = &marks[(y >> 6) as usize];
+            word.store(word.load(Relaxed) | 1u64 << (y & 63), Relaxed);
+        }
+    });
+}
+
+/// Spreads a word's 32 bits to the even bits of 64 (bit `i` to `2i`).
+#[inline]
+fn spread(x: u32) -> u64 {
+    let mut x = x as u64;
+    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
+    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    (x | x << 1) & LOW
+}
+
+/// Makes every unseen position marked in any thread's array new, clears
+/// the marks, and counts the new positions.
+fn merge_marks(mem: &[AtomicU64], marks: &[Vec<AtomicU64>]) -> u64 {
+    mem.par_chunks(CHUNK_WORDS)
+        .enumerate()
+        .map(|(c, chunk)| {
+            let mut new = 0u64;
+            // CHUNK_WORDS is even: a chunk's marks are whole words.
+            let first = c * CHUNK_WORDS / 2;
+            for (j, pair) in chunk.chunks(2).enumerate() {
+                let mut m = 0u64;
+                for map in marks {
+                    m |= map[first + j].swap(0, Relaxed);
+                }
+                for (half, a) in pair.iter().enumerate() {
+                    let w = a.load(Relaxed);
+                    let clear = spread((m >> (32 * half)) as u32) & w & (w >> 1);
+                    if clear != 0 {
+                        a.store(w ^ clear, Relaxed);
+                        new += clear.count_ones() as u64;
+                    }
+                }
+            }
+            new
+        })
+        .sum()
 }
 
 /// Expands the frontier positions of `words`.
@@ -569,6 +727,11 @@ enum Direction {
     /// atomically, and there reading the codes of a batch first, so that
     /// their cache misses overlap, is faster.
     ForwardMarking,
+    /// Like `ForwardMarking`, into a mark array of each thread's own (a
+    /// bit a position), merged into the codes afterwards: threads share no
+    /// written word, so they scale as a single thread does; when memory
+    /// allows an array a thread.
+    ForwardPrivate,
     /// Look for frontier neighbours of unseen positions.
     Backward,
 }
@@ -581,11 +744,15 @@ struct LevelPlan {
     direction: Direction,
     /// Count the frontier's local maxima (forward only).
     maxima: bool,
+    /// Fetch each run's neighbours ahead (`Cursor::prefetching`).
+    prefetch: bool,
 }
 
 /// What every level works on.
 struct Space<'a> {
     mem: &'a [AtomicU64],
+    /// Each thread's mark array (`ForwardPrivate`), or none.
+    marks: &'a [Vec<AtomicU64>],
     tables: &'a MoveTables,
     ix: &'a PositionIndexer,
     moves: &'a [&'a [u8]],
@@ -595,6 +762,7 @@ struct Space<'a> {
 fn level(signals: Signals<'_>, space: &Space<'_>, plan: LevelPlan) -> Option<LevelStats> {
     let Space {
         mem,
+        marks,
         tables,
         ix,
         moves,
@@ -603,6 +771,7 @@ fn level(signals: Signals<'_>, space: &Space<'_>, plan: LevelPlan) -> Option<Lev
         depth,
         direction,
         maxima,
+        prefetch,
     } = plan;
     let chunks = mem.len().div_ceil(CHUNK_WORDS);
     signals.emit(GodsEvent::LevelStarted {
@@ -617,8 +786,19 @@ fn level(signals: Signals<'_>, space: &Space<'_>, plan: LevelPlan) -> Option<Lev
     let stats = (0..chunks)
         .into_par_iter()
         .map_init(
-            || (Cursor::new(tables, ix, moves), Batch::new(tables.nm)),
-            |(cur, batch), c| {
+            || {
+                // The rayon worker running this part of the level, whose
+                // mark array it writes.
+                let thread = rayon::current_thread_index().unwrap_or(0) % marks.len().max(1);
+                let cur = Cursor::new(tables, ix, moves);
+                let cur = match (prefetch, direction) {
+                    (false, _) => cur,
+                    (true, Direction::ForwardPrivate) => cur.prefetching(&marks[thread], 6),
+                    (true, _) => cur.prefetching(mem, 5),
+                };
+                (cur, Batch::new(tables.nm), thread)
+            },
+            |(cur, batch, thread), c| {
                 if stop_seen.load(Relaxed) || signals.stopped() {
                     stop_seen.store(true, Relaxed);
                     return LevelStats {
@@ -629,6 +809,10 @@ fn level(signals: Signals<'_>, space: &Space<'_>, plan: LevelPlan) -> Option<Lev
                 let words = c * CHUNK_WORDS..((c + 1) * CHUNK_WORDS).min(mem.len());
                 let st = match (direction, shared, maxima) {
                     (Direction::Backward, _, _) => backward(mem, cur, words),
+                    (Direction::ForwardPrivate, _, _) => {
+                        forward_private(mem, &marks[*thread], cur, words);
+                        LevelStats::default()
+                    }
                     (Direction::ForwardMarking, _, _) => {
                         forward_marking(mem, cur, words);
                         LevelStats::default()
@@ -665,6 +849,12 @@ fn level(signals: Signals<'_>, space: &Space<'_>, plan: LevelPlan) -> Option<Lev
             ..stats
         });
     }
+    if direction == Direction::ForwardPrivate {
+        return Some(LevelStats {
+            new: merge_marks(mem, marks),
+            ..stats
+        });
+    }
     Some(stats)
 }
 
@@ -682,9 +872,16 @@ pub(crate) fn run(
         });
     }
     let size = ix.size();
+    // A mark array a thread for the dense forward levels, when memory
+    // allows (otherwise threads mark the shared codes).
+    let threads = rayon::current_num_threads();
+    let mark_words = size.div_ceil(32).div_ceil(2);
+    let mark_bytes = threads as u64 * mark_words * 8;
+    let private =
+        !ctx.options.local_maxima && needed.saturating_add(mark_bytes) <= ctx.options.memory_limit;
     let plan = GodsPlan {
         engine: Engine::BitArray,
-        memory: needed,
+        memory: needed + if private { mark_bytes } else { 0 },
         index_size: Some(size),
         reachable: ctx.reachable,
         symmetry: None,
@@ -711,6 +908,7 @@ pub(crate) fn run(
     };
     let tables = MoveTables::new(&ix, &ctx.move_bytes);
     let moves = ctx.move_bytes.clone();
+    let mut marks: Vec<Vec<AtomicU64>> = Vec::new();
     loop {
         let depth = p.counts.len() - 1;
         let frontier = p.counts[depth];
@@ -730,25 +928,41 @@ pub(crate) fn run(
                 Some(r) => (r - total) / 2 + (size - r) < frontier,
                 None => unseen < frontier,
             };
+        let direction = if backward {
+            Direction::Backward
+        } else if lm || frontier.saturating_mul(nm as u64) < size / 16 {
+            Direction::Forward
+        } else if private {
+            Direction::ForwardPrivate
+        } else if threads == 1 {
+            Direction::ForwardMarking
+        } else {
+            Direction::Forward
+        };
+        if direction == Direction::ForwardPrivate && marks.is_empty() {
+            marks = (0..threads)
+                .map(|_| {
+                    let mut m = Vec::with_capacity(mark_words as usize);
+                    m.par_extend((0..mark_words).into_par_iter().map(|_| AtomicU64::new(0)));
+                    m
+                })
+                .collect();
+        }
         let space = Space {
             mem: &mem,
+            marks: &marks,
             tables: &tables,
             ix: &ix,
             moves: &moves,
         };
         let plan = LevelPlan {
             depth: depth + 1,
-            direction: if backward {
-                Direction::Backward
-            } else if !lm
-                && rayon::current_num_threads() == 1
-                && frontier.saturating_mul(nm as u64) >= size / 16
-            {
-                Direction::ForwardMarking
-            } else {
-                Direction::Forward
-            },
+            direction,
             maxima: lm,
+            // Worth it once a run holds a few of the positions the level
+            // visits (each brings its neighbours' lines in anyway).
+            prefetch: (if backward { unseen } else { frontier }).saturating_mul(tables.low)
+                >= PREFETCH_DENSITY * size,
         };
         let stats = level(ctx.signals, &space, plan).ok_or(GodsError::Stopped { depth })?;
         if lm {
