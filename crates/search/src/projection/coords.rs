@@ -159,7 +159,12 @@ impl Coord {
                             self.value_of_code[ori[s] as usize] % self.radix[c as usize];
                     }
                 }
-                self.pieces_rank(&slot_of[..k], &val_of[..k])
+                self.pieces_rank(
+                    slot_of[..k]
+                        .iter()
+                        .copied()
+                        .zip(val_of[..k].iter().copied()),
+                )
             }
             Kind::LabeledTwist => {
                 let mut labels = [REST; 256];
@@ -178,11 +183,11 @@ impl Coord {
         }
     }
 
-    fn pieces_rank(&self, slots: &[u8], vals: &[u8]) -> u64 {
+    fn pieces_rank(&self, pieces: impl Iterator<Item = (u8, u8)>) -> u64 {
         // Slots and orientations ranked in one pass.
         let mut perm_rank = LehmerRank::new(self.n);
         let mut ori_rank = 0u64;
-        for (c, (&s, &v)) in slots.iter().zip(vals).enumerate() {
+        for (c, (s, v)) in pieces.enumerate() {
             perm_rank.push(s);
             ori_rank = ori_rank * self.radix[c] as u64 + v as u64;
         }
@@ -375,10 +380,9 @@ impl Coord {
                     .fold(0u64, |acc, &x| acc * radix as u64 + x as u64)
             }
             Kind::Pieces => {
+                // Pairs of (slot, value), a tracked piece a pair.
                 let k = self.counts.len();
-                let slots: Vec<u8> = (0..k).map(|c| d[2 * c]).collect();
-                let vals: Vec<u8> = (0..k).map(|c| d[2 * c + 1]).collect();
-                self.pieces_rank(&slots, &vals)
+                self.pieces_rank(d[..2 * k].chunks_exact(2).map(|p| (p[0], p[1])))
             }
             Kind::LabeledTwist => self.labeled_rank(&d[..self.n], &d[self.n..]),
             Kind::Component(_) => 0,

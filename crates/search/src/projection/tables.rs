@@ -18,6 +18,103 @@ pub(super) const MOVE_TABLE_LIMIT: u64 = 1 << 23;
 /// and whose tables fit its budget (see [`Projection::fill_move_bytes`]).
 const PIECES_TABLE_LIMIT: u64 = 1 << 27;
 
+/// The slots part and the twist received of a [`Kind::Pieces`]
+/// coordinate after each move, move-major (`[m * slots_size + p]`), for
+/// `k = radix.len()` pieces tracked among `n` slots; `dests[m][s]` is
+/// where move `m` sends slot `s`'s piece and the twist it adds.
+///
+/// The arrangements are walked in rank order, depth-first, with each
+/// move's image ranked a piece at a time along the way (a Lehmer digit a
+/// level), so a leaf costs a digit a move rather than a whole ranking; the
+/// first piece's slots split the work between threads.
+fn pieces_rows(
+    n: usize,
+    radix: &[u8],
+    dests: &[&[(u8, u8)]],
+    slots_size: u64,
+) -> (Vec<u32>, Vec<u32>) {
+    struct Walk<'a> {
+        n: usize,
+        radix: &'a [u8],
+        dests: &'a [&'a [(u8, u8)]],
+        /// Per level and move: the image's rank, used slots and twist so far.
+        rank: Vec<u64>,
+        used: Vec<u64>,
+        twist: Vec<u64>,
+        /// Per move, the leaves' values, in rank order.
+        out_slots: Vec<Vec<u32>>,
+        out_twist: Vec<Vec<u32>>,
+    }
+    impl Walk<'_> {
+        fn step(&mut self, level: usize, s: usize) {
+            let nm = self.dests.len();
+            let r = self.radix[level];
+            let left = (self.n - level) as u64;
+            for m in 0..nm {
+                let (at, tw) = self.dests[m][s];
+                let (rank, used, twist) = (
+                    self.rank[level * nm + m],
+                    self.used[level * nm + m],
+                    self.twist[level * nm + m],
+                );
+                let below = (used & ((1u64 << at) - 1)).count_ones() as u64;
+                let tw = if tw < r { tw } else { tw % r };
+                self.rank[(level + 1) * nm + m] = rank * left + at as u64 - below;
+                self.used[(level + 1) * nm + m] = used | 1u64 << at;
+                self.twist[(level + 1) * nm + m] = twist * r as u64 + tw as u64;
+            }
+        }
+        fn walk(&mut self, level: usize, taken: u64) {
+            let nm = self.dests.len();
+            if level == self.radix.len() {
+                for m in 0..nm {
+                    self.out_slots[m].push(self.rank[level * nm + m] as u32);
+                    self.out_twist[m].push(self.twist[level * nm + m] as u32);
+                }
+                return;
+            }
+            for s in 0..self.n {
+                if taken & 1u64 << s == 0 {
+                    self.step(level, s);
+                    self.walk(level + 1, taken | 1u64 << s);
+                }
+            }
+        }
+    }
+    let nm = dests.len();
+    let k = radix.len();
+    let per_first = slots_size / n as u64;
+    /// A block's slots parts and twists, per move.
+    type Block = (Vec<Vec<u32>>, Vec<Vec<u32>>);
+    let blocks: Vec<Block> = (0..n)
+        .into_par_iter()
+        .map(|first| {
+            let mut w = Walk {
+                n,
+                radix,
+                dests,
+                rank: vec![0; (k + 1) * nm],
+                used: vec![0; (k + 1) * nm],
+                twist: vec![0; (k + 1) * nm],
+                out_slots: vec![Vec::with_capacity(per_first as usize); nm],
+                out_twist: vec![Vec::with_capacity(per_first as usize); nm],
+            };
+            w.step(0, first);
+            w.walk(1, 1u64 << first);
+            (w.out_slots, w.out_twist)
+        })
+        .collect();
+    let mut slots = Vec::with_capacity((slots_size * nm as u64) as usize);
+    let mut twist = Vec::with_capacity((slots_size * nm as u64) as usize);
+    for m in 0..nm {
+        for (s, t) in &blocks {
+            slots.extend_from_slice(&s[m]);
+            twist.extend_from_slice(&t[m]);
+        }
+    }
+    (slots, twist)
+}
+
 /// Move tables of a [`Kind::Pieces`] coordinate, split in two: the slots
 /// of the tracked pieces move by themselves; the twist each piece receives
 /// depends only on its slot; orientations then add digit by digit.
@@ -110,21 +207,11 @@ impl Projection {
                     <= table_limit.saturating_mul(PIECES_TABLE_LIMIT / MOVE_TABLE_LIMIT)
                 {
                     let k = c.counts.len();
-                    let entries = (slots_size * moves.len() as u64) as usize;
-                    let mut slots = vec![0u32; entries];
-                    let mut twist = vec![0u32; entries];
-                    let mut buf = Vec::new();
-                    let mut out = Vec::new();
-                    for p in 0..slots_size {
-                        // Orientation zero: the result's orientation is the twist received.
-                        c.decode(p * ori_size, &mut buf);
-                        for m in 0..moves.len() {
-                            proj.move_decoded(ci, m, &buf, &mut out);
-                            let v = c.encode(&out);
-                            slots[(m as u64 * slots_size + p) as usize] = (v / ori_size) as u32;
-                            twist[(m as u64 * slots_size + p) as usize] = (v % ori_size) as u32;
-                        }
-                    }
+                    let nm = moves.len();
+                    let this = &*proj;
+                    let dests: Vec<&[(u8, u8)]> =
+                        (0..nm).map(|m| &this.moves[m][c.orbit][..]).collect();
+                    let (slots, twist) = pieces_rows(c.n, &c.radix[..k], &dests, slots_size);
                     let add = (ori_size * ori_size <= 1 << 22).then(|| {
                         let mut t = vec![0u32; (ori_size * ori_size) as usize];
                         for o in 0..ori_size {
