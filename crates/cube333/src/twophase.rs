@@ -1095,6 +1095,9 @@ struct Search<'a> {
     probe_limit: u64,
     deadline: Option<Instant>,
     stopped: bool,
+    /// How far the last probe's phase-2 bound was past the moves phase 2
+    /// had (0 when phase 2 was searched): see `phase1_compact`.
+    excess: usize,
 }
 
 /// Phase 1's shortest length beside pre-moves (min2phase's).
@@ -1294,6 +1297,14 @@ impl<'a> Search<'a> {
                 if self.phase1_compact(v, child, depth + 1, face) || self.stopped {
                     return true;
                 }
+                // The face's other quarter turn ends phase 1 in this cube
+                // times the face's half turn, a phase-2 move, which lowers
+                // a phase-2 bound by at most one: when this probe's bound
+                // was two or more past the moves phase 2 had, the other
+                // turn's probe would fail too (min2phase's skip).
+                if remaining == 1 && self.excess >= 2 {
+                    break;
+                }
             }
         }
         false
@@ -1324,6 +1335,7 @@ impl<'a> Search<'a> {
         if self.phase2_from(&cube, max2, last_face) {
             return true;
         }
+        let excess = self.excess;
         // The pre-move next to phase 2 turned the other way: the cube is
         // its half turn `g` (a phase-2 move) times this one, and g·Y·S is
         // in phase 2's group exactly when Y·S is, so this phase-1
@@ -1337,6 +1349,7 @@ impl<'a> Search<'a> {
                 self.pre[self.npre - 1] = (last / 3 * 3 + 2) as u8;
                 return true;
             }
+            self.excess = self.excess.min(excess);
         }
         false
     }
@@ -1350,6 +1363,7 @@ impl<'a> Search<'a> {
         if let Prune::Compact(cp) = &self.t.prune {
             let at = cp.phase2_at(self.t.coord, corners, ud, sp);
             let h = cp.phase2_bound(at) as usize;
+            self.excess = h.saturating_sub(max2);
             for len2 in h..=max2 {
                 if self.phase2_compact(cp, at, 0, len2, last_face) {
                     self.found = Some(len2);
@@ -1627,6 +1641,7 @@ fn solve_once(
                 probe_limit: opts.probe_limit.unwrap_or(u64::MAX),
                 deadline,
                 stopped: false,
+                excess: 0,
             };
             (s, [twist, flip, slice], h)
         })
