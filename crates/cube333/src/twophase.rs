@@ -1494,8 +1494,11 @@ impl<'a> Search<'a> {
         if npre + 1 + MIN_PHASE1_WITH_PRE_MOVES > total {
             return false;
         }
+        // A child that cannot take a pre-move of its own only starts phase
+        // 1, which it does after a clockwise quarter turn off phase 2.
+        let leaf = npre + 2 + MIN_PHASE1_WITH_PRE_MOVES > total;
         for m in 0..N_MOVES {
-            if !face_allowed(m, last_face) {
+            if !face_allowed(m, last_face) || (leaf && !is_clockwise_quarter_off_phase2(m)) {
                 continue;
             }
             let next = FaceTurn::from_index(m).cubie().multiply_proper(&cube);
