@@ -553,7 +553,7 @@ impl<B: Bound> Dispatch for Tools<'_, B> {
     ) -> Option<Turns> {
         #[cfg(target_arch = "x86_64")]
         if avx2 {
-            // SAFETY: as in `step`.
+            // SAFETY: as in `children` above.
             return unsafe { search_avx2(searcher, self, start, halt) };
         }
         let _ = avx2;

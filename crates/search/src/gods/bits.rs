@@ -264,30 +264,26 @@ impl<'a, M: AsRef<[u8]>> Cursor<'a, M> {
     fn load(&mut self, hi: u64) {
         let t = self.tables;
         self.base = hi * t.low;
-        let Some(mut ahead) = self.ahead.take() else {
-            let mut nh = std::mem::take(&mut self.nh);
-            self.high_parts(hi, &mut nh);
-            self.nh = nh;
-            return;
-        };
-        if ahead.hi == hi {
-            std::mem::swap(&mut self.nh, &mut ahead.nh);
-        } else {
-            let mut nh = std::mem::take(&mut self.nh);
-            self.high_parts(hi, &mut nh);
-            self.nh = nh;
+        let mut nh = std::mem::take(&mut self.nh);
+        let mut ahead = self.ahead.take();
+        match &mut ahead {
+            // Fetched ahead when the cursor entered the run before.
+            Some(a) if a.hi == hi => std::mem::swap(&mut nh, &mut a.nh),
+            _ => self.high_parts(hi, &mut nh),
         }
-        let next = hi + 1;
-        if next * t.low < self.ix.size() {
-            self.high_parts(next, &mut ahead.nh);
-            ahead.hi = next;
-            for &h in &ahead.nh {
-                prefetch_stretch(ahead.target, ahead.shift, h, t.low);
+        self.nh = nh;
+        if let Some(a) = &mut ahead {
+            let next = hi + 1;
+            a.hi = u64::MAX;
+            if next * t.low < self.ix.size() {
+                self.high_parts(next, &mut a.nh);
+                a.hi = next;
+                for &h in &a.nh {
+                    prefetch_stretch(a.target, a.shift, h, t.low);
+                }
             }
-        } else {
-            ahead.hi = u64::MAX;
         }
-        self.ahead = Some(ahead);
+        self.ahead = ahead;
     }
 
     /// The high part of each neighbour of run `hi`.
