@@ -159,6 +159,7 @@ impl PuzzleSource {
     /// named pyraminx, skewb, megaminx or FTO the search moves are the
     /// notation's (`U L R B u l r b`), so solutions print in it
     /// ([`catalog::in_notation`]); files and other puzzles load as they are.
+    /// `random` loads so too, to draw from the group `solve` searches.
     pub fn load_in_notation(&self) -> Result<Puzzle, CliError> {
         match self.source(|o| o.notation_rotations = true)? {
             Source::File => self.read_file(),

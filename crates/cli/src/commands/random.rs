@@ -15,9 +15,11 @@ use crate::puzzle_source::PuzzleSource;
     after_help = "Each position is the start state after a uniformly random element of the \
 group the moves generate (Schreier-Sims: one uniform coset representative per level), so every \
 reachable position is equally likely, parity and orientation constraints included, identical \
-pieces too. Positions stream out as a .tws scramble file (Scramble random-1 ... End blocks), or \
-with --json one KPattern a line. The same --seed gives the same positions on every machine \
-(ChaCha8); without it the seed comes from the clock and is reported on stderr.\n\nExamples:\n  \
+pieces too. The moves are the ones twistor solve searches (or --moves): on a named pyraminx, \
+skewb, megaminx or FTO the notation's, which keep the puzzle held as it is, so solve solves \
+every position printed. Positions stream out as a .tws scramble file (Scramble random-1 ... End \
+blocks), or with --json one KPattern a line. The same --seed gives the same positions on every \
+machine (ChaCha8); without it the seed comes from the clock and is reported on stderr.\n\nExamples:\n  \
 twistor random 3x3x3 -n 5 --seed 42\n  twistor random 2x2x2.tws -n 1000 --seed 1 --json > states.jsonl"
 )]
 pub struct RandomArgs {
@@ -57,9 +59,13 @@ impl SeedArg {
     }
 }
 
-/// Runs `twistor random`.
+/// Runs `twistor random`. The puzzle loads as `twistor solve` loads it
+/// ([`PuzzleSource::load_in_notation`]), so the group drawn from is the
+/// one `solve` searches: a named puzzle's own moves may also turn it
+/// whole (the skewb's eight corner turns, the pyraminx's face layers),
+/// and positions drawn from their group were unreachable to `solve`.
 pub fn run(args: RandomArgs) -> CliResult {
-    let puzzle = args.source.load()?;
+    let puzzle = args.source.load_in_notation()?;
     let gens = search_move_indices(&puzzle, &args.moves)?;
     let seed = args.seed.resolve();
     let mut states = RandomStates::new(&puzzle, &gens, seed);
