@@ -22,6 +22,9 @@ pub const N_CORNERS: usize = 40320;
 pub const N_UD_EDGES: usize = 40320;
 /// Permutations of the four slice edges among themselves (phase 2): 4!.
 pub const N_SLICE_PERM: usize = 24;
+/// Positions of the four D-layer corners (DFR DLF DBL DRB), order
+/// ignored: C(8,4).
+pub const N_CORNER_COMB: usize = 70;
 
 const fn binomial(n: i32, k: i32) -> i32 {
     if k < 0 || k > n {
@@ -255,6 +258,48 @@ pub fn set_ud_edges(c: &mut CubieCube, idx: u16) {
     }
 }
 
+/// `CORNER_COMB_RANK[mask]`: the corner-combination coordinate of the D
+/// corners standing in the slots set in `mask` (four of eight): the masks
+/// counted down from `0xf0`, so that home is 0.
+pub(crate) const CORNER_COMB_RANK: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut rank = 0u8;
+    let mut mask = 256;
+    while mask > 0 {
+        mask -= 1;
+        if (mask as u32).count_ones() == 4 {
+            t[mask] = rank;
+            rank += 1;
+        }
+    }
+    t
+};
+
+/// Corner combination: which four slots hold the D-layer corners (0 when
+/// they are home).
+pub fn corner_comb(c: &CubieCube) -> u8 {
+    let mask = (0..8).fold(0usize, |m, i| m | ((c.cp[i] >= 4) as usize) << i);
+    CORNER_COMB_RANK[mask]
+}
+
+/// Sets the corners to a permutation with this corner combination (the
+/// corners of each layer in order), leaving their twists.
+pub fn set_corner_comb(c: &mut CubieCube, idx: u8) {
+    let mask = (0..256)
+        .find(|&m: &usize| m.count_ones() == 4 && CORNER_COMB_RANK[m] == idx)
+        .unwrap_or(0xf0);
+    let (mut up, mut down) = (0, 4);
+    for i in 0..8 {
+        if mask >> i & 1 == 1 {
+            c.cp[i] = down;
+            down += 1;
+        } else {
+            c.cp[i] = up;
+            up += 1;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -269,9 +314,10 @@ mod tests {
                 flip(&c),
                 slice_sorted(&c),
                 corners(&c),
-                ud_edges(&c)
+                ud_edges(&c),
+                corner_comb(&c)
             ),
-            (0, 0, 0, 0, 0)
+            (0, 0, 0, 0, 0, 0)
         );
     }
 
@@ -294,6 +340,10 @@ mod tests {
             seen[slice(&c) as usize] = true;
         }
         assert!(seen.iter().all(|&x| x));
+        for x in 0..N_CORNER_COMB as u8 {
+            set_corner_comb(&mut c, x);
+            assert_eq!(corner_comb(&c), x);
+        }
         for p in (0..N_CORNERS as u16).step_by(7) {
             set_corners(&mut c, p);
             assert_eq!(corners(&c), p);

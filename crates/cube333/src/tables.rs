@@ -130,6 +130,11 @@ pub struct CoordTables {
     pub corners_conj: Vec<u16>,
     /// `ud_edges_conj[e * 16 + s]`.
     pub ud_edges_conj: Vec<u16>,
+    /// `corner_comb_move[c * 18 + m]`.
+    pub corner_comb_move: Vec<u8>,
+    /// `corner_comb_conj[c * 16 + s]`: corner combination of
+    /// `S_s · x · S_s⁻¹`.
+    pub corner_comb_conj: Vec<u8>,
     /// Flip-UD-slice (`slice * 2048 + flip`) classes.
     pub flipslice: SymReduction,
     /// Corner permutation classes.
@@ -266,6 +271,11 @@ impl CoordTables {
         let slice_conj: Vec<u16> = (0..N_SLICE * N_SYM_D4H)
             .map(|i| slice_conj(i / N_SYM_D4H, i % N_SYM_D4H) as u16)
             .collect();
+        let set_comb = |c: &mut CubieCube, x: u16| set_corner_comb(c, x as u8);
+        let get_comb = |c: &CubieCube| corner_comb(c) as u16;
+        let narrow = |t: Vec<u16>| t.into_iter().map(|x| x as u8).collect::<Vec<u8>>();
+        let corner_comb_move = narrow(move_table(N_CORNER_COMB, set_comb, get_comb));
+        let corner_comb_conj = narrow(conj_table(N_CORNER_COMB, set_comb, get_comb));
         let twist_red = SymReduction::build(N_TWIST, |x, s| twist_conj[x * N_SYM_D4H + s] as usize);
         let slice_move = (0..N_SLICE * N_MOVES)
             .map(|i| slice_sorted_move[(i / N_MOVES) * 24 * N_MOVES + i % N_MOVES] / 24)
@@ -282,6 +292,8 @@ impl CoordTables {
             twist_conj,
             flip_conj,
             slice_flip_mask,
+            corner_comb_move,
+            corner_comb_conj,
             #[cfg(test)]
             slice_sorted_conj,
             #[cfg(test)]
@@ -388,6 +400,10 @@ mod tests {
                     slice_sorted(&d)
                 );
                 assert_eq!(t.corners_conj[corners(&c) as usize * 16 + s], corners(&d));
+                assert_eq!(
+                    t.corner_comb_conj[corner_comb(&c) as usize * 16 + s],
+                    corner_comb(&d)
+                );
                 assert_eq!(t.conj_flip(flip(&c), s, slice(&d) as usize), flip(&d));
             }
             let (cls, s) = t.flipslice_class(slice(&c) as usize, flip(&c) as usize);
@@ -415,6 +431,10 @@ mod tests {
                     slice_sorted(&d)
                 );
                 assert_eq!(t.corners_move[corners(&c) as usize * 18 + i], corners(&d));
+                assert_eq!(
+                    t.corner_comb_move[corner_comb(&c) as usize * 18 + i],
+                    corner_comb(&d)
+                );
             }
         }
     }

@@ -45,6 +45,37 @@ pub const GENERIC_FIRST_SECS: f64 = 3.0;
 /// Memory from which the dedicated solver may use its huge table (the
 /// table and the solver's own memory, with room to spare).
 pub const HUGE_TABLE_MEMORY: u64 = 1300 << 20;
+/// Memory from which the dedicated solver uses its giant table (3.79 GB)
+/// once that table is cached.
+pub const GIANT_TABLE_MEMORY: u64 = 3700 << 20;
+/// Memory from which an optimal 3x3x3 solve with a limit the user gave
+/// builds the giant table when it is not cached (the build holds 7.5 GB
+/// at its peak and takes minutes).
+pub const GIANT_BUILD_MEMORY: u64 = 7300 << 20;
+
+/// The strongest optimal-solver table within `memory` bytes: the giant
+/// table when it fits and is cached, or when its build fits too and
+/// `may_build_giant` (a limit the user gave, not a guess from the memory
+/// free: a first solve should not wait minutes for a build nobody asked
+/// for); else the huge table from [`HUGE_TABLE_MEMORY`]; else the
+/// phase-1 table.
+pub fn optimal_table_within(
+    memory: u64,
+    may_build_giant: bool,
+    store: &dyn TableStore,
+) -> OptimalTableKind {
+    let giant_cached = || OptimalSolver::table_cached(OptimalTableKind::Giant, store);
+    if memory >= GIANT_TABLE_MEMORY
+        && ((may_build_giant && memory >= GIANT_BUILD_MEMORY) || giant_cached())
+    {
+        OptimalTableKind::Giant
+    } else if memory >= HUGE_TABLE_MEMORY {
+        OptimalTableKind::Huge
+    } else {
+        OptimalTableKind::Small
+    }
+}
+
 /// Until the huge table is cached, positions within this many moves are
 /// solved with the phase-1 table (seconds), and the huge one is built only
 /// for a deeper one.
@@ -137,11 +168,13 @@ pub enum Notice {
     /// The generic search did not solve a position in its time: the
     /// dedicated solver takes it and the rest.
     SwitchedToDedicated,
-    /// A position is longer than the phase-1 table solves quickly: the
-    /// huge table is built (once) for it.
-    BuildingHugeTable {
+    /// A position is longer than the phase-1 table solves quickly: a
+    /// deeper table is loaded (and built, once, if it is not cached).
+    DeepTable {
         /// The length it is longer than.
         limit: u8,
+        /// The table loaded.
+        table: OptimalTableKind,
     },
     /// With pieces alike, whether the moves reach the position is not
     /// known before searching; if it is the puzzle held differently,
@@ -505,6 +538,12 @@ impl<'p> Portfolio<'p> {
     ) -> Result<Answer, ToolError> {
         let huge_allowed = self.huge_allowed();
         let store = Arc::clone(&self.options.store);
+        // The table a deep position moves up to: the giant one only when
+        // it is cached (its build is minutes; `333 tables` makes it).
+        let deep = match optimal_table_within(self.options.dedicated_memory_bytes, false, &*store) {
+            OptimalTableKind::Small => OptimalTableKind::Huge,
+            k => k,
+        };
         // The dedicated solver's threads watch a flag of their own, set
         // from the caller's by a watchdog.
         let inner = Arc::new(AtomicBool::new(stop.load(Ordering::Relaxed)));
@@ -526,7 +565,7 @@ impl<'p> Portfolio<'p> {
             })?;
         let (solver, kind) = d.solver.as_mut().expect("the dedicated solver is loaded");
         let limit = if *kind == OptimalTableKind::Small && huge_allowed {
-            if OptimalSolver::huge_table_cached(&*store) {
+            if OptimalSolver::table_cached(deep, &*store) {
                 SMALL_FIRST_CACHED
             } else {
                 SMALL_FIRST
@@ -538,8 +577,11 @@ impl<'p> Portfolio<'p> {
             match solver.solve_up_to(&cube, &optimal, limit) {
                 Some(s) => s,
                 None => {
-                    events(PortfolioEvent::Notice(Notice::BuildingHugeTable { limit }));
-                    *kind = OptimalTableKind::Huge;
+                    events(PortfolioEvent::Notice(Notice::DeepTable {
+                        limit,
+                        table: deep,
+                    }));
+                    *kind = deep;
                     *solver = OptimalSolver::load(*kind, &*store, &mut |e| {
                         events(PortfolioEvent::Table(TableEvent::Store(e)))
                     });

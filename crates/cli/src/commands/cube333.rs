@@ -14,7 +14,7 @@ use twistor_cube333::{
     solve_two_phase as solve, solve_two_phase_batch as solve_batch, OptimalOptions,
     OptimalProgress, OptimalSolver, OptimalTableKind, TwoPhaseOptions, TwoPhaseTables,
 };
-use twistor_tools::portfolio::HUGE_TABLE_MEMORY;
+use twistor_tools::portfolio::optimal_table_within;
 
 use crate::timing::thread_cpu_time;
 use twistor_cube333::{CubieCube, MoveSeq};
@@ -50,30 +50,41 @@ enum Cube333Command {
 struct OptimalArgs {
     /// Size of the optimal solver's table: `huge` (Kociemba's
     /// UDSliceSorted-sym × twist × flip, 3,529,433,088 entries at exact
-    /// distances, 3 bits an entry: 1.34 GB) or `small` (the phase-1 table,
-    /// 70 MB; slow on deep positions).
-    /// Default: huge (for `333 solve`, when -M or, without it, the memory
-    /// the machine has free allows it).
+    /// distances, 3 bits an entry: 1.34 GB), `giant` (the next size up:
+    /// flip-UD-slice-sym × twist × where the D corners are, 9,863,588,700
+    /// entries: 3.79 GB, built in minutes with 7.5 GB at the peak) or
+    /// `small` (the phase-1 table, 70 MB; slow on deep positions).
+    /// Default for `333 solve`: the strongest -M (or, without it, the memory
+    /// free) allows; the giant table without -M only once it is cached.
     #[arg(long, value_name = "KIND")]
     optimal_table: Option<String>,
 }
 
 impl OptimalArgs {
-    fn kind(&self) -> Result<OptimalTableKind, CliError> {
-        self.kind_within(None)
+    fn kind(
+        &self,
+        store: &dyn twistor_core::store::TableStore,
+    ) -> Result<OptimalTableKind, CliError> {
+        self.kind_within(None, store)
     }
 
-    /// The table named, or else the huge one when `memory` (bytes; `None`
-    /// for no limit) allows it.
-    fn kind_within(&self, memory: Option<u64>) -> Result<OptimalTableKind, CliError> {
+    /// The table named, or else the strongest `memory` allows (bytes, and
+    /// whether the user gave the limit; `None` for no limit).
+    fn kind_within(
+        &self,
+        memory: Option<(u64, bool)>,
+        store: &dyn twistor_core::store::TableStore,
+    ) -> Result<OptimalTableKind, CliError> {
         match self.optimal_table.as_deref() {
-            Some("huge") => Ok(OptimalTableKind::Huge),
-            Some("small") => Ok(OptimalTableKind::Small),
-            Some(other) => Err(CliError::input(format!(
-                "--optimal-table: unknown table {other:?} (expected huge or small)"
-            ))),
-            None if memory.is_some_and(|m| m < HUGE_TABLE_MEMORY) => Ok(OptimalTableKind::Small),
-            None => Ok(OptimalTableKind::Huge),
+            Some(name) => OptimalTableKind::from_name(name).ok_or_else(|| {
+                CliError::input(format!(
+                    "--optimal-table: unknown table {name:?} (expected huge, giant or small)"
+                ))
+            }),
+            None => Ok(match memory {
+                Some((bytes, given)) => optimal_table_within(bytes, given, store),
+                None => OptimalTableKind::Huge,
+            }),
         }
     }
 }
@@ -179,7 +190,8 @@ fn two_phase_tables(
 
 #[derive(clap::Args)]
 struct TablesArgs {
-    /// Also the optimal solver's table.
+    /// Also the optimal solver's table (the huge one unless
+    /// --optimal-table names another, which implies this).
     #[arg(long)]
     optimal: bool,
     #[command(flatten)]
@@ -462,20 +474,21 @@ fn run_solve(a: SolveArgs) -> CliResult {
     let stdout = std::io::stdout();
     if a.optimal {
         let (memory, said) = match a.memory {
-            Some(m) => (Some(m.saturating_mul(1 << 20)), "-M"),
-            None => (crate::machine::available_memory(), "the memory free"),
+            Some(m) => (Some((m.saturating_mul(1 << 20), true)), "-M"),
+            None => (
+                crate::machine::available_memory().map(|m| (m, false)),
+                "the memory free",
+            ),
         };
-        let kind = a.optimal_table.kind_within(memory)?;
+        let kind = a.optimal_table.kind_within(memory, &*store)?;
         if a.optimal_table.optimal_table.is_none() {
             note!(
                 "optimal solver: the {} table ({}, by {said}; --optimal-table to choose)",
-                match kind {
-                    OptimalTableKind::Huge => "huge",
-                    OptimalTableKind::Small => "phase-1",
-                },
-                match kind {
-                    OptimalTableKind::Huge => "1.34 GB",
-                    OptimalTableKind::Small => "70 MB",
+                kind.title(),
+                if kind.bytes() >= 1_000_000_000 {
+                    format!("{:.2} GB", kind.bytes() as f64 / 1e9)
+                } else {
+                    format!("{} MB", kind.bytes() / 1_000_000)
                 }
             );
         }
@@ -598,7 +611,7 @@ fn run_bench(a: BenchArgs) -> CliResult {
     let mut lengths = Vec::with_capacity(cubes.len());
     if a.optimal {
         let t_load = Instant::now();
-        let solver = OptimalSolver::load(a.optimal_table.kind()?, &*store, &mut report);
+        let solver = OptimalSolver::load(a.optimal_table.kind(&*store)?, &*store, &mut report);
         note!(
             "optimal table ({:.1} MB) ready in {:.3} s",
             solver.size_bytes() as f64 / 1e6,
@@ -665,9 +678,10 @@ fn run_tables(a: TablesArgs) -> CliResult {
         tables.size_bytes() as f64 / 1e6,
         t0.elapsed().as_secs_f64()
     );
-    if a.optimal {
+    // Naming a table asks for it.
+    if a.optimal || a.optimal_table.optimal_table.is_some() {
         let t0 = Instant::now();
-        let solver = OptimalSolver::load(a.optimal_table.kind()?, &*store, &mut report);
+        let solver = OptimalSolver::load(a.optimal_table.kind(&*store)?, &*store, &mut report);
         note!(
             "optimal table: {:.1} MB, ready in {:.2} s",
             solver.size_bytes() as f64 / 1e6,

@@ -309,16 +309,16 @@ impl Shown {
             PortfolioEvent::Notice(n) => {
                 self.bar.finish();
                 notice(label, &n);
-                let huge = matches!(
-                    n,
-                    Notice::BuildingHugeTable { .. }
-                        | Notice::Dedicated {
-                            table: OptimalTableKind::Huge
-                        }
-                );
-                if let (true, Some(free)) = (huge, self.huge_by_default) {
+                let deep = match n {
+                    Notice::DeepTable { table, .. } => Some(table),
+                    Notice::Dedicated { table } if table != OptimalTableKind::Small => Some(table),
+                    _ => None,
+                };
+                if let (Some(table), Some(free)) = (deep, self.huge_by_default) {
                     note!(
-                        "  (the huge table, 1.34 GB: no -M was given and {:.1} GiB is free; -M 512 keeps to the phase-1 table)",
+                        "  (the {} table, {:.2} GB: no -M was given and {:.1} GiB is free; -M 512 keeps to the phase-1 table)",
+                        table.title(),
+                        table.bytes() as f64 / 1e9,
                         free as f64 / (1u64 << 30) as f64
                     );
                 }
@@ -408,10 +408,7 @@ fn notice(label: &str, n: &Notice) {
     match n {
         Notice::Dedicated { table } => note!(
             "3x3x3 recognised: using the dedicated optimal solver ({} table; --generic for the generic search)",
-            match table {
-                OptimalTableKind::Huge => "huge",
-                OptimalTableKind::Small => "phase-1",
-            }
+            table.title()
         ),
         Notice::GenericFirst { secs } => note!(
             "3x3x3 recognised; the dedicated solver's tables are not cached: \
@@ -421,9 +418,10 @@ fn notice(label: &str, n: &Notice) {
             "{label}: not solved by the generic search in its time; \
              the dedicated solver takes this and the rest"
         ),
-        Notice::BuildingHugeTable { limit } => {
-            note!("{label}: longer than {limit} moves; building the huge table")
-        }
+        Notice::DeepTable { limit, table } => note!(
+            "{label}: longer than {limit} moves; the {} table (built once if not cached)",
+            table.title()
+        ),
         Notice::ReachabilityUnknown => note!(
             "{label}: with pieces alike, whether the moves reach this position is not \
              known before searching; if it is the puzzle held differently, \

@@ -5,8 +5,10 @@
 //! * [`table`]: Kociemba's huge table (UD-slice-sorted classes × twist ×
 //!   flip, 3,529,433,088 entries) at exact distances, 3 bits an entry,
 //!   1.34 GB — within vcube's smallest table (1.33 GiB). Exact entries bound
-//!   a view however it was reached. The `Small` kind reads the phase-1 table
-//!   (70 MB) instead: much weaker, for tests and small machines.
+//!   a view however it was reached. The `Giant` kind is the next size up
+//!   (flip-UD-slice classes × twist × where the D corners are, 3.79 GB);
+//!   the `Small` kind reads the phase-1 table (70 MB) instead: much weaker,
+//!   for tests and small machines.
 //! * [`view`]: the cube as the search turns it, a byte a cubie, so a move
 //!   on either side of a view is one shuffle (AVX2 where the processor has
 //!   it, checked at run time).
@@ -39,7 +41,7 @@ use crate::prune::phase1_table;
 use crate::symmetry::{Symmetries, N_SYM};
 use crate::tables::CoordTables;
 use search::{bound, views_of, Frame, Moves, Searcher, Start, Tools, Turns, NO_FACE};
-use table::{Bound, ExactHuge, Phase1Bound};
+use table::{Bound, ExactGiant, ExactHuge, Phase1Bound};
 use twistor_core::store::{StoreEvent, TableStore};
 use view::{CoordLookup, Scalar};
 
@@ -48,8 +50,63 @@ use view::{CoordLookup, Scalar};
 pub enum OptimalTableKind {
     /// Kociemba's 3,529,433,088-entry table at exact distances (1.34 GB).
     Huge,
+    /// The phase-1 coordinates (flip-UD-slice classes × twist) × where the
+    /// D corners are (70), 9,863,588,700 entries at exact distances
+    /// (3.79 GB; built in minutes, 7.5 GB at the peak): the next size up,
+    /// nxopt's "112" table in Kociemba's coordinates.
+    Giant,
     /// The phase-1 table (70 MB): slow, for tests and small machines.
     Small,
+}
+
+impl OptimalTableKind {
+    /// The name a user gives the table by (`--optimal-table`).
+    pub fn name(self) -> &'static str {
+        match self {
+            OptimalTableKind::Huge => "huge",
+            OptimalTableKind::Giant => "giant",
+            OptimalTableKind::Small => "small",
+        }
+    }
+
+    /// What the table is called in messages ("the phase-1 table").
+    pub fn title(self) -> &'static str {
+        match self {
+            OptimalTableKind::Small => "phase-1",
+            other => other.name(),
+        }
+    }
+
+    /// The table kind of a name.
+    pub fn from_name(name: &str) -> Option<OptimalTableKind> {
+        [
+            OptimalTableKind::Huge,
+            OptimalTableKind::Giant,
+            OptimalTableKind::Small,
+        ]
+        .into_iter()
+        .find(|k| k.name() == name)
+    }
+
+    /// Bytes of the table in memory and in the cache.
+    pub fn bytes(self) -> u64 {
+        match self {
+            OptimalTableKind::Huge => table::EXACT_BYTES as u64,
+            OptimalTableKind::Giant => table::GIANT_BYTES as u64,
+            OptimalTableKind::Small => crate::prune::PHASE1_ENTRIES.div_ceil(2) as u64,
+        }
+    }
+
+    /// Bytes the process holds at the peak of building the table.
+    pub fn build_bytes(self) -> u64 {
+        match self {
+            // The mod-3 table (2 bits an entry), the far bits (1 bit) and
+            // the exact table (3 bits) at once.
+            OptimalTableKind::Huge => (table::N_HUGE as u64 * 3).div_ceil(8) + self.bytes(),
+            OptimalTableKind::Giant => (table::N_GIANT as u64 * 3).div_ceil(8) + self.bytes(),
+            OptimalTableKind::Small => self.bytes(),
+        }
+    }
 }
 
 /// Where a search stands, for a progress display.
@@ -113,6 +170,7 @@ pub struct OptimalSolution {
 
 enum Table {
     Huge(ExactHuge),
+    Giant(ExactGiant),
     Small(Phase1Bound),
 }
 
@@ -160,6 +218,7 @@ impl OptimalSolver {
                 Table::Small(Phase1Bound::new(phase1_table(store, report), coord))
             }
             OptimalTableKind::Huge => Table::Huge(ExactHuge::load(coord, store, report)),
+            OptimalTableKind::Giant => Table::Giant(ExactGiant::load(coord, store, report)),
         };
         OptimalSolver {
             table,
@@ -173,6 +232,7 @@ impl OptimalSolver {
     pub fn size_bytes(&self) -> usize {
         match &self.table {
             Table::Huge(t) => t.size_bytes(),
+            Table::Giant(t) => t.size_bytes(),
             Table::Small(t) => t.table.size_bytes(),
         }
     }
@@ -189,6 +249,7 @@ impl OptimalSolver {
     pub fn table_cached(kind: OptimalTableKind, store: &dyn TableStore) -> bool {
         match kind {
             OptimalTableKind::Huge => ExactHuge::stored(store),
+            OptimalTableKind::Giant => ExactGiant::stored(store),
             OptimalTableKind::Small => {
                 let len = crate::prune::PHASE1_ENTRIES.div_ceil(2) as u64;
                 store.contains(
@@ -203,6 +264,7 @@ impl OptimalSolver {
     fn with_tools<R>(&self, f: impl FnOnce(&dyn Dispatch) -> R) -> R {
         match &self.table {
             Table::Huge(h) => f(&self.tools(h.reader())),
+            Table::Giant(g) => f(&self.tools(g.reader())),
             Table::Small(s) => f(&self.tools(s.reader())),
         }
     }

@@ -14,6 +14,17 @@
 //! again at load by a breadth-first search from the goal) are looked up in
 //! a small map.
 //!
+//! The giant table is the next size up, the same idea on other
+//! coordinates (nxopt's "112" table, in Kociemba's terms): the phase-1
+//! coordinate's 64,430 flip-UD-slice classes × where the four D corners are
+//! (70) × twist (2187, padded to 2208 so that a row of the build is whole
+//! words) = 9,958,300,800 entries (9,863,588,700 of them positions), 3.79 GB
+//! at 3 bits. It knows less of the
+//! slice edges' order than the huge table and more of the corners, and
+//! bounds a random cube higher on average. Both are built by one
+//! breadth-first search over a [`Layout`]: rows whose part outside the row
+//! moves once a row and move.
+//!
 //! The small kind is the phase-1 table (70 MB, exact distances to
 //! `<U, D, R2, L2, F2, B2>`): much weaker, for tests and small machines.
 
@@ -25,20 +36,36 @@ use rayon::prelude::*;
 
 use super::view::Coords;
 use crate::cache::{load_or_build, table_key, TableMemory};
-use crate::coord::{N_FLIP, N_TWIST};
+use crate::coord::{N_CORNER_COMB, N_FLIP, N_TWIST};
 use crate::moves::N_MOVES;
 use crate::prune::NibbleTable;
-use crate::tables::{CoordTables, N_SLICE_SORTED_CLASS};
+use crate::tables::{CoordTables, N_FLIPSLICE_CLASS, N_SLICE_SORTED_CLASS};
 use twistor_core::store::{PayloadLen, StoreEvent, TableKey, TableStore};
 
 /// Entries of the huge table.
 pub const N_HUGE: usize = N_SLICE_SORTED_CLASS * N_TWIST * N_FLIP;
 
-/// Entries a 64-bit word of the exact table holds.
+/// Twists a row of the giant table holds: 2187 and padding to a whole
+/// number of 64-bit words of the build's 2-bit entries.
+const GIANT_ROW: usize = 2208;
+
+/// Entries of the giant table, padding included: flip-UD-slice classes ×
+/// corner combinations × twists.
+pub const N_GIANT: usize = N_FLIPSLICE_CLASS * N_CORNER_COMB * GIANT_ROW;
+
+/// Entries a 64-bit word of an exact table holds.
 const PER_WORD: usize = 21;
 
+/// Bytes of an exact table of `n` entries.
+const fn exact_bytes(n: usize) -> usize {
+    n.div_ceil(PER_WORD) * 8
+}
+
 /// Bytes of the exact huge table.
-pub(super) const EXACT_BYTES: usize = N_HUGE.div_ceil(PER_WORD) * 8;
+pub(super) const EXACT_BYTES: usize = exact_bytes(N_HUGE);
+
+/// Bytes of the exact giant table.
+pub(super) const GIANT_BYTES: usize = exact_bytes(N_GIANT);
 
 /// The distance code 1 stands for; code 0 is "at most `NEAR`".
 const NEAR: u8 = 5;
@@ -54,6 +81,11 @@ pub(super) trait Bound: Copy + Sync {
     /// Asks for the entry at `index` to be brought into the cache.
     #[inline(always)]
     fn prefetch(&self, _index: usize) {}
+}
+
+/// How an exact table is indexed by a view's coordinates.
+pub(super) trait TableIndex: Sync {
+    fn index(&self, c: Coords) -> usize;
 }
 
 /// The huge table's index of one view's coordinates: the slice-sorted
@@ -80,15 +112,37 @@ impl HugeIndex {
             .collect();
         HugeIndex { coord, slice_info }
     }
+}
 
+impl TableIndex for HugeIndex {
     #[inline(always)]
-    pub(super) fn index(&self, c: Coords) -> usize {
+    fn index(&self, c: Coords) -> usize {
         let t = self.coord;
         let info = self.slice_info[c.slice_sorted as usize] as usize;
         let (cls, sym) = (info >> 15, info >> 11 & 15);
         let tw = t.twist_conj[c.twist as usize * 16 + sym] as usize;
         let fl = (t.flip_conj[c.flip as usize * 16 + sym] as usize) ^ (info & 0x7ff);
         (cls * N_TWIST + tw) * N_FLIP + fl
+    }
+}
+
+/// The giant table's index of one view's coordinates: the flip-UD-slice
+/// class, and corner combination and twist conjugated by the symmetry to
+/// it.
+pub(super) struct GiantIndex {
+    coord: &'static CoordTables,
+}
+
+impl TableIndex for GiantIndex {
+    #[inline(always)]
+    fn index(&self, c: Coords) -> usize {
+        let t = self.coord;
+        let p =
+            t.flipslice.packed[(c.slice_sorted as usize / 24) * N_FLIP + c.flip as usize] as usize;
+        let (cls, sym) = (p >> 4, p & 15);
+        let cc = t.corner_comb_conj[c.corner_comb as usize * 16 + sym] as usize;
+        let tw = t.twist_conj[c.twist as usize * 16 + sym] as usize;
+        (cls * N_CORNER_COMB + cc) * GIANT_ROW + tw
     }
 }
 
@@ -105,29 +159,43 @@ impl Hasher for IndexHasher {
             self.0 = (self.0 ^ b as u64).wrapping_mul(0x0100_0000_01b3);
         }
     }
-    fn write_u32(&mut self, x: u32) {
-        self.0 = (x as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20;
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20;
     }
 }
 
-type NearMap = HashMap<u32, u8, BuildHasherDefault<IndexHasher>>;
+type NearMap = HashMap<u64, u8, BuildHasherDefault<IndexHasher>>;
 
-/// The huge table at exact distances.
-pub(super) struct ExactHuge {
+/// A table at exact distances, 3 bits an entry, with the entries of
+/// distance [`NEAR`] or less in a map.
+pub(super) struct ExactTable<I> {
     bytes: TableMemory,
     near: NearMap,
-    pub(super) index: HugeIndex,
+    index: I,
 }
 
-/// The exact huge table as the search reads it.
-#[derive(Clone, Copy)]
-pub(super) struct HugeReader<'a> {
+/// The huge table at exact distances.
+pub(super) type ExactHuge = ExactTable<HugeIndex>;
+
+/// The giant table at exact distances.
+pub(super) type ExactGiant = ExactTable<GiantIndex>;
+
+/// An exact table as the search reads it.
+pub(super) struct ExactReader<'a, I> {
     words: &'a [u8],
     near: &'a NearMap,
-    index: &'a HugeIndex,
+    index: &'a I,
 }
 
-impl Bound for HugeReader<'_> {
+impl<I> Clone for ExactReader<'_, I> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<I> Copy for ExactReader<'_, I> {}
+
+impl<I: TableIndex> Bound for ExactReader<'_, I> {
     #[inline(always)]
     fn index(&self, c: Coords) -> usize {
         self.index.index(c)
@@ -135,14 +203,7 @@ impl Bound for HugeReader<'_> {
 
     #[inline(always)]
     fn value(&self, i: usize) -> u8 {
-        let w = i / PER_WORD;
-        let word = u64::from_le_bytes(self.words[8 * w..8 * w + 8].try_into().unwrap_or_default());
-        let code = (word >> (3 * (i - w * PER_WORD)) & 7) as u8;
-        if code != 0 {
-            code + NEAR
-        } else {
-            self.near.get(&(i as u32)).copied().unwrap_or(0)
-        }
+        exact_value(self.words, self.near, i)
     }
 
     #[inline(always)]
@@ -162,6 +223,34 @@ impl Bound for HugeReader<'_> {
     }
 }
 
+/// Entry `i` of an exact table's words, with its map of near entries.
+#[inline(always)]
+fn exact_value(words: &[u8], near: &NearMap, i: usize) -> u8 {
+    let w = i / PER_WORD;
+    let word = u64::from_le_bytes(words[8 * w..8 * w + 8].try_into().unwrap_or_default());
+    let code = (word >> (3 * (i - w * PER_WORD)) & 7) as u8;
+    if code != 0 {
+        code + NEAR
+    } else {
+        near.get(&(i as u64)).copied().unwrap_or(0)
+    }
+}
+
+impl<I> ExactTable<I> {
+    pub(super) fn size_bytes(&self) -> usize {
+        self.bytes.as_slice().len()
+    }
+
+    /// The table as the search reads it.
+    pub(super) fn reader(&self) -> ExactReader<'_, I> {
+        ExactReader {
+            words: self.bytes.as_slice(),
+            near: &self.near,
+            index: &self.index,
+        }
+    }
+}
+
 impl ExactHuge {
     /// Loads the table from the store or builds it (minutes, on all cores).
     pub(super) fn load(
@@ -169,13 +258,14 @@ impl ExactHuge {
         store: &dyn TableStore,
         report: &mut dyn FnMut(StoreEvent),
     ) -> ExactHuge {
+        let layout = HugeLayout::new(coord);
         let bytes = load_or_build(
             store,
             &exact_table_id(),
             EXACT_BYTES,
             || {
-                let (two_bit, far) = build_mod3(coord);
-                let shallow = shallow_entries(coord, 7);
+                let (two_bit, far) = build_mod3(&layout);
+                let shallow = shallow_entries(&layout, 7);
                 let exact = pack_exact(&two_bit, &far, &shallow);
                 // The tables an earlier twistor kept for the same search
                 // are not read any more.
@@ -185,29 +275,49 @@ impl ExactHuge {
             },
             report,
         );
-        ExactHuge {
+        ExactTable {
             bytes,
-            near: shallow_entries(coord, NEAR),
+            near: shallow_entries(&layout, NEAR),
             index: HugeIndex::new(coord),
-        }
-    }
-
-    pub(super) fn size_bytes(&self) -> usize {
-        self.bytes.as_slice().len()
-    }
-
-    /// The table as the search reads it.
-    pub(super) fn reader(&self) -> HugeReader<'_> {
-        HugeReader {
-            words: self.bytes.as_slice(),
-            near: &self.near,
-            index: &self.index,
         }
     }
 
     /// Whether the store holds the table.
     pub(super) fn stored(store: &dyn TableStore) -> bool {
         store.contains(&exact_table_id(), PayloadLen::Exactly(EXACT_BYTES as u64))
+    }
+}
+
+impl ExactGiant {
+    /// Loads the table from the store or builds it (several minutes on all
+    /// cores, 7.5 GB at the peak).
+    pub(super) fn load(
+        coord: &'static CoordTables,
+        store: &dyn TableStore,
+        report: &mut dyn FnMut(StoreEvent),
+    ) -> ExactGiant {
+        let layout = GiantLayout { t: coord };
+        let bytes = load_or_build(
+            store,
+            &giant_table_id(),
+            GIANT_BYTES,
+            || {
+                let (two_bit, far) = build_mod3(&layout);
+                let shallow = shallow_entries(&layout, 7);
+                pack_exact(&two_bit, &far, &shallow)
+            },
+            report,
+        );
+        ExactTable {
+            bytes,
+            near: shallow_entries(&layout, NEAR),
+            index: GiantIndex { coord },
+        }
+    }
+
+    /// Whether the store holds the table.
+    pub(super) fn stored(store: &dyn TableStore) -> bool {
+        store.contains(&giant_table_id(), PayloadLen::Exactly(GIANT_BYTES as u64))
     }
 }
 
@@ -294,14 +404,61 @@ fn old_far_bits_id() -> TableKey {
     )
 }
 
-/// The moves of the huge table's entries: for each class and move, the
-/// class reached, the symmetry to it and its representative's slice.
-struct ClassMoves(Vec<(u16, u8, u16)>);
+/// The cache identity of the exact giant table.
+fn giant_table_id() -> TableKey {
+    table_key(
+        "optimal-flipslice-cornercomb-twist-exact",
+        [
+            N_FLIPSLICE_CLASS as u64,
+            N_CORNER_COMB as u64,
+            GIANT_ROW as u64,
+            3,
+        ],
+    )
+}
 
-impl ClassMoves {
-    fn new(t: &CoordTables) -> ClassMoves {
-        ClassMoves(
-            (0..N_SLICE_SORTED_CLASS)
+/// How the breadth-first build walks a table: rows of [`Layout::ROW`]
+/// entries (a multiple of 32, the last ones padding past
+/// [`Layout::row_len`]), whose row part moves once a row and move, and
+/// whose in-row part moves by a small table after it.
+trait Layout: Sync {
+    /// Entries a row, padding included.
+    const ROW: usize;
+    /// What a move of a row leaves for the in-row part's move.
+    type Step: Copy;
+    /// Rows.
+    fn rows(&self) -> usize;
+    /// Entries of a row that stand for positions (the rest is padding).
+    fn row_len(&self) -> usize;
+    /// The entry of the goal.
+    fn goal(&self) -> usize;
+    /// Move `m` of row `row`: the first entry of the row reached, and
+    /// what the in-row part needs.
+    fn step(&self, row: usize, m: usize) -> (usize, Self::Step);
+    /// Move `m` of in-row part `f`, after [`Layout::step`].
+    fn inner(&self, step: Self::Step, f: usize, m: usize) -> usize;
+    /// Calls `f` with every entry one move from entry `i`, the same coset
+    /// seen through the reached representative's own symmetries included.
+    fn neighbours(&self, i: usize, f: impl FnMut(usize));
+    /// Entries, padding included.
+    fn len(&self) -> usize {
+        self.rows() * Self::ROW
+    }
+}
+
+/// The huge table's rows: (slice-sorted class, twist), flips within.
+struct HugeLayout {
+    t: &'static CoordTables,
+    /// For each class and move, the class reached, the symmetry to it and
+    /// its representative's slice.
+    class_moves: Vec<(u16, u8, u16)>,
+}
+
+impl HugeLayout {
+    fn new(t: &'static CoordTables) -> HugeLayout {
+        HugeLayout {
+            t,
+            class_moves: (0..N_SLICE_SORTED_CLASS)
                 .flat_map(|c| {
                     let rep = t.slice_sorted.rep[c] as usize;
                     (0..N_MOVES).map(move |m| {
@@ -312,26 +469,52 @@ impl ClassMoves {
                     })
                 })
                 .collect(),
-        )
+        }
+    }
+}
+
+impl Layout for HugeLayout {
+    const ROW: usize = N_FLIP;
+    type Step = (u8, u16);
+
+    fn rows(&self) -> usize {
+        N_SLICE_SORTED_CLASS * N_TWIST
     }
 
-    /// Calls `f` with every entry one move from entry `(cls, twist, flip)`,
-    /// the same coset seen through the reached representative's own
-    /// symmetries included.
+    fn row_len(&self) -> usize {
+        N_FLIP
+    }
+
+    fn goal(&self) -> usize {
+        // The slice edges home in any order symmetric to home, no twist,
+        // no flip.
+        self.t.slice_sorted.class[0] as usize * N_TWIST * N_FLIP
+    }
+
     #[inline]
-    fn neighbours(
-        &self,
-        t: &CoordTables,
-        (cls, twist, flip): (usize, usize, usize),
-        mut f: impl FnMut(usize),
-    ) {
+    fn step(&self, row: usize, m: usize) -> (usize, (u8, u16)) {
+        let t = self.t;
+        let (cls, twist) = (row / N_TWIST, row % N_TWIST);
+        let (c2, s2, sl2) = self.class_moves[cls * N_MOVES + m];
+        let tw2 = t.twist_conj[t.twist_move[twist * N_MOVES + m] as usize * 16 + s2 as usize];
+        ((c2 as usize * N_TWIST + tw2 as usize) * N_FLIP, (s2, sl2))
+    }
+
+    #[inline]
+    fn inner(&self, (s2, sl2): (u8, u16), f: usize, m: usize) -> usize {
+        let t = self.t;
+        t.conj_flip(t.flip_move[f * N_MOVES + m], s2 as usize, sl2 as usize) as usize
+    }
+
+    #[inline]
+    fn neighbours(&self, i: usize, mut f: impl FnMut(usize)) {
+        let t = self.t;
+        let (row, flip) = (i / N_FLIP, i % N_FLIP);
         for m in 0..N_MOVES {
-            let (c2, s2, sl2) = self.0[cls * N_MOVES + m];
-            let s2 = s2 as usize;
-            let tw2 = t.twist_conj[t.twist_move[twist * N_MOVES + m] as usize * 16 + s2] as usize;
-            let f2 = t.conj_flip(t.flip_move[flip * N_MOVES + m], s2, sl2 as usize) as usize;
-            let c2 = c2 as usize;
-            f((c2 * N_TWIST + tw2) * N_FLIP + f2);
+            let (base, (s2, sl2)) = self.step(row, m);
+            let f2 = self.inner((s2, sl2), flip, m);
+            f(base + f2);
+            let (c2, tw2) = (base / N_FLIP / N_TWIST, base / N_FLIP % N_TWIST);
             let st = t.slice_sorted.stab[c2];
             if st != 1 {
                 for s in 1..16 {
@@ -346,25 +529,95 @@ impl ClassMoves {
     }
 }
 
-/// The entry of the goal: the slice edges home in any order symmetric to
-/// home (the class of slice-sorted 0), no twist, no flip.
-fn goal(t: &CoordTables) -> usize {
-    t.slice_sorted.class[0] as usize * N_TWIST * N_FLIP
+/// The giant table's rows: (flip-UD-slice class, corner combination),
+/// twists within.
+struct GiantLayout {
+    t: &'static CoordTables,
+}
+
+impl GiantLayout {
+    /// The flip-UD-slice class move `m` takes class `cls`'s representative
+    /// to, and the symmetry to that class's representative.
+    #[inline]
+    fn class_move(&self, cls: usize, m: usize) -> (usize, usize) {
+        let t = self.t;
+        let rep = t.flipslice.rep[cls] as usize;
+        let (slice, flip) = (rep / N_FLIP, rep % N_FLIP);
+        let x = t.slice_move[slice * N_MOVES + m] as usize * N_FLIP
+            + t.flip_move[flip * N_MOVES + m] as usize;
+        let p = t.flipslice.packed[x] as usize;
+        (p >> 4, p & 15)
+    }
+}
+
+impl Layout for GiantLayout {
+    const ROW: usize = GIANT_ROW;
+    type Step = u8;
+
+    fn rows(&self) -> usize {
+        N_FLIPSLICE_CLASS * N_CORNER_COMB
+    }
+
+    fn row_len(&self) -> usize {
+        N_TWIST
+    }
+
+    fn goal(&self) -> usize {
+        // Slice edges in the slice, no flip, D corners in the D layer, no
+        // twist (all the coordinates 0).
+        self.t.flipslice.class[0] as usize * N_CORNER_COMB * GIANT_ROW
+    }
+
+    #[inline]
+    fn step(&self, row: usize, m: usize) -> (usize, u8) {
+        let t = self.t;
+        let (cls, cc) = (row / N_CORNER_COMB, row % N_CORNER_COMB);
+        let (c2, s2) = self.class_move(cls, m);
+        let cc2 = t.corner_comb_conj[t.corner_comb_move[cc * N_MOVES + m] as usize * 16 + s2];
+        ((c2 * N_CORNER_COMB + cc2 as usize) * GIANT_ROW, s2 as u8)
+    }
+
+    #[inline]
+    fn inner(&self, s2: u8, tw: usize, m: usize) -> usize {
+        let t = self.t;
+        t.twist_conj[t.twist_move[tw * N_MOVES + m] as usize * 16 + s2 as usize] as usize
+    }
+
+    #[inline]
+    fn neighbours(&self, i: usize, mut f: impl FnMut(usize)) {
+        let t = self.t;
+        let (row, tw) = (i / GIANT_ROW, i % GIANT_ROW);
+        for m in 0..N_MOVES {
+            let (base, s2) = self.step(row, m);
+            let tw2 = self.inner(s2, tw, m);
+            f(base + tw2);
+            let row2 = base / GIANT_ROW;
+            let (c2, cc2) = (row2 / N_CORNER_COMB, row2 % N_CORNER_COMB);
+            let st = t.flipslice.stab[c2];
+            if st != 1 {
+                for s in 1..16 {
+                    if st >> s & 1 == 1 {
+                        let cc3 = t.corner_comb_conj[cc2 * 16 + s] as usize;
+                        let tw3 = t.twist_conj[tw2 * 16 + s] as usize;
+                        f((c2 * N_CORNER_COMB + cc3) * GIANT_ROW + tw3);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The entries at most `depth` from the goal, with their distances, by a
 /// breadth-first search over a map (a few hundred thousand entries).
-fn shallow_entries(t: &CoordTables, depth: u8) -> NearMap {
-    let moves = ClassMoves::new(t);
+fn shallow_entries<L: Layout>(layout: &L, depth: u8) -> NearMap {
     let mut dist = NearMap::default();
-    dist.insert(goal(t) as u32, 0);
-    let mut level = vec![goal(t)];
+    dist.insert(layout.goal() as u64, 0);
+    let mut level = vec![layout.goal()];
     for d in 1..=depth {
         let mut next = Vec::new();
         for &i in &level {
-            let split = (i / (N_TWIST * N_FLIP), i / N_FLIP % N_TWIST, i % N_FLIP);
-            moves.neighbours(t, split, |j| {
-                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(j as u32) {
+            layout.neighbours(i, |j| {
+                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(j as u64) {
                     e.insert(d);
                     next.push(j);
                 }
@@ -375,18 +628,20 @@ fn shallow_entries(t: &CoordTables, depth: u8) -> NearMap {
     dist
 }
 
-/// Exact distances at 3 bits from the mod-3 table, the bits saying "at
-/// least 11" and the entries of distance 7 or less.
-fn pack_exact(two_bit: &[u8], far: &[u8], shallow: &NearMap) -> Vec<u8> {
-    let mut bytes = vec![0u8; EXACT_BYTES];
+/// Exact distances at 3 bits from the mod-3 table (2-bit entries, 32 to a
+/// word), the bits saying "at least 11" and the entries of distance 7 or
+/// less.
+fn pack_exact(two_bit: &[u64], far: &[u8], shallow: &NearMap) -> Vec<u8> {
+    let n = two_bit.len() * 32;
+    let mut bytes = vec![0u8; exact_bytes(n)];
     bytes.par_chunks_mut(8).enumerate().for_each(|(w, out)| {
         let mut word = 0u64;
         for j in 0..PER_WORD {
             let i = w * PER_WORD + j;
-            if i >= N_HUGE {
+            if i >= n {
                 break;
             }
-            let v = two_bit[i >> 2] >> ((i & 3) * 2) & 3;
+            let v = (two_bit[i >> 5] >> ((i & 31) * 2) & 3) as u8;
             let base = if far[i >> 3] >> (i & 7) & 1 == 1 {
                 11
             } else {
@@ -419,14 +674,16 @@ fn lanes_equal(word: u64, v: u64) -> u64 {
 /// The distance the mod-3 build also marks: entries at least this far.
 const FAR: u64 = 11;
 
-/// The huge table's distances mod 3 at 2 bits an entry, by breadth-first
-/// search on all cores (3 = not reached yet), and a bit an entry set where
-/// the distance is at least [`FAR`].
-fn build_mod3(t: &CoordTables) -> (Vec<u8>, Vec<u8>) {
+/// A table's distances mod 3 at 2 bits an entry, 32 to a word, by
+/// breadth-first search on all cores (3 = not reached; padding stays 3),
+/// and a bit an entry set where the distance is at least [`FAR`].
+fn build_mod3<L: Layout>(layout: &L) -> (Vec<u64>, Vec<u8>) {
     const EMPTY: u64 = 3;
-    let n_rows = N_SLICE_SORTED_CLASS * N_TWIST;
-    let words_per_row = N_FLIP / 32;
+    let n_rows = layout.rows();
+    let words_per_row = L::ROW / 32;
+    let row_len = layout.row_len();
     let table: Vec<AtomicU64> = (0..n_rows * words_per_row)
+        .into_par_iter()
         .map(|_| AtomicU64::new(u64::MAX))
         .collect();
     let get = |i: usize| (table[i >> 5].load(Ordering::Relaxed) >> ((i & 31) * 2)) & 3;
@@ -442,14 +699,12 @@ fn build_mod3(t: &CoordTables) -> (Vec<u8>, Vec<u8>) {
         let old = table[i >> 5].fetch_and(mask, Ordering::Relaxed);
         (old >> ((i & 31) * 2)) & 3 == EMPTY
     };
-    let moves = ClassMoves::new(t);
-    let class_moves = &moves.0;
-    set(goal(t), 0);
+    set(layout.goal(), 0);
     let mut count = 1u64;
     let mut filled = 1u64;
-    let total = N_HUGE as u64;
+    let total = (n_rows * row_len) as u64;
     let mut depth = 0u64;
-    let mut far = vec![0u8; N_HUGE / 8];
+    let mut far = vec![0u8; layout.len() / 8];
     while count > 0 && filled < total {
         let dv = depth % 3;
         let nv = (depth + 1) % 3;
@@ -459,33 +714,31 @@ fn build_mod3(t: &CoordTables) -> (Vec<u8>, Vec<u8>) {
             .into_par_iter()
             .with_min_len(256)
             .for_each(|row| {
-                let (cls, twist) = (row / N_TWIST, row % N_TWIST);
-                let base = row * N_FLIP;
+                let base = row * L::ROW;
                 let mut local = 0u64;
                 if backward {
-                    // The flips of this row still empty, as a bit set.
-                    let mut open = [0u64; N_FLIP / 64];
+                    // The entries of this row still empty, as a bit set.
+                    let mut open = [0u64; 64];
+                    let open = &mut open[..L::ROW.div_ceil(64)];
                     let mut any = false;
                     for w in 0..words_per_row {
                         let word = table[row * words_per_row + w].load(Ordering::Relaxed);
                         let mut lanes = lanes_equal(word, EMPTY);
-                        any |= lanes != 0;
                         while lanes != 0 {
                             let j = lanes.trailing_zeros() as usize / 2;
                             lanes &= lanes - 1;
                             let f = w * 32 + j;
-                            open[f / 64] |= 1 << (f % 64);
+                            if f < row_len {
+                                open[f / 64] |= 1 << (f % 64);
+                                any = true;
+                            }
                         }
                     }
                     if !any {
                         return;
                     }
                     for m in 0..N_MOVES {
-                        let (c2, s2, sl2) = class_moves[cls * N_MOVES + m];
-                        let s2 = s2 as usize;
-                        let tw2 = t.twist_conj[t.twist_move[twist * N_MOVES + m] as usize * 16 + s2]
-                            as usize;
-                        let base2 = (c2 as usize * N_TWIST + tw2) * N_FLIP;
+                        let (base2, step) = layout.step(row, m);
                         let mut left = false;
                         for w in 0..open.len() {
                             let mut bits = open[w];
@@ -493,9 +746,7 @@ fn build_mod3(t: &CoordTables) -> (Vec<u8>, Vec<u8>) {
                                 let j = bits.trailing_zeros() as usize;
                                 bits &= bits - 1;
                                 let f = w * 64 + j;
-                                let f2 = t.conj_flip(t.flip_move[f * N_MOVES + m], s2, sl2 as usize)
-                                    as usize;
-                                if get(base2 + f2) == dv {
+                                if get(base2 + layout.inner(step, f, m)) == dv {
                                     set(base + f, nv);
                                     open[w] &= !(1 << j);
                                     local += 1;
@@ -514,7 +765,7 @@ fn build_mod3(t: &CoordTables) -> (Vec<u8>, Vec<u8>) {
                         while lanes != 0 {
                             let f = w * 32 + lanes.trailing_zeros() as usize / 2;
                             lanes &= lanes - 1;
-                            moves.neighbours(t, (cls, twist, f), |i| {
+                            layout.neighbours(base + f, |i| {
                                 if set(i, nv) {
                                     local += 1;
                                 }
@@ -537,11 +788,8 @@ fn build_mod3(t: &CoordTables) -> (Vec<u8>, Vec<u8>) {
             });
         }
     }
-    let mut out = Vec::with_capacity(N_HUGE / 4);
-    for w in table {
-        out.extend_from_slice(&w.into_inner().to_le_bytes());
-    }
-    (out, far)
+    let words = table.into_iter().map(AtomicU64::into_inner).collect();
+    (words, far)
 }
 
 /// Bits 0, 2, 4, … of `x`, packed into 32 bits.
@@ -558,6 +806,135 @@ fn even_bits(x: u64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::coord;
+    use crate::cubie::CubieCube;
+    use crate::moves::FaceTurn;
+    use twistor_core::random::SeededRng;
+
+    fn coords(c: &CubieCube) -> Coords {
+        Coords {
+            twist: coord::twist(c),
+            flip: coord::flip(c),
+            slice_sorted: coord::slice_sorted(c),
+            corner_comb: coord::corner_comb(c),
+        }
+    }
+
+    /// Every move of a cube lands on an entry the build's `neighbours`
+    /// gives for the cube's entry: the layout's class moves, symmetry
+    /// conjugations and self-symmetries agree with the cubie model and
+    /// with the index the search reads.
+    fn check_neighbours<L: Layout>(layout: &L, index: impl Fn(Coords) -> usize) {
+        let mut rng = SeededRng::new(12);
+        let mut cubes: Vec<CubieCube> = (0..150)
+            .map(|_| CubieCube::random(|| rng.next_u64()))
+            .collect();
+        // Near home, where the self-symmetric classes are.
+        cubes.push(CubieCube::SOLVED);
+        for m in FaceTurn::all() {
+            cubes.push(CubieCube::from_moves(&[m]));
+            cubes.push(CubieCube::from_moves(&[
+                m,
+                FaceTurn::from_index(3 * ((m.index() / 3 + 1) % 6)),
+            ]));
+        }
+        for c in &cubes {
+            let mut near = Vec::new();
+            layout.neighbours(index(coords(c)), |j| near.push(j));
+            assert!(near.iter().all(|&j| j < layout.len()));
+            for m in FaceTurn::all() {
+                let j = index(coords(&c.apply_move(m)));
+                assert!(near.contains(&j), "{c:?} · {m:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn huge_layout_moves_agree_with_cubies() {
+        let t = CoordTables::get();
+        let index = HugeIndex::new(t);
+        check_neighbours(&HugeLayout::new(t), |c| index.index(c));
+    }
+
+    #[test]
+    fn giant_layout_moves_agree_with_cubies() {
+        let t = CoordTables::get();
+        let index = GiantIndex { coord: t };
+        check_neighbours(&GiantLayout { t }, |c| index.index(c));
+        assert_eq!(
+            index.index(coords(&CubieCube::SOLVED)),
+            GiantLayout { t }.goal()
+        );
+    }
+
+    /// Twist × corner combination, no symmetry, in the giant table's
+    /// padded rows: small enough to check the breadth-first build and the
+    /// packing against a plain breadth-first search.
+    struct CornerLayout(&'static CoordTables);
+
+    impl Layout for CornerLayout {
+        const ROW: usize = GIANT_ROW;
+        type Step = ();
+
+        fn rows(&self) -> usize {
+            N_CORNER_COMB
+        }
+        fn row_len(&self) -> usize {
+            N_TWIST
+        }
+        fn goal(&self) -> usize {
+            0
+        }
+        fn step(&self, row: usize, m: usize) -> (usize, ()) {
+            (
+                self.0.corner_comb_move[row * N_MOVES + m] as usize * GIANT_ROW,
+                (),
+            )
+        }
+        fn inner(&self, _: (), f: usize, m: usize) -> usize {
+            self.0.twist_move[f * N_MOVES + m] as usize
+        }
+        fn neighbours(&self, i: usize, mut f: impl FnMut(usize)) {
+            for m in 0..N_MOVES {
+                let (base, ()) = self.step(i / GIANT_ROW, m);
+                f(base + self.inner((), i % GIANT_ROW, m));
+            }
+        }
+    }
+
+    #[test]
+    fn exact_build_matches_a_plain_breadth_first_search() {
+        let layout = CornerLayout(CoordTables::get());
+        let (two_bit, far) = build_mod3(&layout);
+        let words = pack_exact(&two_bit, &far, &shallow_entries(&layout, 7));
+        let near = shallow_entries(&layout, NEAR);
+        // The reference: a queue over the positions alone.
+        let mut dist = vec![u8::MAX; layout.len()];
+        dist[0] = 0;
+        let mut queue = std::collections::VecDeque::from([0usize]);
+        while let Some(i) = queue.pop_front() {
+            layout.neighbours(i, |j| {
+                if dist[j] == u8::MAX {
+                    dist[j] = dist[i] + 1;
+                    queue.push_back(j);
+                }
+            });
+        }
+        let mut deepest = 0;
+        for row in 0..N_CORNER_COMB {
+            for tw in 0..GIANT_ROW {
+                let i = row * GIANT_ROW + tw;
+                if tw >= N_TWIST {
+                    assert_eq!(dist[i], u8::MAX, "padding is never reached");
+                    continue;
+                }
+                assert_eq!(exact_value(&words, &near, i), dist[i].min(12), "entry {i}");
+                deepest = deepest.max(dist[i]);
+            }
+        }
+        // Deep enough that every code, near map and mod-3 levels are used.
+        assert!(deepest >= 8, "{deepest}");
+    }
 
     #[test]
     fn lane_matching() {

@@ -20,7 +20,7 @@
 //! the processor has AVX2 and BMI2 (checked at run time), and the tests
 //! hold both to the cubie model.
 
-use crate::coord::{self, slice_sorted_of};
+use crate::coord::{self, slice_sorted_of, CORNER_COMB_RANK};
 use crate::cubie::CubieCube;
 
 /// A cube in the search's byte form (see the module docs); equal when the
@@ -149,6 +149,8 @@ pub(super) struct Coords {
     pub(super) twist: u16,
     pub(super) flip: u16,
     pub(super) slice_sorted: u16,
+    /// Read by the giant table only (the compiler drops it elsewhere).
+    pub(super) corner_comb: u8,
 }
 
 /// Moves and coordinates of [`View`]s.
@@ -157,7 +159,7 @@ pub(super) trait Kernel {
     fn after(x: &View, m: &MoveBytes) -> View;
     /// `m · x`.
     fn before(x: &View, m: &MoveBytes) -> View;
-    /// Twist, flip and slice-sorted coordinates.
+    /// Twist, flip, slice-sorted and corner-combination coordinates.
     fn coords(x: &View, t: &CoordLookup) -> Coords;
 }
 
@@ -236,6 +238,8 @@ impl CoordLookup {
             twist,
             flip,
             slice_sorted: self.slice[at as usize] * 24 + order as u16,
+            // Bit 2 of a corner byte: a D corner (pieces 4..8) there.
+            corner_comb: CORNER_COMB_RANK[(bit[2] >> 16 & 0xff) as usize],
         }
     }
 }
@@ -369,7 +373,7 @@ mod avx2 {
                 let bit = [
                     _mm256_movemask_epi8(_mm256_slli_epi16(xv, 7)) as u32,
                     _mm256_movemask_epi8(_mm256_slli_epi16(xv, 6)) as u32,
-                    0,
+                    _mm256_movemask_epi8(_mm256_slli_epi16(xv, 5)) as u32,
                     _mm256_movemask_epi8(_mm256_slli_epi16(xv, 4)) as u32,
                     _mm256_movemask_epi8(_mm256_slli_epi16(xv, 3)) as u32,
                     _mm256_movemask_epi8(_mm256_slli_epi16(xv, 2)) as u32,
@@ -404,6 +408,7 @@ mod tests {
                     twist: coord::twist(&c),
                     flip: coord::flip(&c),
                     slice_sorted: coord::slice_sorted(&c),
+                    corner_comb: coord::corner_comb(&c),
                 }
             );
             for m in FaceTurn::all() {
