@@ -52,7 +52,7 @@ struct OptimalArgs {
     /// UDSliceSorted-sym × twist × flip, 3,529,433,088 entries at exact
     /// distances, 3 bits an entry: 1.34 GB), `giant` (the next size up:
     /// flip-UD-slice-sym × twist × where the D corners are, 9,863,588,700
-    /// entries: 3.79 GB, built in minutes with 7.5 GB at the peak) or
+    /// entries: 3.79 GB, built in minutes with 7.6 GB at the peak) or
     /// `small` (the phase-1 table, 70 MB; slow on deep positions).
     /// Default for `333 solve`: the strongest -M (or, without it, the memory
     /// free) allows; the giant table without -M only once it is cached.
@@ -123,10 +123,12 @@ struct SolveArgs {
     /// the batch is long enough to pay for building them.
     #[arg(long, value_enum, default_value_t = TableChoice::Auto)]
     tables: TableChoice,
-    /// Memory for tables, in MiB: under 1300 the optimal solver uses its
-    /// phase-1 table and under 256 the two-phase solver its compact
-    /// tables. Without -M, --optimal uses its huge table when the machine
-    /// has the memory free, and two-phase decides by --tables.
+    /// Memory for tables, in MiB: the optimal solver uses its phase-1
+    /// table under 1350, its huge table from 1350, its giant table from
+    /// 3800 once cached (building it from 7600); under 256 the two-phase
+    /// solver uses its compact tables. Without -M, --optimal uses the
+    /// strongest table the machine has the memory free for (the giant one
+    /// only once cached), and two-phase decides by --tables.
     #[arg(short = 'M', long = "memory", value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
     memory: Option<u64>,
     #[command(flatten)]

@@ -52,7 +52,7 @@ pub enum OptimalTableKind {
     Huge,
     /// The phase-1 coordinates (flip-UD-slice classes × twist) × where the
     /// D corners are (70), 9,863,588,700 entries at exact distances
-    /// (3.79 GB; built in minutes, 7.5 GB at the peak): the next size up,
+    /// (3.79 GB; built in minutes, 7.6 GB at the peak): the next size up,
     /// nxopt's "112" table in Kociemba's coordinates.
     Giant,
     /// The phase-1 table (70 MB): slow, for tests and small machines.

@@ -290,7 +290,7 @@ impl ExactHuge {
 
 impl ExactGiant {
     /// Loads the table from the store or builds it (several minutes on all
-    /// cores, 7.5 GB at the peak).
+    /// cores, 7.6 GB at the peak).
     pub(super) fn load(
         coord: &'static CoordTables,
         store: &dyn TableStore,
