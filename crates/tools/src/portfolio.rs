@@ -537,13 +537,8 @@ impl<'p> Portfolio<'p> {
         events: &mut dyn FnMut(PortfolioEvent),
     ) -> Result<Answer, ToolError> {
         let huge_allowed = self.huge_allowed();
+        let memory = self.options.dedicated_memory_bytes;
         let store = Arc::clone(&self.options.store);
-        // The table a deep position moves up to: the giant one only when
-        // it is cached (its build is minutes; `333 tables` makes it).
-        let deep = match optimal_table_within(self.options.dedicated_memory_bytes, false, &*store) {
-            OptimalTableKind::Small => OptimalTableKind::Huge,
-            k => k,
-        };
         // The dedicated solver's threads watch a flag of their own, set
         // from the caller's by a watchdog.
         let inner = Arc::new(AtomicBool::new(stop.load(Ordering::Relaxed)));
@@ -564,24 +559,24 @@ impl<'p> Portfolio<'p> {
                 )
             })?;
         let (solver, kind) = d.solver.as_mut().expect("the dedicated solver is loaded");
-        let limit = if *kind == OptimalTableKind::Small && huge_allowed {
-            if OptimalSolver::table_cached(deep, &*store) {
-                SMALL_FIRST_CACHED
-            } else {
-                SMALL_FIRST
-            }
-        } else {
-            30
+        // On the phase-1 table, the table a deep position moves up to: the
+        // giant one only when it is cached (its build is minutes; `333
+        // tables` makes it). With the memory for the huge one, that is
+        // never the phase-1 table again.
+        let deep = (*kind == OptimalTableKind::Small && huge_allowed)
+            .then(|| optimal_table_within(memory, false, &*store));
+        let limit = match deep {
+            Some(deep) if OptimalSolver::table_cached(deep, &*store) => SMALL_FIRST_CACHED,
+            Some(_) => SMALL_FIRST,
+            None => 30,
         };
         let solution = relaying_stop(stop, &inner, || {
             match solver.solve_up_to(&cube, &optimal, limit) {
                 Some(s) => s,
                 None => {
-                    events(PortfolioEvent::Notice(Notice::DeepTable {
-                        limit,
-                        table: deep,
-                    }));
-                    *kind = deep;
+                    let table = deep.unwrap_or(OptimalTableKind::Huge);
+                    events(PortfolioEvent::Notice(Notice::DeepTable { limit, table }));
+                    *kind = table;
                     *solver = OptimalSolver::load(*kind, &*store, &mut |e| {
                         events(PortfolioEvent::Table(TableEvent::Store(e)))
                     });

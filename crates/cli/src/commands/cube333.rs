@@ -211,6 +211,15 @@ pub fn run(args: Cube333Args) -> CliResult {
     }
 }
 
+/// An optimal-solver table's size as a person reads it ("1.34 GB").
+pub(crate) fn table_size(kind: OptimalTableKind) -> String {
+    if kind.bytes() >= 1_000_000_000 {
+        format!("{:.2} GB", kind.bytes() as f64 / 1e9)
+    } else {
+        format!("{} MB", kind.bytes() / 1_000_000)
+    }
+}
+
 /// Prints a table event on stderr (loads are silent).
 pub fn report_store_event(e: StoreEvent) {
     reporter(false)(e)
@@ -487,11 +496,7 @@ fn run_solve(a: SolveArgs) -> CliResult {
             note!(
                 "optimal solver: the {} table ({}, by {said}; --optimal-table to choose)",
                 kind.title(),
-                if kind.bytes() >= 1_000_000_000 {
-                    format!("{:.2} GB", kind.bytes() as f64 / 1e9)
-                } else {
-                    format!("{} MB", kind.bytes() / 1_000_000)
-                }
+                table_size(kind)
             );
         }
         let solver = OptimalSolver::load(kind, &*store, &mut report);

@@ -316,9 +316,9 @@ impl Shown {
                 };
                 if let (Some(table), Some(free)) = (deep, self.huge_by_default) {
                     note!(
-                        "  (the {} table, {:.2} GB: no -M was given and {:.1} GiB is free; -M 512 keeps to the phase-1 table)",
+                        "  (the {} table, {}: no -M was given and {:.1} GiB is free; -M 512 keeps to the phase-1 table)",
                         table.title(),
-                        table.bytes() as f64 / 1e9,
+                        crate::commands::cube333::table_size(table),
                         free as f64 / (1u64 << 30) as f64
                     );
                 }

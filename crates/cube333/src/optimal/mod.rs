@@ -99,13 +99,14 @@ impl OptimalTableKind {
 
     /// Bytes the process holds at the peak of building the table.
     pub fn build_bytes(self) -> u64 {
-        match self {
-            // The mod-3 table (2 bits an entry), the far bits (1 bit) and
-            // the exact table (3 bits) at once.
-            OptimalTableKind::Huge => (table::N_HUGE as u64 * 3).div_ceil(8) + self.bytes(),
-            OptimalTableKind::Giant => (table::N_GIANT as u64 * 3).div_ceil(8) + self.bytes(),
-            OptimalTableKind::Small => self.bytes(),
-        }
+        let entries = match self {
+            OptimalTableKind::Huge => table::N_HUGE,
+            OptimalTableKind::Giant => table::N_GIANT,
+            OptimalTableKind::Small => return self.bytes(),
+        };
+        // The mod-3 table (2 bits an entry) and the far bits (1 bit) beside
+        // the exact table.
+        (entries as u64 * 3).div_ceil(8) + self.bytes()
     }
 }
 
@@ -250,13 +251,10 @@ impl OptimalSolver {
         match kind {
             OptimalTableKind::Huge => ExactHuge::stored(store),
             OptimalTableKind::Giant => ExactGiant::stored(store),
-            OptimalTableKind::Small => {
-                let len = crate::prune::PHASE1_ENTRIES.div_ceil(2) as u64;
-                store.contains(
-                    &crate::prune::phase1_table_id(),
-                    twistor_core::store::PayloadLen::Exactly(len),
-                )
-            }
+            OptimalTableKind::Small => store.contains(
+                &crate::prune::phase1_table_id(),
+                twistor_core::store::PayloadLen::Exactly(kind.bytes()),
+            ),
         }
     }
 

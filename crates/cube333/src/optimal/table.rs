@@ -251,6 +251,38 @@ impl<I> ExactTable<I> {
     }
 }
 
+impl<I> ExactTable<I> {
+    /// Loads the table `key` from the store, or builds it by a
+    /// breadth-first search over `layout` (minutes, on all cores) and
+    /// calls `built`; `index` reads it for the search.
+    fn load_over<L: Layout>(
+        layout: &L,
+        key: &TableKey,
+        index: I,
+        store: &dyn TableStore,
+        report: &mut dyn FnMut(StoreEvent),
+        built: impl FnOnce(),
+    ) -> ExactTable<I> {
+        let bytes = load_or_build(
+            store,
+            key,
+            exact_bytes(layout.len()),
+            || {
+                let (two_bit, far) = build_mod3(layout);
+                let exact = pack_exact(&two_bit, &far, &shallow_entries(layout, 7));
+                built();
+                exact
+            },
+            report,
+        );
+        ExactTable {
+            bytes,
+            near: shallow_entries(layout, NEAR),
+            index,
+        }
+    }
+}
+
 impl ExactHuge {
     /// Loads the table from the store or builds it (minutes, on all cores).
     pub(super) fn load(
@@ -258,28 +290,19 @@ impl ExactHuge {
         store: &dyn TableStore,
         report: &mut dyn FnMut(StoreEvent),
     ) -> ExactHuge {
-        let layout = HugeLayout::new(coord);
-        let bytes = load_or_build(
-            store,
+        ExactTable::load_over(
+            &HugeLayout::new(coord),
             &exact_table_id(),
-            EXACT_BYTES,
+            HugeIndex::new(coord),
+            store,
+            report,
             || {
-                let (two_bit, far) = build_mod3(&layout);
-                let shallow = shallow_entries(&layout, 7);
-                let exact = pack_exact(&two_bit, &far, &shallow);
                 // The tables an earlier twistor kept for the same search
                 // are not read any more.
                 store.discard(&old_mod3_table_id());
                 store.discard(&old_far_bits_id());
-                exact
             },
-            report,
-        );
-        ExactTable {
-            bytes,
-            near: shallow_entries(&layout, NEAR),
-            index: HugeIndex::new(coord),
-        }
+        )
     }
 
     /// Whether the store holds the table.
@@ -296,23 +319,14 @@ impl ExactGiant {
         store: &dyn TableStore,
         report: &mut dyn FnMut(StoreEvent),
     ) -> ExactGiant {
-        let layout = GiantLayout { t: coord };
-        let bytes = load_or_build(
-            store,
+        ExactTable::load_over(
+            &GiantLayout::new(coord),
             &giant_table_id(),
-            GIANT_BYTES,
-            || {
-                let (two_bit, far) = build_mod3(&layout);
-                let shallow = shallow_entries(&layout, 7);
-                pack_exact(&two_bit, &far, &shallow)
-            },
+            GiantIndex { coord },
+            store,
             report,
-        );
-        ExactTable {
-            bytes,
-            near: shallow_entries(&layout, NEAR),
-            index: GiantIndex { coord },
-        }
+            || {},
+        )
     }
 
     /// Whether the store holds the table.
@@ -533,20 +547,25 @@ impl Layout for HugeLayout {
 /// twists within.
 struct GiantLayout {
     t: &'static CoordTables,
+    /// `class_moves[cls * 18 + m]`: the flip-UD-slice class move `m` takes
+    /// class `cls`'s representative to (bits 4..) and the symmetry to that
+    /// class's representative (bits 0..4), read once a row and move.
+    class_moves: Vec<u32>,
 }
 
 impl GiantLayout {
-    /// The flip-UD-slice class move `m` takes class `cls`'s representative
-    /// to, and the symmetry to that class's representative.
-    #[inline]
-    fn class_move(&self, cls: usize, m: usize) -> (usize, usize) {
-        let t = self.t;
-        let rep = t.flipslice.rep[cls] as usize;
-        let (slice, flip) = (rep / N_FLIP, rep % N_FLIP);
-        let x = t.slice_move[slice * N_MOVES + m] as usize * N_FLIP
-            + t.flip_move[flip * N_MOVES + m] as usize;
-        let p = t.flipslice.packed[x] as usize;
-        (p >> 4, p & 15)
+    fn new(t: &'static CoordTables) -> GiantLayout {
+        let class_moves = (0..N_FLIPSLICE_CLASS * N_MOVES)
+            .into_par_iter()
+            .map(|i| {
+                let (cls, m) = (i / N_MOVES, i % N_MOVES);
+                let rep = t.flipslice.rep[cls] as usize;
+                let (slice, flip) = (rep / N_FLIP, rep % N_FLIP);
+                t.flipslice.packed[t.slice_move[slice * N_MOVES + m] as usize * N_FLIP
+                    + t.flip_move[flip * N_MOVES + m] as usize]
+            })
+            .collect();
+        GiantLayout { t, class_moves }
     }
 }
 
@@ -572,7 +591,8 @@ impl Layout for GiantLayout {
     fn step(&self, row: usize, m: usize) -> (usize, u8) {
         let t = self.t;
         let (cls, cc) = (row / N_CORNER_COMB, row % N_CORNER_COMB);
-        let (c2, s2) = self.class_move(cls, m);
+        let p = self.class_moves[cls * N_MOVES + m] as usize;
+        let (c2, s2) = (p >> 4, p & 15);
         let cc2 = t.corner_comb_conj[t.corner_comb_move[cc * N_MOVES + m] as usize * 16 + s2];
         ((c2 * N_CORNER_COMB + cc2 as usize) * GIANT_ROW, s2 as u8)
     }
@@ -860,11 +880,9 @@ mod tests {
     fn giant_layout_moves_agree_with_cubies() {
         let t = CoordTables::get();
         let index = GiantIndex { coord: t };
-        check_neighbours(&GiantLayout { t }, |c| index.index(c));
-        assert_eq!(
-            index.index(coords(&CubieCube::SOLVED)),
-            GiantLayout { t }.goal()
-        );
+        let layout = GiantLayout::new(t);
+        check_neighbours(&layout, |c| index.index(c));
+        assert_eq!(index.index(coords(&CubieCube::SOLVED)), layout.goal());
     }
 
     /// Twist × corner combination, no symmetry, in the giant table's
