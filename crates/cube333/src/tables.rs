@@ -104,8 +104,6 @@ pub struct CoordTables {
     pub slice_sorted_move: Vec<u16>,
     /// `slice_conj[s * 16 + t]`: the UD-slice places of `S_t · x · S_t⁻¹`.
     pub slice_conj: Vec<u16>,
-    /// Twist classes under the 16 symmetries (324).
-    pub twist_red: SymReduction,
     /// `slice_move[s * 18 + m]`: the UD-slice edges' places alone (the
     /// slice-sorted coordinate over 24), which is all phase 1 needs, in a
     /// table small enough to stay in the processor's nearest cache.
@@ -276,7 +274,6 @@ impl CoordTables {
         let narrow = |t: Vec<u16>| t.into_iter().map(|x| x as u8).collect::<Vec<u8>>();
         let corner_comb_move = narrow(move_table(N_CORNER_COMB, set_comb, get_comb));
         let corner_comb_conj = narrow(conj_table(N_CORNER_COMB, set_comb, get_comb));
-        let twist_red = SymReduction::build(N_TWIST, |x, s| twist_conj[x * N_SYM_D4H + s] as usize);
         let slice_move = (0..N_SLICE * N_MOVES)
             .map(|i| slice_sorted_move[(i / N_MOVES) * 24 * N_MOVES + i % N_MOVES] / 24)
             .collect();
@@ -285,7 +282,6 @@ impl CoordTables {
             flip_move,
             slice_sorted_move,
             slice_conj,
-            twist_red,
             slice_move,
             corners_move,
             ud_edges_move,
