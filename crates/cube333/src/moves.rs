@@ -39,6 +39,11 @@ impl Face {
         b"URFDLB"[self as usize] as char
     }
 
+    /// The face across the cube, whose turns commute with this one's.
+    pub fn opposite(self) -> Face {
+        Face::ALL[(self as usize + 3) % 6]
+    }
+
     /// The face named by a letter (U R F D L B).
     pub fn from_letter(c: char) -> Option<Face> {
         "URFDLB".find(c).map(|i| Face::ALL[i])
@@ -175,6 +180,44 @@ impl MoveSeq {
     pub fn inverse(&self) -> MoveSeq {
         MoveSeq(self.0.iter().rev().map(|m| m.inverse()).collect())
     }
+
+    /// The same turns with every pair that can meet merged: turns of one
+    /// face with nothing between them but turns of the opposite face,
+    /// which commute with them (`R L R` is `R2 L`, `U D U'` is `D`).
+    /// The result never has two turns of one face next to each other or
+    /// separated by the opposite face alone.
+    pub fn simplified(&self) -> MoveSeq {
+        let mut out: Vec<FaceTurn> = Vec::with_capacity(self.0.len());
+        for &m in &self.0 {
+            let n = out.len();
+            let at = if n >= 1 && out[n - 1].face() == m.face() {
+                Some(n - 1)
+            } else if n >= 2
+                && out[n - 1].face() == m.face().opposite()
+                && out[n - 2].face() == m.face()
+            {
+                Some(n - 2)
+            } else {
+                None
+            };
+            let Some(k) = at else {
+                out.push(m);
+                continue;
+            };
+            let q = i64::from(out[k].quarter_turns()) + i64::from(m.quarter_turns());
+            match FaceTurn::new(m.face(), q) {
+                Some(t) => out[k] = t,
+                // What was on either side of the vanished turn was already
+                // merged as far as it goes: no two of one face are left
+                // next to each other (nor around an opposite face, which
+                // would have been merged when the later one came).
+                None => {
+                    out.remove(k);
+                }
+            }
+        }
+        MoveSeq(out)
+    }
 }
 
 impl fmt::Display for MoveSeq {
@@ -266,6 +309,49 @@ mod tests {
             other => panic!("unexpected {other:?}"),
         }
         assert!("R2x".parse::<MoveSeq>().is_err());
+    }
+
+    /// Simplifying keeps the sequence's effect, and leaves no turn that
+    /// could merge with another.
+    #[test]
+    fn simplified_sequences_act_the_same_and_merge_all_they_can() {
+        let cases = [
+            ("R L R", "R2 L"),
+            ("U D U'", "D"),
+            ("R R'", ""),
+            ("F R R' F", "F2"),
+            ("U D' D U'", ""),
+            ("R2 L2 R2 L2", ""),
+            ("R U R' U'", "R U R' U'"),
+        ];
+        for (seq, want) in cases {
+            let s: MoveSeq = seq.parse().unwrap();
+            assert_eq!(s.simplified().to_string(), want, "{seq}");
+        }
+        let mut rng = twistor_core::random::SeededRng::new(7);
+        for _ in 0..2000 {
+            // Random turns drawn from two axes only, where merges abound.
+            let faces = [Face::U, Face::D, Face::R, Face::L];
+            let seq = MoveSeq(
+                (0..rng.below(12))
+                    .filter_map(|_| FaceTurn::new(faces[rng.below(4)], 1 + rng.below(3) as i64))
+                    .collect(),
+            );
+            let simple = seq.simplified();
+            assert_eq!(
+                CubieCube::from_moves(&seq.0),
+                CubieCube::from_moves(&simple.0),
+                "{seq}"
+            );
+            for (i, m) in simple.0.iter().enumerate() {
+                let next = simple.0.get(i + 1).map(|t| t.face());
+                let after = simple.0.get(i + 2).map(|t| t.face());
+                assert_ne!(next, Some(m.face()), "{seq} -> {simple}");
+                if next == Some(m.face().opposite()) {
+                    assert_ne!(after, Some(m.face()), "{seq} -> {simple}");
+                }
+            }
+        }
     }
 
     #[test]

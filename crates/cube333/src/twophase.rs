@@ -1116,7 +1116,10 @@ impl<'a> Search<'a> {
         if remaining == 0 {
             // Every table's only 0 is the goal, full or compact.
             debug_assert!(twist == 0 && flip == 0 && slice == 0);
-            return self.start_phase2(last_face);
+            return self.start_phase2(last_face, self.bound - self.len1 - self.npre);
+        }
+        if remaining < 5 && twist | flip | slice == 0 && self.probe_shorter(depth, last_face) {
+            return true;
         }
         self.nodes1 += 1;
         let t = self.t;
@@ -1210,7 +1213,14 @@ impl<'a> Search<'a> {
         } = at;
         let remaining = self.len1 - depth;
         if remaining == 0 {
-            return self.start_phase2(last_face);
+            return self.start_phase2(last_face, self.bound - self.len1 - self.npre);
+        }
+        // Classes 0 hold only the solved twist and flip.
+        if remaining < 5
+            && (twist >> 3) | (flip >> 3) | slice == 0
+            && self.probe_shorter(depth, last_face)
+        {
+            return true;
         }
         self.nodes1 += 1;
         // This node's rows of the move tables: one bounds check each.
@@ -1289,7 +1299,32 @@ impl<'a> Search<'a> {
         false
     }
 
-    fn start_phase2(&mut self, last_face: usize) -> bool {
+    /// At a node of a phase-1 search after pre-moves that reaches phase
+    /// 2's group with fewer than 5 of its moves left: when the search is
+    /// one of the shortest phase 1s pre-moves allow, searches phase 2
+    /// from here within the moves a full-length phase 1 would leave it
+    /// (min2phase's `allowShorter`). Pre-moves and a phase 1 shorter than
+    /// [`MIN_PHASE1_WITH_PRE_MOVES`] are otherwise never tried, and a
+    /// cube one pre-move from such a pair is solved one length sooner.
+    /// The node is expanded as usual afterwards, so every phase-1
+    /// solution is still tried.
+    fn probe_shorter(&mut self, depth: usize, last_face: usize) -> bool {
+        if !(self.npre > 0 && self.len1 == MIN_PHASE1_WITH_PRE_MOVES) || depth == 0 {
+            return false;
+        }
+        let (full, max2) = (self.len1, self.bound - self.len1 - self.npre);
+        self.len1 = depth;
+        if self.start_phase2(last_face, max2) {
+            // The solution reads this phase 1's length.
+            return true;
+        }
+        self.len1 = full;
+        self.stopped
+    }
+
+    /// Searches phase 2 within `max2` moves after the first `len1` moves
+    /// of phase 1.
+    fn start_phase2(&mut self, last_face: usize, max2: usize) -> bool {
         self.probes += 1;
         if self.probes >= self.probe_limit {
             self.stopped = true;
@@ -1310,7 +1345,6 @@ impl<'a> Search<'a> {
             self.valid += 1;
         }
         let cube = self.cubes[self.len1];
-        let max2 = self.bound - self.len1 - self.npre;
         if self.phase2_from(&cube, max2, last_face) {
             return true;
         }
@@ -1346,6 +1380,16 @@ impl<'a> Search<'a> {
             for len2 in h..=max2 {
                 if self.phase2_compact(cp, at, 0, len2, last_face) {
                     self.found = Some(len2);
+                    if std::env::var("TW_TRACE").is_ok() {
+                        eprintln!(
+                            "tw found dir {}{} len1 {} pre {} len2 {}",
+                            self.dir.sym,
+                            if self.dir.inverse { "i" } else { "" },
+                            self.len1,
+                            self.npre,
+                            len2
+                        );
+                    }
                     return true;
                 }
             }
@@ -1503,7 +1547,10 @@ impl<'a> Search<'a> {
         if self.dir.inverse {
             v = v.iter().rev().map(|m| m.inverse()).collect();
         }
-        MoveSeq(v)
+        // Phase 2's last turn and the pre-move after it may be of one
+        // face (or of opposite faces around one): merged, the answer is a
+        // move shorter than the search counted.
+        MoveSeq(v).simplified()
     }
 }
 

@@ -578,7 +578,7 @@ fn solve_off_axes(
             let mut moves: Vec<FaceTurn> = q1.into_iter().collect();
             moves.extend(solution.moves.0.iter().copied());
             moves.extend(q2);
-            let moves = merge_turns(&moves);
+            let moves = MoveSeq(moves).simplified().0;
             if fits(&moves) {
                 return Some(moves);
             }
@@ -586,25 +586,6 @@ fn solve_off_axes(
         }
     }
     fallback
-}
-
-/// Merges adjacent turns of the same face (`R R'` vanishes, `R R` is `R2`)
-/// until none are left.
-fn merge_turns(moves: &[FaceTurn]) -> Vec<FaceTurn> {
-    let mut out: Vec<FaceTurn> = Vec::with_capacity(moves.len());
-    for &m in moves {
-        match out.last() {
-            Some(&last) if last.face() == m.face() => {
-                out.pop();
-                let q = i64::from(last.quarter_turns()) + i64::from(m.quarter_turns());
-                if let Some(merged) = FaceTurn::new(m.face(), q) {
-                    out.push(merged);
-                }
-            }
-            _ => out.push(m),
-        }
-    }
-    out
 }
 
 /// The axis of a face (U/D, R/L, F/B) as 0, 1, 2.
