@@ -1087,6 +1087,14 @@ pub(crate) fn face_allowed(m: usize, last_face: usize) -> bool {
     !(f == last_face || f + 3 == last_face)
 }
 
+/// The faces (as bits) that may not turn right after `face`, as
+/// [`face_allowed`] has it: the same face, and the opposite one when it
+/// comes first in URFDLB order.
+#[inline]
+fn faces_after(face: usize) -> u8 {
+    1 << face | if face >= 3 { 1 << (face - 3) } else { 0 }
+}
+
 /// R, F, L or B turned clockwise.
 #[inline]
 fn is_clockwise_quarter_off_phase2(m: usize) -> bool {
@@ -1367,8 +1375,17 @@ impl<'a> Search<'a> {
         false
     }
 
-    /// Searches phase 2 from `cube` within `max2` moves.
+    /// Searches phase 2 from `cube` within `max2` moves, after phase 1's
+    /// last turn of `last_face`.
+    ///
+    /// Phase 2's first turn may be of any face but that one. A turn of
+    /// the opposite face commutes with phase 1's last, but moved into
+    /// phase 1 it makes phase 1 a move longer: here is its only place at
+    /// this length (forbidding it, as the order within a search does,
+    /// missed a 20-move answer of a phase 1 of 9 moves ending in L' and a
+    /// phase 2 starting with R2; min2phase found it a length sooner).
     fn phase2_from(&mut self, cube: &CubieCube, max2: usize, last_face: usize) -> bool {
+        let first = if last_face < 6 { 1 << last_face } else { 0 };
         let corners = coord::corners(cube) as usize;
         let ud = coord::ud_edges(cube) as usize;
         let sp = coord::slice_sorted(cube) as usize;
@@ -1378,7 +1395,7 @@ impl<'a> Search<'a> {
             let h = cp.phase2_bound(at) as usize;
             self.excess = h.saturating_sub(max2);
             for len2 in h..=max2 {
-                if self.phase2_compact(cp, at, 0, len2, last_face) {
+                if self.phase2_compact(cp, at, 0, len2, first) {
                     self.found = Some(len2);
                     if std::env::var("TW_TRACE").is_ok() {
                         eprintln!(
@@ -1402,7 +1419,7 @@ impl<'a> Search<'a> {
         }
         let h = self.t.phase2_bound(corners, ud, sp) as usize;
         for len2 in h..=max2 {
-            if self.phase2(corners, ud, sp, 0, len2, last_face) {
+            if self.phase2(corners, ud, sp, 0, len2, first) {
                 self.found = Some(len2);
                 return true;
             }
@@ -1417,7 +1434,7 @@ impl<'a> Search<'a> {
         sp: usize,
         depth: usize,
         len2: usize,
-        last_face: usize,
+        forbidden: u8,
     ) -> bool {
         let remaining = len2 - depth;
         if remaining == 0 {
@@ -1427,7 +1444,7 @@ impl<'a> Search<'a> {
         let c = self.t.coord;
         for &m in &crate::tables::PHASE2_MOVES {
             let m = m as usize;
-            if !face_allowed(m, last_face) {
+            if forbidden >> (m / 3) & 1 != 0 {
                 continue;
             }
             let c2 = c.corners_move[corners * N_MOVES + m] as usize;
@@ -1437,7 +1454,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             self.moves2[depth] = m as u8;
-            if self.phase2(c2, u2, s2, depth + 1, len2, m / 3) {
+            if self.phase2(c2, u2, s2, depth + 1, len2, faces_after(m / 3)) {
                 return true;
             }
         }
@@ -1452,7 +1469,7 @@ impl<'a> Search<'a> {
         at: Phase2At,
         depth: usize,
         len2: usize,
-        last_face: usize,
+        forbidden: u8,
     ) -> bool {
         let remaining = len2 - depth;
         if remaining == 0 {
@@ -1463,7 +1480,7 @@ impl<'a> Search<'a> {
         self.nodes2 += 1;
         for (i, &m) in crate::tables::PHASE2_MOVES.iter().enumerate() {
             let m = m as usize;
-            if !face_allowed(m, last_face) {
+            if forbidden >> (m / 3) & 1 != 0 {
                 continue;
             }
             let child = cp.phase2_move(at, i);
@@ -1473,7 +1490,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             self.moves2[depth] = m as u8;
-            if self.phase2_compact(cp, child, depth + 1, len2, m / 3) {
+            if self.phase2_compact(cp, child, depth + 1, len2, faces_after(m / 3)) {
                 return true;
             }
         }
@@ -1958,6 +1975,59 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Phase 2 may start with a turn of the face opposite phase 1's last
+    /// (here R2 after L'): that turn commutes with L', but moved into
+    /// phase 1 it makes phase 1 ten moves long, so at length 9 this is its
+    /// only place. Forbidding it by the canonical order of opposite faces
+    /// lost this 20-move answer at phase-1 length 9 (min2phase found it
+    /// there; the solver found another a length later).
+    #[test]
+    fn phase2_may_start_on_the_face_opposite_phase1s_last() {
+        let phase1: MoveSeq = "U2 F2 D' L2 U2 R U2 F' L'".parse().unwrap();
+        let phase2: MoveSeq = "R2 F2 L2 U' B2 D2 F2 U R2 F2 U".parse().unwrap();
+        let whole: Vec<FaceTurn> = phase1.0.iter().chain(&phase2.0).copied().collect();
+        let cube = CubieCube::from_moves(&whole).inverse();
+        let tables = TwoPhaseTables::compact();
+        let dir = Direction {
+            cube,
+            sym: 0,
+            inverse: false,
+        };
+        let mut cubes = [CubieCube::SOLVED; MAX_LEN + 1];
+        cubes[0] = cube;
+        let mut search = Search {
+            t: &tables,
+            dir,
+            moves1: [0; MAX_LEN],
+            moves2: [0; MAX_LEN],
+            cubes,
+            valid: 0,
+            len1: 9,
+            pre: [0; MAX_LEN],
+            npre: 0,
+            bound: 20,
+            found: None,
+            probes: 0,
+            nodes1: 0,
+            nodes2: 0,
+            probe_limit: u64::MAX,
+            deadline: None,
+            stopped: false,
+            excess: 0,
+        };
+        let (twist, flip, slice) = (
+            coord::twist(&cube) as usize,
+            coord::flip(&cube) as usize,
+            coord::slice(&cube) as usize,
+        );
+        let quarter = tables.quarter_of(twist, flip, slice);
+        assert!(search.phase1(twist, flip, slice, quarter, 0, NO_FACE));
+        let len2 = search.found.expect("found");
+        let answer = search.solution(len2);
+        assert!(answer.len() <= 20);
+        assert!(cube.apply_moves(&answer.0).is_solved(), "{answer}");
     }
 
     /// Phase 1 composes the symmetries of its twist and flip classes by
