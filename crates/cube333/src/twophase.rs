@@ -1071,7 +1071,14 @@ struct Search<'a> {
     /// How far the last probe's phase-2 bound was past the moves phase 2
     /// had (0 when phase 2 was searched): see `phase1_compact`.
     excess: usize,
+    /// The most moves phase 2 may take in this pass.
+    phase2_cap: usize,
 }
+
+/// Phase 2's length in the first pass: longer ones are rarely needed and
+/// cost the most (min2phase's `MAX_DEPTH2`); a second pass over the
+/// phase-1 lengths it cut short keeps the search complete.
+const PHASE2_CAP: usize = 12;
 
 /// Phase 1's shortest length beside pre-moves (min2phase's).
 const MIN_PHASE1_WITH_PRE_MOVES: usize = 7;
@@ -1124,7 +1131,7 @@ impl<'a> Search<'a> {
         if remaining == 0 {
             // Every table's only 0 is the goal, full or compact.
             debug_assert!(twist == 0 && flip == 0 && slice == 0);
-            return self.start_phase2(last_face, self.bound - self.len1 - self.npre);
+            return self.start_phase2(last_face, self.max2());
         }
         if remaining < 5 && twist | flip | slice == 0 && self.probe_shorter(depth, last_face) {
             return true;
@@ -1221,7 +1228,7 @@ impl<'a> Search<'a> {
         } = at;
         let remaining = self.len1 - depth;
         if remaining == 0 {
-            return self.start_phase2(last_face, self.bound - self.len1 - self.npre);
+            return self.start_phase2(last_face, self.max2());
         }
         // Classes 0 hold only the solved twist and flip.
         if remaining < 5
@@ -1320,7 +1327,7 @@ impl<'a> Search<'a> {
         if !(self.npre > 0 && self.len1 == MIN_PHASE1_WITH_PRE_MOVES) || depth == 0 {
             return false;
         }
-        let (full, max2) = (self.len1, self.bound - self.len1 - self.npre);
+        let (full, max2) = (self.len1, self.max2());
         self.len1 = depth;
         if self.start_phase2(last_face, max2) {
             // The solution reads this phase 1's length.
@@ -1328,6 +1335,12 @@ impl<'a> Search<'a> {
         }
         self.len1 = full;
         self.stopped
+    }
+
+    /// The most moves phase 2 may take after this phase 1 and the
+    /// pre-moves.
+    fn max2(&self) -> usize {
+        (self.bound - self.len1 - self.npre).min(self.phase2_cap)
     }
 
     /// Searches phase 2 within `max2` moves after the first `len1` moves
@@ -1611,7 +1624,7 @@ pub fn solve(
     opts: &TwoPhaseOptions,
 ) -> Result<TwoPhaseSolution, TwoPhaseError> {
     let deadline = opts.time_limit.map(|d| Instant::now() + d);
-    let mut best = solve_once(tables, cube, opts)?;
+    let mut best = solve_once(tables, cube, opts, PHASE2_CAP)?;
     let mut left = opts.improve_probes;
     while left > 0 && !best.moves.is_empty() {
         // The looking on shares the caller's time limit.
@@ -1628,7 +1641,7 @@ pub fn solve(
             time_limit,
             ..opts.clone()
         };
-        match solve_once(tables, cube, &shorter) {
+        match solve_once(tables, cube, &shorter, PHASE2_CAP) {
             Ok(s) => {
                 left = left.saturating_sub(s.probes.max(1));
                 best = TwoPhaseSolution {
@@ -1645,10 +1658,13 @@ pub fn solve(
     Ok(best)
 }
 
+/// One search of `cube` within `opts`, phase 2 capped at `phase2_cap`
+/// moves in a first pass ([`PHASE2_CAP`]).
 fn solve_once(
     tables: &TwoPhaseTables,
     cube: &CubieCube,
     opts: &TwoPhaseOptions,
+    phase2_cap: usize,
 ) -> Result<TwoPhaseSolution, TwoPhaseError> {
     if cube.is_solved() {
         return Ok(TwoPhaseSolution {
@@ -1688,45 +1704,55 @@ fn solve_once(
                 deadline,
                 stopped: false,
                 excess: 0,
+                phase2_cap,
             };
             (s, [twist, flip, slice], h)
         })
         .collect();
     let mut probes = 0u64;
-    for len1 in 0..=bound {
-        for (s, [twist, flip, slice], h) in searches.iter_mut() {
-            s.probe_limit = opts
-                .probe_limit
-                .map_or(u64::MAX, |p| p.saturating_sub(probes) + s.probes);
-            let before = s.probes;
-            if len1 > MIN_PHASE1_WITH_PRE_MOVES {
-                s.with_pre_moves(s.dir.cube, 0, len1, NO_FACE);
-            } else if *h <= len1 {
-                s.cubes[0] = s.dir.cube;
-                s.valid = 0;
-                s.npre = 0;
-                s.len1 = len1;
-                let quarter = tables.quarter_of(*twist, *flip, *slice);
-                s.phase1(*twist, *flip, *slice, quarter, 0, NO_FACE);
-            }
-            probes += s.probes - before;
-            if let Some(len2) = s.found {
-                let (nodes1, nodes2) = searches
-                    .iter()
-                    .fold((0, 0), |(a, b), x| (a + x.0.nodes1, b + x.0.nodes2));
-                let s = &searches.iter().find(|x| x.0.found.is_some()).map(|x| &x.0);
-                let Some(s) = s else { break };
-                return Ok(TwoPhaseSolution {
-                    moves: s.solution(len2),
-                    probes,
-                    phase1_nodes: nodes1,
-                    phase2_nodes: nodes2,
-                });
-            }
-            if s.stopped {
-                return Err(TwoPhaseError::LimitReached {
-                    max_length: opts.max_length,
-                });
+    // First with phase 2 capped (min2phase's), then, for the phase-1
+    // lengths the cap cut short, without it.
+    let passes = [
+        (phase2_cap, 0..=bound),
+        (MAX_LEN, 0..=bound.saturating_sub(phase2_cap + 1)),
+    ];
+    for (cap, lengths) in passes {
+        for len1 in lengths {
+            for (s, [twist, flip, slice], h) in searches.iter_mut() {
+                s.phase2_cap = cap;
+                s.probe_limit = opts
+                    .probe_limit
+                    .map_or(u64::MAX, |p| p.saturating_sub(probes) + s.probes);
+                let before = s.probes;
+                if len1 > MIN_PHASE1_WITH_PRE_MOVES {
+                    s.with_pre_moves(s.dir.cube, 0, len1, NO_FACE);
+                } else if *h <= len1 {
+                    s.cubes[0] = s.dir.cube;
+                    s.valid = 0;
+                    s.npre = 0;
+                    s.len1 = len1;
+                    let quarter = tables.quarter_of(*twist, *flip, *slice);
+                    s.phase1(*twist, *flip, *slice, quarter, 0, NO_FACE);
+                }
+                probes += s.probes - before;
+                if let Some(len2) = s.found {
+                    let (nodes1, nodes2) = searches
+                        .iter()
+                        .fold((0, 0), |(a, b), x| (a + x.0.nodes1, b + x.0.nodes2));
+                    let s = &searches.iter().find(|x| x.0.found.is_some()).map(|x| &x.0);
+                    let Some(s) = s else { break };
+                    return Ok(TwoPhaseSolution {
+                        moves: s.solution(len2),
+                        probes,
+                        phase1_nodes: nodes1,
+                        phase2_nodes: nodes2,
+                    });
+                }
+                if s.stopped {
+                    return Err(TwoPhaseError::LimitReached {
+                        max_length: opts.max_length,
+                    });
+                }
             }
         }
     }
@@ -2016,6 +2042,7 @@ mod tests {
             deadline: None,
             stopped: false,
             excess: 0,
+            phase2_cap: MAX_LEN,
         };
         let (twist, flip, slice) = (
             coord::twist(&cube) as usize,
@@ -2028,6 +2055,25 @@ mod tests {
         let answer = search.solution(len2);
         assert!(answer.len() <= 20);
         assert!(cube.apply_moves(&answer.0).is_solved(), "{answer}");
+    }
+
+    /// Phase 2 is capped at first ([`PHASE2_CAP`]); the pass over the
+    /// phase-1 lengths the cap cut short keeps the search complete. With
+    /// the cap at 2, a cube of phase 2's group whose answers within the
+    /// limit are phase 2's alone is solved only by that pass.
+    #[test]
+    fn capped_phase2_still_finds_every_answer_within_the_limit() {
+        let tables = TwoPhaseTables::compact();
+        let cube = CubieCube::from_moves(&"U R2 U' F2 D".parse::<MoveSeq>().unwrap().0);
+        // The cube as it is: the other five views are not in phase 2's
+        // group, and their phase 1s would find other answers.
+        let opts = TwoPhaseOptions {
+            max_length: 5,
+            all_directions: false,
+            ..Default::default()
+        };
+        let s = solve_once(&tables, &cube, &opts, 2).expect("solved within 5");
+        assert!(s.moves.len() <= 5 && cube.apply_moves(&s.moves.0).is_solved());
     }
 
     /// Phase 1 composes the symmetries of its twist and flip classes by
