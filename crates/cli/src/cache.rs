@@ -104,11 +104,23 @@ pub fn report_table_event(bar: &mut Progress, written_to: Option<&Path>, e: Tabl
                 bar.finish();
                 eprintln!("twistor: could not cache a table: {error}");
             }
+            // The display stays: a long build shows its progress on it.
             StoreEvent::Building { .. } => {
-                bar.finish();
-                crate::commands::cube333::report_store_event(e)
+                bar.suspend(|| crate::commands::cube333::report_store_event(e))
             }
-            StoreEvent::Built { .. } => crate::commands::cube333::report_store_event(e),
+            StoreEvent::Progress {
+                key,
+                step,
+                done,
+                total,
+            } => bar.message(&format!(
+                "table {}: building, {step}: {}%",
+                key.name,
+                done * 100 / total.max(1)
+            )),
+            StoreEvent::Built { .. } => {
+                bar.suspend(|| crate::commands::cube333::report_store_event(e))
+            }
             StoreEvent::Loaded { .. } | StoreEvent::Saved { .. } => {}
         },
     }

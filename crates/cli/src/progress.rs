@@ -67,6 +67,14 @@ impl Progress {
         }
     }
 
+    /// Runs `f` (which writes to stderr) with the display hidden.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.bar {
+            Some(b) => b.suspend(f),
+            None => f(),
+        }
+    }
+
     /// Clears the line.
     pub fn finish(&mut self) {
         if let Some(b) = self.bar.take() {

@@ -347,6 +347,18 @@ pub enum StoreEvent<'a> {
         /// Payload bytes.
         bytes: u64,
     },
+    /// A table being built has got this far (for a display: builds of
+    /// minutes report every few seconds).
+    Progress {
+        /// The table.
+        key: &'a TableKey,
+        /// What the build is doing ("depth 9").
+        step: &'a str,
+        /// Units of the step done.
+        done: u64,
+        /// Units of the step in all.
+        total: u64,
+    },
     /// The table was built.
     Built {
         /// The table.
@@ -410,6 +422,12 @@ impl fmt::Display for StoreEvent<'_> {
                 ),
                 None => write!(f, "table {}: building {bytes} bytes (not kept)", key.name),
             },
+            StoreEvent::Progress {
+                key,
+                step,
+                done,
+                total,
+            } => write!(f, "table {}: {step}, {done} of {total}", key.name),
             StoreEvent::Built {
                 key,
                 bytes,
@@ -477,13 +495,36 @@ pub fn build_and_keep(
     build: impl FnOnce() -> Vec<u8>,
     events: &mut dyn FnMut(StoreEvent),
 ) -> Vec<u8> {
+    build_and_keep_reporting(store, key, len, |_| build(), events)
+}
+
+/// How a build reports its progress: `(step, done, total)`, passed on as
+/// [`StoreEvent::Progress`].
+pub type BuildProgress<'a> = &'a mut dyn FnMut(&str, u64, u64);
+
+/// [`build_and_keep`] for a build that reports its progress through the
+/// callback it is given.
+pub fn build_and_keep_reporting(
+    store: &dyn TableStore,
+    key: &TableKey,
+    len: u64,
+    build: impl FnOnce(BuildProgress) -> Vec<u8>,
+    events: &mut dyn FnMut(StoreEvent),
+) -> Vec<u8> {
     events(StoreEvent::Building {
         key,
         location: store.location(key).filter(|_| store.writes()),
         bytes: len,
     });
     let t0 = Instant::now();
-    let data = build();
+    let data = build(&mut |step, done, total| {
+        events(StoreEvent::Progress {
+            key,
+            step,
+            done,
+            total,
+        })
+    });
     events(StoreEvent::Built {
         key,
         bytes: data.len() as u64,
@@ -517,6 +558,41 @@ pub fn save_reporting(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A build's progress reaches the events between "building" and
+    /// "built", in the order the build gave it.
+    #[test]
+    fn build_progress_is_reported_between_building_and_built() {
+        let store = MemoryStore::default();
+        let key = TableKey::new("t", 1);
+        let mut seen = Vec::new();
+        let data = build_and_keep_reporting(
+            &store,
+            &key,
+            4,
+            |progress| {
+                progress("depth 1", 1, 2);
+                progress("depth 2", 2, 2);
+                vec![1, 2, 3, 4]
+            },
+            &mut |e| {
+                seen.push(match e {
+                    StoreEvent::Building { .. } => "building".to_string(),
+                    StoreEvent::Progress {
+                        step, done, total, ..
+                    } => format!("{step} {done}/{total}"),
+                    StoreEvent::Built { .. } => "built".to_string(),
+                    StoreEvent::Saved { .. } => "saved".to_string(),
+                    other => other.to_string(),
+                })
+            },
+        );
+        assert_eq!(data, [1, 2, 3, 4]);
+        assert_eq!(
+            seen,
+            ["building", "depth 1 1/2", "depth 2 2/2", "built", "saved"]
+        );
+    }
 
     #[test]
     fn memory_store_checks_lengths_and_forgets_discarded_tables() {

@@ -63,7 +63,9 @@ impl TableMemory {
 }
 
 /// Loads table `key` of `len` bytes from `store`, or builds it with
-/// `build` (and gives it to the store), reporting to `report`.
+/// `build` (and gives it to the store), reporting to `report`; `build` is
+/// given a callback for its progress (builds of minutes), passed on to
+/// `report` as [`StoreEvent::Progress`].
 ///
 /// A stored table is read in pieces straight into the memory the solver
 /// searches (anonymous, huge pages), so it is never held twice: mapping
@@ -73,7 +75,7 @@ pub(crate) fn load_or_build(
     store: &dyn TableStore,
     key: &TableKey,
     len: usize,
-    build: impl FnOnce() -> Vec<u8>,
+    build: impl FnOnce(store::BuildProgress) -> Vec<u8>,
     report: &mut dyn FnMut(StoreEvent),
 ) -> TableMemory {
     if len > 0 {
@@ -108,6 +110,6 @@ pub(crate) fn load_or_build(
             }
         }
     }
-    let data = store::build_and_keep(store, key, len as u64, build, report);
+    let data = store::build_and_keep_reporting(store, key, len as u64, build, report);
     TableMemory::huge_pages(TableBytes::new(data))
 }

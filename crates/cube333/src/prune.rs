@@ -21,7 +21,7 @@ use crate::cache::{load_or_build, table_key, TableMemory};
 use crate::coord::{N_FLIP, N_TWIST, N_UD_EDGES};
 use crate::moves::N_MOVES;
 use crate::tables::{CoordTables, N_CORNER_CLASS, N_FLIPSLICE_CLASS, PHASE2_MOVES};
-use twistor_core::store::{PayloadLen, StoreEvent, TableKey, TableStore};
+use twistor_core::store::{BuildProgress, PayloadLen, StoreEvent, TableKey, TableStore};
 
 const EMPTY: u64 = 0xF;
 
@@ -135,6 +135,15 @@ impl AtomicNibbles {
 /// Fills a table over `space` with exact distances from the entry
 /// `(0, 0)` (solved). Returns the nibble bytes (low nibble first).
 pub(crate) fn build_sym_nibbles<S: SymSpace>(space: &S) -> Vec<u8> {
+    build_sym_nibbles_reporting(space, &mut |_, _, _| {})
+}
+
+/// [`build_sym_nibbles`], saying after each depth how many entries are
+/// filled (the two-phase tables take seconds a depth).
+pub(crate) fn build_sym_nibbles_reporting<S: SymSpace>(
+    space: &S,
+    progress: BuildProgress,
+) -> Vec<u8> {
     let nc = space.n_classes();
     let ni = space.n_inner();
     let total = nc * ni;
@@ -201,6 +210,7 @@ pub(crate) fn build_sym_nibbles<S: SymSpace>(space: &S) -> Vec<u8> {
             .filter(|&i| t.get(i) == depth)
             .count();
         filled += count_d;
+        progress(&format!("depth {depth}"), filled as u64, total as u64);
     }
     let mut out = Vec::with_capacity(total.div_ceil(2));
     for w in t.0 {
@@ -282,7 +292,7 @@ pub fn phase1_table(store: &dyn TableStore, report: &mut dyn FnMut(StoreEvent)) 
         store,
         &id,
         len.div_ceil(2),
-        || build_sym_nibbles(&Phase1Space(t, all)),
+        |progress| build_sym_nibbles_reporting(&Phase1Space(t, all), progress),
         report,
     );
     NibbleTable { bytes, len }
@@ -322,7 +332,7 @@ pub fn phase2_table(store: &dyn TableStore, report: &mut dyn FnMut(StoreEvent)) 
         store,
         &id,
         len.div_ceil(2),
-        || build_sym_nibbles(&Phase2Space(t)),
+        |progress| build_sym_nibbles_reporting(&Phase2Space(t), progress),
         report,
     );
     NibbleTable { bytes, len }

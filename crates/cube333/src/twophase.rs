@@ -2076,6 +2076,36 @@ mod tests {
         assert!(s.moves.len() <= 5 && cube.apply_moves(&s.moves.0).is_solved());
     }
 
+    /// A table build says after each depth how far it is: the depths in
+    /// order, the entries filled growing to all of them.
+    #[test]
+    fn symmetric_table_builds_report_each_depth() {
+        let c = CoordTables::get();
+        let all: Vec<u8> = (0..N_MOVES as u8).collect();
+        let mut seen: Vec<(String, u64, u64)> = Vec::new();
+        let space = ProjectionSpace {
+            classes: N_SLICE,
+            inner: 1,
+            moves: &all,
+            class_move: |sl: usize, m: usize| (c.slice_move[sl * N_MOVES + m] as usize, 0),
+            inner_move: |_: usize, _: usize| 0,
+            inner_conj: |_: usize, _: usize| 0,
+            stab: |_: usize| 1,
+        };
+        let table = crate::prune::build_sym_nibbles_reporting(&space, &mut |step, done, total| {
+            seen.push((step.to_string(), done, total))
+        });
+        // The UD slice alone is at most 5 moves from home.
+        let depths: Vec<String> = (1..=5).map(|d| format!("depth {d}")).collect();
+        assert_eq!(seen.iter().map(|s| s.0.clone()).collect::<Vec<_>>(), depths);
+        assert!(seen.windows(2).all(|w| w[0].1 < w[1].1));
+        assert_eq!(
+            seen.last().map(|s| (s.1, s.2)),
+            Some((N_SLICE as u64, N_SLICE as u64))
+        );
+        assert_eq!((0..N_SLICE).map(|i| nibble(&table, i)).max(), Some(5));
+    }
+
     /// Phase 1 composes the symmetries of its twist and flip classes by
     /// XOR: that holds only if the eight commute and are their own inverses.
     #[test]

@@ -228,7 +228,22 @@ pub fn report_store_event(e: StoreEvent) {
 /// Prints table events on stderr, one line each; loads are silent unless
 /// `verbose`.
 fn reporter(verbose: bool) -> impl FnMut(StoreEvent) {
+    // A long build's display, drawn on a terminal while it runs.
+    let mut bar: Option<Progress> = None;
     move |e| match e {
+        StoreEvent::Progress {
+            key,
+            step,
+            done,
+            total,
+        } => {
+            let bar = bar.get_or_insert_with(Progress::stderr);
+            bar.message(&format!(
+                "table {}: building, {step}: {}%",
+                key.name,
+                done * 100 / total.max(1)
+            ));
+        }
         StoreEvent::Loaded {
             key,
             location,
@@ -273,6 +288,7 @@ fn reporter(verbose: bool) -> impl FnMut(StoreEvent) {
             bytes,
             elapsed,
         } => {
+            bar = None;
             note!(
                 "table {}: built in {:.1} s ({:.1} MB)",
                 key.name,

@@ -40,7 +40,7 @@ use crate::coord::{N_CORNER_COMB, N_FLIP, N_TWIST};
 use crate::moves::N_MOVES;
 use crate::prune::NibbleTable;
 use crate::tables::{CoordTables, N_FLIPSLICE_CLASS, N_SLICE_SORTED_CLASS};
-use twistor_core::store::{PayloadLen, StoreEvent, TableKey, TableStore};
+use twistor_core::store::{BuildProgress, PayloadLen, StoreEvent, TableKey, TableStore};
 
 /// Entries of the huge table.
 pub const N_HUGE: usize = N_SLICE_SORTED_CLASS * N_TWIST * N_FLIP;
@@ -267,8 +267,9 @@ impl<I> ExactTable<I> {
             store,
             key,
             exact_bytes(layout.len()),
-            || {
-                let (two_bit, far) = build_mod3(layout);
+            |progress| {
+                let (two_bit, far) = build_mod3(layout, progress);
+                progress("packing the distances", 0, 1);
                 let exact = pack_exact(&two_bit, &far, &shallow_entries(layout, 7));
                 built();
                 exact
@@ -697,7 +698,7 @@ const FAR: u64 = 11;
 /// A table's distances mod 3 at 2 bits an entry, 32 to a word, by
 /// breadth-first search on all cores (3 = not reached; padding stays 3),
 /// and a bit an entry set where the distance is at least [`FAR`].
-fn build_mod3<L: Layout>(layout: &L) -> (Vec<u64>, Vec<u8>) {
+fn build_mod3<L: Layout>(layout: &L, progress: BuildProgress) -> (Vec<u64>, Vec<u8>) {
     const EMPTY: u64 = 3;
     let n_rows = layout.rows();
     let words_per_row = L::ROW / 32;
@@ -730,73 +731,93 @@ fn build_mod3<L: Layout>(layout: &L) -> (Vec<u64>, Vec<u8>) {
         let nv = (depth + 1) % 3;
         let backward = count * 18 > (total - filled) * 2;
         let new_count = AtomicU64::new(0);
-        (0..n_rows)
-            .into_par_iter()
-            .with_min_len(256)
-            .for_each(|row| {
-                let base = row * L::ROW;
-                let mut local = 0u64;
-                if backward {
-                    // The entries of this row still empty, as a bit set.
-                    let mut open = [0u64; 64];
-                    let open = &mut open[..L::ROW.div_ceil(64)];
-                    let mut any = false;
-                    for w in 0..words_per_row {
-                        let word = table[row * words_per_row + w].load(Ordering::Relaxed);
-                        let mut lanes = lanes_equal(word, EMPTY);
-                        while lanes != 0 {
-                            let j = lanes.trailing_zeros() as usize / 2;
-                            lanes &= lanes - 1;
-                            let f = w * 32 + j;
-                            if f < row_len {
-                                open[f / 64] |= 1 << (f % 64);
-                                any = true;
-                            }
-                        }
-                    }
-                    if !any {
-                        return;
-                    }
-                    for m in 0..N_MOVES {
-                        let (base2, step) = layout.step(row, m);
-                        let mut left = false;
-                        for w in 0..open.len() {
-                            let mut bits = open[w];
-                            while bits != 0 {
-                                let j = bits.trailing_zeros() as usize;
-                                bits &= bits - 1;
-                                let f = w * 64 + j;
-                                if get(base2 + layout.inner(step, f, m)) == dv {
-                                    set(base + f, nv);
-                                    open[w] &= !(1 << j);
-                                    local += 1;
-                                }
-                            }
-                            left |= open[w] != 0;
-                        }
-                        if !left {
-                            break;
-                        }
-                    }
-                } else {
-                    for w in 0..words_per_row {
-                        let mut lanes =
-                            lanes_equal(table[row * words_per_row + w].load(Ordering::Relaxed), dv);
-                        while lanes != 0 {
-                            let f = w * 32 + lanes.trailing_zeros() as usize / 2;
-                            lanes &= lanes - 1;
-                            layout.neighbours(base + f, |i| {
-                                if set(i, nv) {
-                                    local += 1;
-                                }
-                            });
+        let visit = |row: usize| {
+            let base = row * L::ROW;
+            let mut local = 0u64;
+            if backward {
+                // The entries of this row still empty, as a bit set.
+                let mut open = [0u64; 64];
+                let open = &mut open[..L::ROW.div_ceil(64)];
+                let mut any = false;
+                for w in 0..words_per_row {
+                    let word = table[row * words_per_row + w].load(Ordering::Relaxed);
+                    let mut lanes = lanes_equal(word, EMPTY);
+                    while lanes != 0 {
+                        let j = lanes.trailing_zeros() as usize / 2;
+                        lanes &= lanes - 1;
+                        let f = w * 32 + j;
+                        if f < row_len {
+                            open[f / 64] |= 1 << (f % 64);
+                            any = true;
                         }
                     }
                 }
-                if local > 0 {
-                    new_count.fetch_add(local, Ordering::Relaxed);
+                if !any {
+                    return;
                 }
+                for m in 0..N_MOVES {
+                    let (base2, step) = layout.step(row, m);
+                    let mut left = false;
+                    for w in 0..open.len() {
+                        let mut bits = open[w];
+                        while bits != 0 {
+                            let j = bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            let f = w * 64 + j;
+                            if get(base2 + layout.inner(step, f, m)) == dv {
+                                set(base + f, nv);
+                                open[w] &= !(1 << j);
+                                local += 1;
+                            }
+                        }
+                        left |= open[w] != 0;
+                    }
+                    if !left {
+                        break;
+                    }
+                }
+            } else {
+                for w in 0..words_per_row {
+                    let mut lanes =
+                        lanes_equal(table[row * words_per_row + w].load(Ordering::Relaxed), dv);
+                    while lanes != 0 {
+                        let f = w * 32 + lanes.trailing_zeros() as usize / 2;
+                        lanes &= lanes - 1;
+                        layout.neighbours(base + f, |i| {
+                            if set(i, nv) {
+                                local += 1;
+                            }
+                        });
+                    }
+                }
+            }
+            if local > 0 {
+                new_count.fetch_add(local, Ordering::Relaxed);
+            }
+        };
+        // The level runs on all cores from a thread of its own, while this
+        // one says every quarter second how many rows are done (a level
+        // takes up to a minute; the callback need not be shareable).
+        let step = format!("depth {}", depth + 1);
+        let rows_done = AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            let (here, done, visit) = (std::thread::current(), &rows_done, &visit);
+            let level = scope.spawn(move || {
+                (0..n_rows)
+                    .into_par_iter()
+                    .with_min_len(256)
+                    .for_each(|row| {
+                        visit(row);
+                        done.fetch_add(1, Ordering::Relaxed);
+                    });
+                here.unpark();
             });
+            while !level.is_finished() {
+                progress(&step, rows_done.load(Ordering::Relaxed), n_rows as u64);
+                std::thread::park_timeout(std::time::Duration::from_millis(250));
+            }
+        });
+        progress(&step, n_rows as u64, n_rows as u64);
         count = new_count.into_inner();
         filled += count;
         depth += 1;
@@ -923,7 +944,7 @@ mod tests {
     #[test]
     fn exact_build_matches_a_plain_breadth_first_search() {
         let layout = CornerLayout(CoordTables::get());
-        let (two_bit, far) = build_mod3(&layout);
+        let (two_bit, far) = build_mod3(&layout, &mut |_, _, _| {});
         let words = pack_exact(&two_bit, &far, &shallow_entries(&layout, 7));
         let near = shallow_entries(&layout, NEAR);
         // The reference: a queue over the positions alone.
