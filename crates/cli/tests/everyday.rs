@@ -640,3 +640,25 @@ fn verbose_explains_the_tables_growth_the_same_way_every_run() {
     );
     assert_eq!(growth(), first);
 }
+
+/// `gods` loads a named puzzle in its community's moves, as `solve` and
+/// `random` do: the skewb's distance distribution is the published one in
+/// fixed-corner turns (3,149,280 positions, 90 antipodes at 11), not that
+/// of the definition's eight corner turns, which also turn it whole
+/// (37,791,360 positions: what `gods skewb` counted before).
+#[test]
+fn gods_skewb_counts_the_fixed_corner_group() {
+    let out = ok(&["gods", "skewb", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let dist: Vec<u64> = v["distribution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        dist,
+        [1, 8, 48, 288, 1728, 10248, 59304, 315198, 1225483, 1455856, 81028, 90]
+    );
+    assert_eq!(v["total"], 3_149_280);
+}

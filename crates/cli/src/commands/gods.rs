@@ -232,7 +232,11 @@ impl Bars {
 
 /// Runs `twistor gods`.
 pub fn run(args: GodsArgs) -> CliResult {
-    let puzzle = args.source.load()?;
+    // A named puzzle in its community's moves, as `solve` and `random` load
+    // it: the skewb's four fixed-corner turns give its 3,149,280 positions,
+    // where the definition's eight (which also turn it whole) give
+    // 37,791,360.
+    let puzzle = args.source.load_in_notation()?;
     let metric = if args.qtm { Metric::Qtm } else { Metric::Htm };
     let moves = listed_move_set(&puzzle, "--moves", args.moves.as_deref(), metric)?;
     let options = GodsOptions {
