@@ -662,3 +662,25 @@ fn gods_skewb_counts_the_fixed_corner_group() {
     );
     assert_eq!(v["total"], 3_149_280);
 }
+
+/// `random --moves` takes a move's powers alone, as `solve --moves` and
+/// `gods --moves` do (`U,R2`: it said the puzzle had no move "R2"); its
+/// positions lie in that group, so `solve` with the same moves answers
+/// each in U turns and R2 alone.
+#[test]
+fn random_moves_take_powers_as_solve_does() {
+    let positions = ok(&[
+        "random", "3x3x3", "--moves", "U,R2", "-n", "3", "--seed", "4",
+    ]);
+    let out = ok_with(&["solve", "3x3x3", "--moves", "U,R2", "-"], &positions);
+    let answers: Vec<&str> = out.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(answers.len(), 3, "{out}");
+    for a in answers {
+        for token in a.split_whitespace() {
+            assert!(
+                ["U", "U'", "U2", "R2"].contains(&token),
+                "{token} in {a:?} is not a move of <U, R2>"
+            );
+        }
+    }
+}

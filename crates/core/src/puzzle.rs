@@ -300,14 +300,21 @@ impl Puzzle {
     /// meets the [`projection_bound`] (a proven upper bound); otherwise the
     /// deterministic closure decides. Either way the result is exact.
     pub fn group(&self, generators: &[usize]) -> StabilizerChain {
+        let gens: Vec<&[u8]> = generators
+            .iter()
+            .map(|&i| self.moves[i].transformation.as_bytes())
+            .collect();
+        self.group_of(&gens)
+    }
+
+    /// [`Puzzle::group`] of any transformations of the puzzle (a move's
+    /// power, such as `R2` alone, included).
+    pub fn group_of(&self, generators: &[&[u8]]) -> StabilizerChain {
         /// Up to this many points the deterministic closure is fast.
         const DETERMINISTIC_DEGREE: usize = 150;
         let gens: Vec<Vec<u16>> = generators
             .iter()
-            .map(|&i| {
-                self.layout
-                    .to_points(self.moves[i].transformation.as_bytes())
-            })
+            .map(|t| self.layout.to_points(t))
             .collect();
         let degree = self.layout.num_points();
         if degree <= DETERMINISTIC_DEGREE || gens.is_empty() {

@@ -6,8 +6,9 @@ use twistor_tools::random::RandomStates;
 
 use crate::commands::algio::emit;
 use crate::error::{CliError, CliResult};
-use crate::moves::{search_move_indices, MoveSubset};
+use crate::moves::{listed_move_set, MoveSubset};
 use crate::puzzle_source::PuzzleSource;
+use twistor_search::Metric;
 
 /// Arguments of `twistor random`.
 #[derive(clap::Args)]
@@ -66,9 +67,17 @@ impl SeedArg {
 /// and positions drawn from their group were unreachable to `solve`.
 pub fn run(args: RandomArgs) -> CliResult {
     let puzzle = args.source.load_in_notation()?;
-    let gens = search_move_indices(&puzzle, &args.moves)?;
+    // The moves listed may be a move's powers alone (`U,R2`), as in
+    // `solve --moves`.
+    let chain = match &args.moves.moves {
+        Some(list) => {
+            let set = listed_move_set(&puzzle, "--moves", Some(list), Metric::Htm)?;
+            puzzle.group_of(&set.transformations())
+        }
+        None => puzzle.group(&puzzle.search_moves()),
+    };
     let seed = args.seed.resolve();
-    let mut states = RandomStates::new(&puzzle, &gens, seed);
+    let mut states = RandomStates::from_chain(&puzzle, chain, seed);
     for i in 1..=args.count {
         let p = states.next_pattern();
         if args.json {
