@@ -113,10 +113,8 @@ pub fn report_table_event(bar: &mut Progress, written_to: Option<&Path>, e: Tabl
                 step,
                 done,
                 total,
-            } => bar.message(&format!(
-                "table {}: building, {step}: {}%",
-                key.name,
-                done * 100 / total.max(1)
+            } => bar.message(&crate::commands::cube333::build_progress(
+                &key.name, step, done, total,
             )),
             StoreEvent::Built { .. } => {
                 bar.suspend(|| crate::commands::cube333::report_store_event(e))

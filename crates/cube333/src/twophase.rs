@@ -233,6 +233,21 @@ struct Phase1Compact {
     twist_flip: Nibbles,
 }
 
+/// The (twist class, slice) and (flip class, slice) tables' index of a
+/// twist or flip (`class << 3 | e`) and a slice: the slice turned by the
+/// symmetry that takes the coordinate to its class's representative.
+#[inline(always)]
+fn slice_index(slice_conj: &[u16], x: usize, slice: usize) -> usize {
+    (x >> 3) * N_SLICE + slice_conj[slice * 8 + (x & 7)] as usize
+}
+
+/// The (twist class, flip) table's index: the cube turned by the twist's
+/// symmetry, which turns the flip by the two symmetries' product.
+#[inline(always)]
+fn twist_flip_index(flip_raw: &[u16], twist: usize, flip: usize) -> usize {
+    (twist >> 3) * N_FLIP + flip_raw[(flip >> 3) * 8 + ((twist ^ flip) & 7)] as usize
+}
+
 impl Phase1Compact {
     /// The (twist class, slice), (flip class, slice) and (twist class,
     /// flip) tables' indices of raw coordinates.
@@ -242,9 +257,9 @@ impl Phase1Compact {
             self.flip.packed[flip] as usize,
         );
         [
-            (tx >> 3) * N_SLICE + self.slice_conj[slice * 8 + (tx & 7)] as usize,
-            (fx >> 3) * N_SLICE + self.slice_conj[slice * 8 + (fx & 7)] as usize,
-            (tx >> 3) * N_FLIP + self.flip_raw[(fx >> 3) * 8 + ((tx ^ fx) & 7)] as usize,
+            slice_index(&self.slice_conj, tx, slice),
+            slice_index(&self.slice_conj, fx, slice),
+            twist_flip_index(&self.flip_raw, tx, fx),
         ]
     }
 }
@@ -302,24 +317,17 @@ impl Phase1View<'_> {
     /// min2phase does).
     #[inline(always)]
     fn bound3(&self, twist: usize, flip: usize, slice: usize) -> u8 {
-        let a = nibble(
-            self.slice_twist,
-            (twist >> 3) * N_SLICE + self.slice_conj[slice * 8 + (twist & 7)] as usize,
-        );
-        let b = nibble(
-            self.slice_flip,
-            (flip >> 3) * N_SLICE + self.slice_conj[slice * 8 + (flip & 7)] as usize,
-        );
+        let a = nibble(self.slice_twist, slice_index(self.slice_conj, twist, slice));
+        let b = nibble(self.slice_flip, slice_index(self.slice_conj, flip, slice));
         a.max(b).max(self.twist_flip(twist, flip))
     }
 
-    /// The (twist class, flip) bound: the cube turned by the twist's
-    /// symmetry, which turns the flip by the two symmetries' product.
+    /// The (twist class, flip) bound.
     #[inline(always)]
     fn twist_flip(&self, twist: usize, flip: usize) -> u8 {
         nibble(
             self.twist_flip,
-            (twist >> 3) * N_FLIP + self.flip_raw[(flip >> 3) * 8 + ((twist ^ flip) & 7)] as usize,
+            twist_flip_index(self.flip_raw, twist, flip),
         )
     }
 }
@@ -1088,19 +1096,29 @@ const MIN_PHASE1_WITH_PRE_MOVES: usize = 7;
 pub(crate) const NO_FACE: usize = 9;
 
 #[inline]
-pub(crate) fn face_allowed(m: usize, last_face: usize) -> bool {
+pub(crate) const fn face_allowed(m: usize, last_face: usize) -> bool {
     let f = m / 3;
     // No face twice in a row; opposite faces only in URF-before-DLB order.
     !(f == last_face || f + 3 == last_face)
 }
 
-/// The faces (as bits) that may not turn right after `face`, as
-/// [`face_allowed`] has it: the same face, and the opposite one when it
-/// comes first in URFDLB order.
-#[inline]
-fn faces_after(face: usize) -> u8 {
-    1 << face | if face >= 3 { 1 << (face - 3) } else { 0 }
-}
+/// `FACES_AFTER[face]`: the faces (as bits) that may not turn right after
+/// `face`, by [`face_allowed`], as phase 2's loop tests them.
+const FACES_AFTER: [u8; 6] = {
+    let mut t = [0u8; 6];
+    let mut face = 0;
+    while face < 6 {
+        let mut f = 0;
+        while f < 6 {
+            if !face_allowed(f * 3, face) {
+                t[face] |= 1 << f;
+            }
+            f += 1;
+        }
+        face += 1;
+    }
+    t
+};
 
 /// R, F, L or B turned clockwise.
 #[inline]
@@ -1116,6 +1134,34 @@ fn is_phase2_move(m: usize) -> bool {
 }
 
 impl<'a> Search<'a> {
+    /// A search of `dir` for answers within `bound` moves, phase 2 capped
+    /// at `phase2_cap`, with no probe or time limit.
+    fn new(t: &'a TwoPhaseTables, dir: Direction, bound: usize, phase2_cap: usize) -> Search<'a> {
+        let mut cubes = [CubieCube::SOLVED; MAX_LEN + 1];
+        cubes[0] = dir.cube;
+        Search {
+            t,
+            dir,
+            moves1: [0; MAX_LEN],
+            moves2: [0; MAX_LEN],
+            cubes,
+            valid: 0,
+            len1: 0,
+            pre: [0; MAX_LEN],
+            npre: 0,
+            bound,
+            found: None,
+            probes: 0,
+            nodes1: 0,
+            nodes2: 0,
+            probe_limit: u64::MAX,
+            deadline: None,
+            stopped: false,
+            excess: 0,
+            phase2_cap,
+        }
+    }
+
     /// `quarter`: the twist and flip of the cube turned a quarter about UD
     /// (the compact tables' fourth bound; unused with the full tables).
     fn phase1(
@@ -1467,7 +1513,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             self.moves2[depth] = m as u8;
-            if self.phase2(c2, u2, s2, depth + 1, len2, faces_after(m / 3)) {
+            if self.phase2(c2, u2, s2, depth + 1, len2, FACES_AFTER[m / 3]) {
                 return true;
             }
         }
@@ -1503,7 +1549,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             self.moves2[depth] = m as u8;
-            if self.phase2_compact(cp, child, depth + 1, len2, faces_after(m / 3)) {
+            if self.phase2_compact(cp, child, depth + 1, len2, FACES_AFTER[m / 3]) {
                 return true;
             }
         }
@@ -1683,29 +1729,9 @@ fn solve_once(
             let flip = coord::flip(&dir.cube) as usize;
             let slice = coord::slice(&dir.cube) as usize;
             let h = tables.phase1_depth(twist, flip, slice) as usize;
-            let mut cubes = [CubieCube::SOLVED; MAX_LEN + 1];
-            cubes[0] = dir.cube;
-            let s = Search {
-                t: tables,
-                dir,
-                moves1: [0; MAX_LEN],
-                moves2: [0; MAX_LEN],
-                cubes,
-                valid: 0,
-                len1: 0,
-                pre: [0; MAX_LEN],
-                npre: 0,
-                bound,
-                found: None,
-                probes: 0,
-                nodes1: 0,
-                nodes2: 0,
-                probe_limit: opts.probe_limit.unwrap_or(u64::MAX),
-                deadline,
-                stopped: false,
-                excess: 0,
-                phase2_cap,
-            };
+            // The probe limit is set before each length (below).
+            let mut s = Search::new(tables, dir, bound, phase2_cap);
+            s.deadline = deadline;
             (s, [twist, flip, slice], h)
         })
         .collect();
@@ -2021,29 +2047,8 @@ mod tests {
             sym: 0,
             inverse: false,
         };
-        let mut cubes = [CubieCube::SOLVED; MAX_LEN + 1];
-        cubes[0] = cube;
-        let mut search = Search {
-            t: &tables,
-            dir,
-            moves1: [0; MAX_LEN],
-            moves2: [0; MAX_LEN],
-            cubes,
-            valid: 0,
-            len1: 9,
-            pre: [0; MAX_LEN],
-            npre: 0,
-            bound: 20,
-            found: None,
-            probes: 0,
-            nodes1: 0,
-            nodes2: 0,
-            probe_limit: u64::MAX,
-            deadline: None,
-            stopped: false,
-            excess: 0,
-            phase2_cap: MAX_LEN,
-        };
+        let mut search = Search::new(&tables, dir, 20, MAX_LEN);
+        search.len1 = 9;
         let (twist, flip, slice) = (
             coord::twist(&cube) as usize,
             coord::flip(&cube) as usize,

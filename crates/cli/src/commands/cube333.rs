@@ -220,6 +220,14 @@ pub(crate) fn table_size(kind: OptimalTableKind) -> String {
     }
 }
 
+/// A table build's progress as the display shows it.
+pub fn build_progress(table: &str, step: &str, done: u64, total: u64) -> String {
+    format!(
+        "table {table}: building, {step}: {}%",
+        done * 100 / total.max(1)
+    )
+}
+
 /// Prints a table event on stderr (loads are silent).
 pub fn report_store_event(e: StoreEvent) {
     reporter(false)(e)
@@ -238,11 +246,7 @@ fn reporter(verbose: bool) -> impl FnMut(StoreEvent) {
             total,
         } => {
             let bar = bar.get_or_insert_with(Progress::stderr);
-            bar.message(&format!(
-                "table {}: building, {step}: {}%",
-                key.name,
-                done * 100 / total.max(1)
-            ));
+            bar.message(&build_progress(&key.name, step, done, total));
         }
         StoreEvent::Loaded {
             key,
