@@ -1,6 +1,9 @@
 //! Criterion benchmarks of pattern database fills: the exact table of the
 //! 2x2x2 with all six faces (88,179,840 entries, 42 MiB), filled as a
-//! cold solve starts it (to distance 5), and completely for `<U,F,R>`.
+//! cold solve starts it (to distance 5), and completely for `<U,F,R>`;
+//! and the two tables a cold `solve 3x3x3.tws --moves F,R,D,B,L` at
+//! `-M 512` fills to distance 7 (corners with their twists, 44 MiB; six
+//! edges with their flips, 21 MiB, whose move tables are split).
 //!
 //! The first justifies the zeroed, huge-page allocation in `table.rs`:
 //! writing every word of a fresh table first, and faulting its pages in
@@ -14,7 +17,8 @@ use std::sync::atomic::AtomicBool;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use twistor_core::Transformation;
-use twistor_search::projection::Projection;
+use twistor_geometry::{build, PuzzleOptions};
+use twistor_search::projection::{OrbitSelection, Projection};
 use twistor_search::{FillLimit, Metric, MoveSet, PruneTable};
 
 fn two_by_two(c: &mut Criterion) {
@@ -73,5 +77,85 @@ fn two_by_two(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, two_by_two);
+/// Fills `projection` from the start with `moves` to `depth`, layer by
+/// layer as a solve grows it, on two threads.
+fn fill_to(
+    puzzle: &twistor_core::Puzzle,
+    projection: &Projection,
+    moves: &MoveSet,
+    depth: u8,
+) -> usize {
+    let stop = AtomicBool::new(false);
+    let mut table = PruneTable::build(
+        puzzle.layout(),
+        projection.clone(),
+        puzzle.start(),
+        moves,
+        2,
+        FillLimit::Work(0),
+        &stop,
+        &mut |_| {},
+    )
+    .expect("not stopped");
+    while table.filled_depth() < depth && !table.is_complete() {
+        let next = table.next_layer_work(moves.moves().len());
+        table.extend(
+            puzzle.layout(),
+            moves,
+            2,
+            FillLimit::Work(next),
+            &stop,
+            &mut |_| {},
+        );
+    }
+    table.histogram().len()
+}
+
+fn three_by_three(c: &mut Criterion) {
+    let puzzle = build("3x3x3", &PuzzleOptions::default())
+        .expect("the 3x3x3 builds")
+        .into_puzzle();
+    let names: Vec<String> = ["F", "R", "D", "B", "L"].map(String::from).to_vec();
+    let moves = MoveSet::named(&puzzle, &names, Metric::Htm).expect("outer turns");
+    let orbit = |name: &str| {
+        (puzzle.layout().orbits().iter())
+            .position(|o| o.name() == name)
+            .expect("the orbit")
+    };
+    let mut group = c.benchmark_group("tables 3x3x3 <F,R,D,B,L>");
+    group.sample_size(10);
+    for (name, selection) in [
+        (
+            "corners+twist to distance 7",
+            OrbitSelection {
+                orbit: orbit("CORNERS"),
+                ids: (0..8).collect(),
+                orientation: true,
+            },
+        ),
+        (
+            "6 edges+flip to distance 7",
+            OrbitSelection {
+                orbit: orbit("EDGES"),
+                ids: (0..6).collect(),
+                orientation: true,
+            },
+        ),
+    ] {
+        let twist_invariant = vec![true; puzzle.layout().orbits().len()];
+        let projection = Projection::new(
+            puzzle.layout(),
+            puzzle.start(),
+            &[selection],
+            &twist_invariant,
+        )
+        .expect("fits");
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(fill_to(&puzzle, &projection, &moves, 7)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, two_by_two, three_by_three);
 criterion_main!(benches);

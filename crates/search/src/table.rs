@@ -191,6 +191,34 @@ impl Nibbles {
         (before >> shift) & 15 == 0
     }
 
+    /// Asks the cache for entry `i`'s word, which is about to be marked.
+    #[inline]
+    fn prefetch(&self, i: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(word) = self.words.get((i >> 4) as usize) {
+            // SAFETY: the address is that of a word of `words`; a prefetch
+            // reads nothing the program sees and never faults.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(
+                    (word as *const AtomicU64).cast(),
+                    std::arch::x86_64::_MM_HINT_T0,
+                )
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
+    }
+
+    /// [`Nibbles::set_if_unreached`] for an entry just seen not reached:
+    /// sets it without looking again (the same layer's every writer sets
+    /// the same value, so an entry set meanwhile keeps its value).
+    #[inline]
+    fn mark_unreached(&self, i: u64, v: u8) -> bool {
+        let shift = (i & 15) * 4;
+        let before = self.words[(i >> 4) as usize].fetch_or(code(v) << shift, Ordering::Relaxed);
+        (before >> shift) & 15 == 0
+    }
+
     /// Bytes of memory.
     pub fn bytes(&self) -> u64 {
         self.words.len() as u64 * 8
@@ -268,6 +296,7 @@ impl Marker {
 
     #[inline]
     fn push(&mut self, data: &Nibbles, j: u64, d: u8) {
+        data.prefetch(j);
         self.targets.push(j);
         if self.targets.len() >= BATCH {
             self.flush(data, d);
@@ -276,16 +305,17 @@ impl Marker {
 
     /// Marks the waiting neighbours not yet reached at distance `d`.
     fn flush(&mut self, data: &Nibbles, d: u8) {
-        self.unreached.clear();
-        self.unreached.extend(
-            self.targets
-                .iter()
-                .copied()
-                .filter(|&j| data.is_unreached(j)),
-        );
+        // Without a branch: about a third of the targets are new, at random.
+        self.unreached.resize(self.targets.len(), 0);
+        let mut kept = 0;
+        for &j in &self.targets {
+            self.unreached[kept] = j;
+            kept += data.is_unreached(j) as usize;
+        }
+        self.unreached.truncate(kept);
         self.targets.clear();
         for &j in &self.unreached {
-            if data.set_if_unreached(j, d) {
+            if data.mark_unreached(j, d) {
                 self.count += 1;
                 if let Some(f) = &mut self.found {
                     f.push(j);
@@ -310,8 +340,10 @@ fn expand_list(
     let next: Vec<Marker> = list
         .par_chunks(CHUNK as usize / 16)
         .map(|part| {
-            let mut values = vec![0u64; proj.num_coords()];
-            let mut moved = vec![0u64; proj.num_coords()];
+            let nc = proj.num_coords();
+            let mut values = vec![0u64; nc];
+            // Per coordinate, its value after each move.
+            let mut moved = vec![0u64; nc * nmoves];
             let mut scratch = (Vec::new(), Vec::new());
             let mut marker = Marker::new(list_next);
             if stop.load(Ordering::Relaxed) {
@@ -319,11 +351,13 @@ fn expand_list(
             }
             for &i in part {
                 proj.split(i, &mut values);
+                for (ci, (&v, out)) in values.iter().zip(moved.chunks_mut(nmoves)).enumerate() {
+                    proj.move_all(ci, v, out, &mut scratch);
+                }
                 for m in 0..nmoves {
-                    for (ci, v) in values.iter().enumerate() {
-                        moved[ci] = proj.move_coord(ci, m, *v, &mut scratch);
-                    }
-                    marker.push(data, proj.join(&moved), depth + 1);
+                    let j = (proj.sizes().zip(moved[m..].iter().step_by(nmoves)))
+                        .fold(0u64, |acc, (size, &v)| acc * size + v);
+                    marker.push(data, j, depth + 1);
                 }
             }
             marker.flush(data, depth + 1);
@@ -576,12 +610,18 @@ impl PruneTable {
                             if stop.load(Ordering::Relaxed) {
                                 return 0;
                             }
-                            let mut values = vec![0u64; proj.num_coords()];
-                            let mut moved = vec![0u64; proj.num_coords()];
+                            let nc = proj.num_coords();
+                            let mut values = vec![0u64; nc];
+                            // Per outer coordinate, its value after each move.
+                            let mut moved = vec![0u64; nc * nmoves];
                             let mut scratch = (Vec::new(), Vec::new());
-                            // Per move: index of the moved block's first entry.
+                            // Per move: index of the moved block's first
+                            // entry, and the inner coordinate's value.
                             let mut bases = vec![0u64; nmoves];
-                            let mut block = u64::MAX;
+                            let mut inner_moved = vec![0u64; nmoves];
+                            // The block of `inner` entries being worked
+                            // through (entries come in increasing order).
+                            let (mut block_start, mut block_end) = (0u64, 0u64);
                             let mut n = 0u64;
                             let mut marker = Marker::new(false);
                             let wanted = if backward { UNREACHED } else { depth };
@@ -602,46 +642,35 @@ impl PruneTable {
                                 if i >= end {
                                     break;
                                 }
-                                if i / inner != block {
-                                    block = i / inner;
-                                    proj.split(i, &mut values);
+                                if i >= block_end {
+                                    block_start = i / inner * inner;
+                                    block_end = block_start + inner;
+                                    proj.split(block_start, &mut values);
+                                    for ci in 0..last {
+                                        let out = &mut moved[ci * nmoves..(ci + 1) * nmoves];
+                                        proj.move_all(ci, values[ci], out, &mut scratch);
+                                    }
                                     for (m, base) in bases.iter_mut().enumerate() {
-                                        for ci in 0..last {
-                                            moved[ci] =
-                                                proj.move_coord(ci, m, values[ci], &mut scratch);
-                                        }
-                                        moved[last] = 0;
-                                        *base = proj.join(&moved);
+                                        *base =
+                                            (proj.sizes().zip(moved[m..].iter().step_by(nmoves)))
+                                                .take(last)
+                                                .fold(0u64, |acc, (size, &v)| acc * size + v)
+                                                * inner;
                                     }
                                 }
-                                let x = i % inner;
-                                if let Some(t) = inner_table {
-                                    if backward {
-                                        for (m, &base) in bases.iter().enumerate() {
-                                            if data.get(
-                                                base + t[m * inner as usize + x as usize] as u64,
-                                            ) == depth
-                                            {
-                                                if data.set_if_unreached(i, depth + 1) {
-                                                    n += 1;
-                                                }
-                                                break;
-                                            }
-                                        }
-                                    } else {
-                                        for (m, &base) in bases.iter().enumerate() {
-                                            marker.push(
-                                                data,
-                                                base + t[m * inner as usize + x as usize] as u64,
-                                                depth + 1,
-                                            );
+                                let x = i - block_start;
+                                match inner_table {
+                                    Some(t) => {
+                                        let row = &t[x as usize * nmoves..][..nmoves];
+                                        for (o, &v) in inner_moved.iter_mut().zip(row) {
+                                            *o = v as u64;
                                         }
                                     }
-                                    continue;
+                                    None => proj.move_all(last, x, &mut inner_moved, &mut scratch),
                                 }
+                                let targets = bases.iter().zip(&inner_moved).map(|(b, x)| b + x);
                                 if backward {
-                                    for (m, &base) in bases.iter().enumerate() {
-                                        let j = base + proj.move_coord(last, m, x, &mut scratch);
+                                    for j in targets {
                                         if data.get(j) == depth {
                                             if data.set_if_unreached(i, depth + 1) {
                                                 n += 1;
@@ -650,8 +679,7 @@ impl PruneTable {
                                         }
                                     }
                                 } else {
-                                    for (m, &base) in bases.iter().enumerate() {
-                                        let j = base + proj.move_coord(last, m, x, &mut scratch);
+                                    for j in targets {
                                         marker.push(data, j, depth + 1);
                                     }
                                 }
@@ -703,11 +731,8 @@ impl PruneTable {
             return None;
         }
         if complete {
-            // The move tables stay, laid out for the search, which follows
-            // coordinates by them.
             self.complete = true;
             self.cap = UNREACHED;
-            self.projection.lay_out_for_search();
         }
         Some(work)
     }
@@ -721,7 +746,6 @@ impl PruneTable {
             return;
         }
         self.prepare(layout, moves);
-        self.projection.lay_out_for_search();
     }
 
     /// Builds the projection's move tables, if it has none.

@@ -59,13 +59,10 @@ pub(super) struct Coord {
     /// `C(a, b)` for `a <= n`, `b <= max_count`, row by row.
     pub(super) binomials: Vec<u64>,
     pub(super) max_count: usize,
-    /// `table[m * size + v]`: the value after move `m` (or, once
-    /// [`Projection::lay_out_for_search`], `table[v * moves + m]`).
+    /// `table[v * moves + m]`: the value after move `m`, value by value
+    /// (all moves of a value in one cache line, as a fill or a search
+    /// reads them).
     pub(super) table: Option<Vec<u32>>,
-    /// Whether the move tables are laid out value by value (all moves of a
-    /// value in one cache line, as a search reads them) rather than move
-    /// by move (as a fill scans them).
-    pub(super) by_value: bool,
     /// The number of moves the tables have.
     pub(super) num_moves: usize,
     /// For [`Kind::Pieces`] too large for `table`: tables over its slots

@@ -148,7 +148,6 @@ impl Projection {
                 max_count: counts.iter().map(|&c| c as usize).max().unwrap_or(0),
                 table: None,
                 pieces: None,
-                by_value: false,
                 num_moves: 0,
             };
             if full || !oriented {
@@ -268,7 +267,6 @@ impl Projection {
                     max_count: 0,
                     table: None,
                     pieces: None,
-                    by_value: false,
                     num_moves: 0,
                 }
             })
@@ -362,6 +360,7 @@ impl Projection {
     }
 
     /// Joins coordinate values into an index.
+    #[cfg(test)]
     pub(crate) fn join(&self, values: &[u64]) -> u64 {
         self.coords
             .iter()
@@ -406,6 +405,28 @@ impl Projection {
         c.decode(v, &mut scratch.0);
         self.move_decoded(ci, m, &scratch.0, &mut scratch.1);
         c.encode(&scratch.1)
+    }
+
+    /// Coordinate `ci`'s values after each move (`out[m]`), by its move
+    /// tables when it has them.
+    #[inline]
+    pub(crate) fn move_all(
+        &self,
+        ci: usize,
+        v: u64,
+        out: &mut [u64],
+        scratch: &mut (Vec<u8>, Vec<u8>),
+    ) {
+        if !self.coords[ci].move_all_by_table(v, out) {
+            for (m, o) in out.iter_mut().enumerate() {
+                *o = self.move_coord(ci, m, v, scratch);
+            }
+        }
+    }
+
+    /// The coordinates' sizes, most significant first.
+    pub(crate) fn sizes(&self) -> impl Iterator<Item = u64> + '_ {
+        self.coords.iter().map(|c| c.size)
     }
 
     /// A coordinate's decoded form after a move.

@@ -19,14 +19,15 @@ pub(super) const MOVE_TABLE_LIMIT: u64 = 1 << 23;
 const PIECES_TABLE_LIMIT: u64 = 1 << 27;
 
 /// The slots part and the twist received of a [`Kind::Pieces`]
-/// coordinate after each move, move-major (`[m * slots_size + p]`), for
+/// coordinate after each move, value by value (`[p * moves + m]`), for
 /// `k = radix.len()` pieces tracked among `n` slots; `dests[m][s]` is
 /// where move `m` sends slot `s`'s piece and the twist it adds.
 ///
 /// The arrangements are walked in rank order, depth-first, with each
 /// move's image ranked a piece at a time along the way (a Lehmer digit a
 /// level), so a leaf costs a digit a move rather than a whole ranking; the
-/// first piece's slots split the work between threads.
+/// first piece's slots split the work between threads (each slot heads
+/// `slots_size / n` consecutive ranks).
 fn pieces_rows(
     n: usize,
     radix: &[u8],
@@ -41,9 +42,10 @@ fn pieces_rows(
         rank: Vec<u64>,
         used: Vec<u64>,
         twist: Vec<u64>,
-        /// Per move, the leaves' values, in rank order.
-        out_slots: Vec<Vec<u32>>,
-        out_twist: Vec<Vec<u32>>,
+        /// The leaves' rows, in rank order, and how many are written.
+        out_slots: &'a mut [u32],
+        out_twist: &'a mut [u32],
+        written: usize,
     }
     impl Walk<'_> {
         fn step(&mut self, level: usize, s: usize) {
@@ -64,13 +66,46 @@ fn pieces_rows(
                 self.twist[(level + 1) * nm + m] = twist * r as u64 + tw as u64;
             }
         }
+        /// The rows of the leaves below a node of the last level but one:
+        /// [`Walk::step`] and the leaf in one (most of the work is here).
+        fn leaves(&mut self, level: usize, taken: u64) {
+            let nm = self.dests.len();
+            let r = self.radix[level];
+            let left = (self.n - level) as u64;
+            let (rank, used, twist) = (
+                &self.rank[level * nm..][..nm],
+                &self.used[level * nm..][..nm],
+                &self.twist[level * nm..][..nm],
+            );
+            for s in (0..self.n).filter(|&s| taken & 1u64 << s == 0) {
+                let row = self.written..self.written + nm;
+                let outs = (self.out_slots[row.clone()].iter_mut()).zip(&mut self.out_twist[row]);
+                for (m, (out_slots, out_twist)) in outs.enumerate() {
+                    let (at, tw) = self.dests[m][s];
+                    let below = (used[m] & ((1u64 << at) - 1)).count_ones() as u64;
+                    let tw = if tw < r { tw } else { tw % r };
+                    *out_slots = (rank[m] * left + at as u64 - below) as u32;
+                    *out_twist = (twist[m] * r as u64 + tw as u64) as u32;
+                }
+                self.written += nm;
+            }
+        }
         fn walk(&mut self, level: usize, taken: u64) {
             let nm = self.dests.len();
+            if level + 1 == self.radix.len() {
+                self.leaves(level, taken);
+                return;
+            }
             if level == self.radix.len() {
-                for m in 0..nm {
-                    self.out_slots[m].push(self.rank[level * nm + m] as u32);
-                    self.out_twist[m].push(self.twist[level * nm + m] as u32);
+                let row = self.written..self.written + nm;
+                for (m, (s, t)) in (self.out_slots[row.clone()].iter_mut())
+                    .zip(&mut self.out_twist[row])
+                    .enumerate()
+                {
+                    *s = self.rank[level * nm + m] as u32;
+                    *t = self.twist[level * nm + m] as u32;
                 }
+                self.written += nm;
                 return;
             }
             for s in 0..self.n {
@@ -82,13 +117,18 @@ fn pieces_rows(
         }
     }
     let nm = dests.len();
+    if nm == 0 {
+        return (Vec::new(), Vec::new());
+    }
     let k = radix.len();
-    let per_first = slots_size / n as u64;
-    /// A block's slots parts and twists, per move.
-    type Block = (Vec<Vec<u32>>, Vec<Vec<u32>>);
-    let blocks: Vec<Block> = (0..n)
-        .into_par_iter()
-        .map(|first| {
+    let block = (slots_size / n as u64) as usize * nm;
+    let mut slots = vec![0u32; slots_size as usize * nm];
+    let mut twist = vec![0u32; slots_size as usize * nm];
+    slots
+        .par_chunks_mut(block)
+        .zip(twist.par_chunks_mut(block))
+        .enumerate()
+        .for_each(|(first, (out_slots, out_twist))| {
             let mut w = Walk {
                 n,
                 radix,
@@ -96,22 +136,14 @@ fn pieces_rows(
                 rank: vec![0; (k + 1) * nm],
                 used: vec![0; (k + 1) * nm],
                 twist: vec![0; (k + 1) * nm],
-                out_slots: vec![Vec::with_capacity(per_first as usize); nm],
-                out_twist: vec![Vec::with_capacity(per_first as usize); nm],
+                out_slots,
+                out_twist,
+                written: 0,
             };
             w.step(0, first);
             w.walk(1, 1u64 << first);
-            (w.out_slots, w.out_twist)
-        })
-        .collect();
-    let mut slots = Vec::with_capacity((slots_size * nm as u64) as usize);
-    let mut twist = Vec::with_capacity((slots_size * nm as u64) as usize);
-    for m in 0..nm {
-        for (s, t) in &blocks {
-            slots.extend_from_slice(&s[m]);
-            twist.extend_from_slice(&t[m]);
-        }
-    }
+            debug_assert_eq!(w.written, block);
+        });
     (slots, twist)
 }
 
@@ -122,12 +154,10 @@ fn pieces_rows(
 pub(super) struct PiecesTables {
     /// Size of the orientation part.
     ori_size: u64,
-    /// Size of the slots part.
-    slots_size: u64,
-    /// `slots[m * slots_size + p]`: the slots part after move `m` (laid
-    /// out as the coordinate's `table` is).
+    /// `slots[p * moves + m]`: the slots part after move `m` (laid out as
+    /// the coordinate's `table` is).
     slots: Vec<u32>,
-    /// `twist[m * slots_size + p]`: the twists received, as an orientation value.
+    /// `twist[p * moves + m]`: the twists received, as an orientation value.
     twist: Vec<u32>,
     /// `add[o * ori_size + w]`: orientation `o` plus twist `w`, when small.
     add: Option<Vec<u32>>,
@@ -166,20 +196,19 @@ impl Projection {
             for c in proj.coords.iter_mut() {
                 let Kind::Component(i) = c.kind else { continue };
                 if c.size.saturating_mul(moves.len() as u64) <= table_limit {
-                    let rows = component_table(&ex.indexer, i, moves, &ex.template);
-                    c.table = Some(move_major(&rows, moves.len()));
-                    c.by_value = false;
+                    c.table = Some(component_table(&ex.indexer, i, moves, &ex.template));
                     c.num_moves = moves.len();
                 }
             }
             return;
         }
         // Move tables for small coordinates (see `arrange_for` for which
-        // one comes last).
+        // one comes last), value by value: a fill or a search reads all
+        // moves of one value, which then share a cache line or two.
         for ci in 0..proj.coords.len() {
             let c = &proj.coords[ci];
             if c.size.saturating_mul(moves.len() as u64) <= table_limit {
-                // Row by row on all threads, then move by move.
+                // Row by row on all threads.
                 let nm = moves.len();
                 let mut rows = vec![0u32; c.size as usize * nm];
                 const ROWS: usize = 1024;
@@ -197,8 +226,7 @@ impl Projection {
                             }
                         }
                     });
-                proj.coords[ci].table = Some(move_major(&rows, nm));
-                proj.coords[ci].by_value = false;
+                proj.coords[ci].table = Some(rows);
                 proj.coords[ci].num_moves = nm;
             } else if let Kind::Pieces = c.kind {
                 let ori_size = c.ori_size;
@@ -222,11 +250,9 @@ impl Projection {
                         }
                         t
                     });
-                    proj.coords[ci].by_value = false;
                     proj.coords[ci].num_moves = moves.len();
                     proj.coords[ci].pieces = Some(PiecesTables {
                         ori_size,
-                        slots_size,
                         slots,
                         twist,
                         add,
@@ -259,33 +285,13 @@ impl Projection {
 
     /// Whether a search can carry coordinates down
     /// ([`Projection::step_coords`]) instead of reading each position:
-    /// every coordinate has move tables, laid out for a search.
+    /// every coordinate has move tables.
     pub(crate) fn moves_by_table(&self) -> bool {
         !self.coords.is_empty()
             && self
                 .coords
                 .iter()
-                .all(|c| c.by_value && (c.table.is_some() || c.pieces.is_some()))
-    }
-
-    /// Lays the move tables out value by value, as a search reads them (a
-    /// node's children then find their values in one cache line, instead
-    /// of one line per move); for a table that is filled.
-    pub(crate) fn lay_out_for_search(&mut self) {
-        for c in &mut self.coords {
-            if c.by_value {
-                continue;
-            }
-            let nm = c.num_moves;
-            if let Some(t) = &mut c.table {
-                *t = by_value(t, nm);
-            }
-            if let Some(pt) = &mut c.pieces {
-                pt.slots = by_value(&pt.slots, nm);
-                pt.twist = by_value(&pt.twist, nm);
-            }
-            c.by_value = true;
-        }
+                .all(|c| c.table.is_some() || c.pieces.is_some())
     }
 
     /// The coordinates after move `m` (into `out`) and their index; only
@@ -303,7 +309,7 @@ impl Projection {
         idx
     }
 
-    /// Coordinate `ci`'s move table, if it has one: `t[m * size + v]`.
+    /// Coordinate `ci`'s move table, if it has one: `t[v * moves + m]`.
     pub(crate) fn move_table(&self, ci: usize) -> Option<&[u32]> {
         self.coords[ci].table.as_deref()
     }
@@ -313,25 +319,54 @@ impl Coord {
     /// The value after move `m` by the move tables, if it has them.
     #[inline]
     pub(super) fn move_by_table(&self, m: usize, v: u64) -> Option<u64> {
-        let at = |values: u64, v: u64| {
-            if self.by_value {
-                (v * self.num_moves as u64 + m as u64) as usize
-            } else {
-                (m as u64 * values + v) as usize
-            }
-        };
+        let at = |v: u64| (v * self.num_moves as u64 + m as u64) as usize;
         if let Some(t) = &self.table {
-            return Some(t[at(self.size, v)] as u64);
+            return Some(t[at(v)] as u64);
         }
         let pt = self.pieces.as_ref()?;
         let (p, o) = (v / pt.ori_size, v % pt.ori_size);
-        let at = at(pt.slots_size, p);
+        let at = at(p);
         let w = pt.twist[at] as u64;
         let o2 = match &pt.add {
             Some(add) => add[(o * pt.ori_size + w) as usize] as u64,
             None => add_digits(&self.radix[..self.counts.len()], o, w),
         };
         Some(pt.slots[at] as u64 * pt.ori_size + o2)
+    }
+
+    /// The values after every move (`out[m]`) by the move tables, if it
+    /// has them (else false, `out` untouched): [`Coord::move_by_table`]
+    /// for each move, with the row found once.
+    #[inline]
+    pub(super) fn move_all_by_table(&self, v: u64, out: &mut [u64]) -> bool {
+        let nm = self.num_moves;
+        if let Some(t) = &self.table {
+            for (o, &x) in out.iter_mut().zip(&t[v as usize * nm..][..nm]) {
+                *o = x as u64;
+            }
+            return true;
+        }
+        let Some(pt) = &self.pieces else {
+            return false;
+        };
+        let (p, o) = (v / pt.ori_size, v % pt.ori_size);
+        let row = p as usize * nm..(p as usize + 1) * nm;
+        let (slots, twist) = (&pt.slots[row.clone()], &pt.twist[row]);
+        match &pt.add {
+            Some(add) => {
+                let add = &add[(o * pt.ori_size) as usize..][..pt.ori_size as usize];
+                for ((out, &s), &w) in out.iter_mut().zip(slots).zip(twist) {
+                    *out = s as u64 * pt.ori_size + add[w as usize] as u64;
+                }
+            }
+            None => {
+                let radix = &self.radix[..self.counts.len()];
+                for ((out, &s), &w) in out.iter_mut().zip(slots).zip(twist) {
+                    *out = s as u64 * pt.ori_size + add_digits(radix, o, w as u64);
+                }
+            }
+        }
+        true
     }
 
     /// The move tables a fill builds for this coordinate with `m` moves:
@@ -348,30 +383,6 @@ impl Coord {
             None
         }
     }
-}
-
-/// A move table laid out move by move (`t[m * values + v]`, as
-/// [`Projection::move_coord`] reads it) from one laid out value by value
-/// (`rows[v * moves + m]`, as it is built in parallel).
-fn move_major(rows: &[u32], moves: usize) -> Vec<u32> {
-    transpose(rows, moves)
-}
-
-/// The inverse of [`move_major`]: `t[m * values + v]` to `t[v * moves + m]`.
-fn by_value(table: &[u32], moves: usize) -> Vec<u32> {
-    transpose(table, table.len() / moves.max(1))
-}
-
-/// The transpose of a matrix of `columns` columns, stored row by row.
-fn transpose(matrix: &[u32], columns: usize) -> Vec<u32> {
-    let rows = matrix.len() / columns.max(1);
-    let mut out = vec![0u32; matrix.len()];
-    for (r, row) in matrix.chunks_exact(columns.max(1)).enumerate() {
-        for (c, &x) in row.iter().enumerate() {
-            out[c * rows + r] = x;
-        }
-    }
-    out
 }
 
 /// Per value of component `c` of `ix` and move: the value after the move,

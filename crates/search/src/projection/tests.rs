@@ -98,12 +98,7 @@ fn coordinates_follow_the_moves() {
         // Without full move tables: split tables for tracked pieces, or none.
         let mut split = tabled.clone();
         split.prepare_with(&l, &raw, 0);
-        // Laid out for a search, value by value.
-        let mut by_value = [tabled.clone(), split.clone()];
-        for p in &mut by_value {
-            p.lay_out_for_search();
-        }
-        for p in [tabled, split].into_iter().chain(by_value) {
+        for p in [tabled, split] {
             let mut s = g.as_bytes().to_vec();
             let mut buf = s.clone();
             let mut values = vec![0u64; p.num_coords()];
