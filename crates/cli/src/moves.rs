@@ -13,28 +13,6 @@ pub struct MoveSubset {
     pub moves: Option<String>,
 }
 
-/// Indices of the named moves `subset` selects (default: the puzzle's
-/// search moves).
-pub fn search_move_indices(puzzle: &Puzzle, subset: &MoveSubset) -> Result<Vec<usize>, CliError> {
-    let Some(list) = &subset.moves else {
-        return Ok(puzzle.search_moves());
-    };
-    let mut out = Vec::new();
-    for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let i = puzzle
-            .find_move(name)
-            .ok_or_else(|| CliError::input(format!("--moves: the puzzle has no move {name:?}")))?;
-        if out.contains(&i) {
-            return Err(CliError::input(format!("--moves: {name} is listed twice")));
-        }
-        out.push(i);
-    }
-    if out.is_empty() {
-        return Err(CliError::input("--moves: no moves given"));
-    }
-    Ok(out)
-}
-
 /// The search move set `subset` selects, in `metric`.
 pub fn move_set(puzzle: &Puzzle, subset: &MoveSubset, metric: Metric) -> Result<MoveSet, CliError> {
     listed_move_set(puzzle, "--moves", subset.moves.as_deref(), metric)

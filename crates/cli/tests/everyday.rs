@@ -684,3 +684,32 @@ fn random_moves_take_powers_as_solve_does() {
         }
     }
 }
+
+/// `info --moves` and `canon` take the moves `solve` takes: `info skewb
+/// --moves R,U,L,B` and `info 3x3x3 --moves U,R2` said the puzzle had no
+/// such move, and `canon skewb` counted the definition's eight corner
+/// turns. The group orders (Schreier-Sims) are checked against God's
+/// algorithm's breadth-first count of the same group, and the skewb's
+/// canonical sequences against 8 * 6^(d-1) (four turns of order three,
+/// no two commuting).
+#[test]
+fn info_and_canon_take_the_moves_solve_takes() {
+    let total = |args: &[&str]| -> String {
+        let v: serde_json::Value = serde_json::from_str(&ok(args)).unwrap();
+        v["total"].to_string()
+    };
+    for (puzzle, moves) in [("skewb", "R,U,L,B"), ("3x3x3", "U,R2")] {
+        let v: serde_json::Value =
+            serde_json::from_str(&ok(&["info", puzzle, "--moves", moves, "--json"])).unwrap();
+        let listed: Vec<&str> = moves.split(',').collect();
+        assert_eq!(v["moves"], serde_json::json!(listed), "{puzzle}");
+        assert_eq!(
+            v["group_order"].as_str().unwrap(),
+            total(&["gods", puzzle, "--moves", moves, "--json"]),
+            "{puzzle} <{moves}>"
+        );
+    }
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["canon", "skewb", "--depth", "4", "--json"])).unwrap();
+    assert_eq!(v["counts"], serde_json::json!([1, 8, 48, 288, 1728]));
+}

@@ -15,7 +15,7 @@
 use twistor_core::stabilizer::{
     count_positions, PositionCount, PositionCountError, PositionCountOptions,
 };
-use twistor_core::{BigUint, Puzzle, StabilizerChain};
+use twistor_core::{BigUint, Puzzle, StabilizerChain, Transformation};
 
 /// The orientation sums an orbit can reach.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,8 +48,8 @@ pub struct Constraints {
 }
 
 /// The orientation-sum and parity constraints of the group `generators`
-/// (indices into the puzzle's moves) generate.
-pub fn constraints(puzzle: &Puzzle, generators: &[usize]) -> Constraints {
+/// (the puzzle's moves, or any of its transformations) generate.
+pub fn constraints(puzzle: &Puzzle, generators: &[&Transformation]) -> Constraints {
     let layout = puzzle.layout();
     let orbits = layout.orbits();
     let mut orientation_sums = Vec::new();
@@ -59,8 +59,7 @@ pub fn constraints(puzzle: &Puzzle, generators: &[usize]) -> Constraints {
             continue;
         }
         let mut step = m;
-        for &g in generators {
-            let t = &puzzle.moves()[g].transformation;
+        for t in generators {
             let s: usize = layout
                 .ori(t.as_bytes(), k)
                 .iter()
@@ -79,10 +78,7 @@ pub fn constraints(puzzle: &Puzzle, generators: &[usize]) -> Constraints {
     // matrix whose rows they are.
     let rows: Vec<Vec<bool>> = generators
         .iter()
-        .map(|&g| {
-            let t = &puzzle.moves()[g].transformation;
-            (0..orbits.len()).map(|k| layout.is_odd(t, k)).collect()
-        })
+        .map(|t| (0..orbits.len()).map(|k| layout.is_odd(t, k)).collect())
         .collect();
     Constraints {
         orientation_sums,
@@ -136,11 +132,8 @@ fn null_space(mut rows: Vec<Vec<bool>>, width: usize) -> Vec<Vec<usize>> {
 }
 
 /// The order of each of the given moves.
-pub fn move_orders(puzzle: &Puzzle, moves: &[usize]) -> Vec<BigUint> {
-    moves
-        .iter()
-        .map(|&i| puzzle.layout().order(&puzzle.moves()[i].transformation))
-        .collect()
+pub fn move_orders(puzzle: &Puzzle, moves: &[&Transformation]) -> Vec<BigUint> {
+    moves.iter().map(|t| puzzle.layout().order(t)).collect()
 }
 
 /// Whether the start pattern has identical pieces or orientations known

@@ -77,7 +77,10 @@ fn constraints_of_the_three_by_three() {
     let p = build("3x3x3", &PuzzleOptions::default())
         .unwrap()
         .into_puzzle();
-    let c = constraints(&p, &p.search_moves());
+    let moves: Vec<_> = (p.search_moves().iter())
+        .map(|&i| &p.moves()[i].transformation)
+        .collect();
+    let c = constraints(&p, &moves);
     assert!(c.orientation_sums.iter().all(|s| s.preserved()));
     // Edge and corner parities are linked.
     let orbit = |name| p.layout().orbit_index(name).unwrap();

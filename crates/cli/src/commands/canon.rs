@@ -32,7 +32,8 @@ pub fn run(args: CanonArgs) -> CliResult {
     if args.depth > 1000 {
         return Err(CliError::input("--depth: at most 1000"));
     }
-    let puzzle = args.source.load()?;
+    // The sequences `solve` searches: a named puzzle's in its notation.
+    let puzzle = args.source.load_in_notation()?;
     let metric = if args.qtm { Metric::Qtm } else { Metric::Htm };
     let set = move_set(&puzzle, &args.moves, metric)?;
     let fsm = CanonicalFsm::new(&set).map_err(CliError::input)?;

@@ -1,11 +1,12 @@
 //! `twistor info`: what a puzzle definition holds and what its moves allow.
 
 use serde_json::json;
-use twistor_core::Puzzle;
+use twistor_core::{Puzzle, Transformation};
+use twistor_search::Metric;
 use twistor_tools::analysis::{constraints, has_indistinguishable_pieces, move_orders, positions};
 
-use crate::error::CliResult;
-use crate::moves::{search_move_indices, MoveSubset};
+use crate::error::{CliError, CliResult};
+use crate::moves::{move_set, MoveSubset};
 use crate::puzzle_source::PuzzleSource;
 
 /// Arguments of `twistor info`.
@@ -16,7 +17,10 @@ info reports each move's order, which orbits keep their total orientation, which
 parities are fixed or linked (sets of orbits whose parities always add up to even), and, when \
 the start state has identical pieces or partly known orientations, the exact number of \
 distinguishable positions: |G| / |stabiliser of the start state| (orbit-stabiliser; the \
-stabiliser is found by Sims's subgroup search).\n\nExamples:\n  twistor info 3x3x3.tws --json\n  twistor info 4x4x4.tws      # positions: 24 times the textbook 7.4e45"
+stabiliser is found by Sims's subgroup search).\n\n--moves lists the generators: moves of the \
+definition or their powers (U,R2), or, on a named puzzle, moves of its notation (skewb: R,U,L,B).\
+\n\nExamples:\n  twistor info 3x3x3.tws --json\n  twistor info 4x4x4.tws      # positions: 24 times the textbook 7.4e45\n  \
+twistor info 3x3x3 --moves U,R2   # group order 14400"
 )]
 pub struct InfoArgs {
     #[command(flatten)]
@@ -30,12 +34,13 @@ pub struct InfoArgs {
 
 /// Runs `twistor info`.
 pub fn run(args: InfoArgs) -> CliResult {
-    let puzzle = args.source.load_definition(false)?;
-    let gens = search_move_indices(&puzzle, &args.moves)?;
-    let chain = puzzle.group(&gens);
+    let (puzzle, generators) = generators(&args)?;
+    let gens: Vec<&Transformation> = generators.iter().map(|(_, t)| t).collect();
+    let chain = puzzle.group_of(&gens.iter().map(|t| t.as_bytes()).collect::<Vec<_>>());
     let order = chain.order();
     let orders = move_orders(&puzzle, &gens);
     let c = constraints(&puzzle, &gens);
+    let gen_names: Vec<&str> = generators.iter().map(|(n, _)| n.as_str()).collect();
     let counted = has_indistinguishable_pieces(&puzzle).then(|| positions(&puzzle, &chain));
     let layout = puzzle.layout();
     let orbit_name = |k: usize| layout.orbits()[k].name().to_string();
@@ -43,7 +48,7 @@ pub fn run(args: InfoArgs) -> CliResult {
         let mut v = json!({
             "name": puzzle.name(),
             "orbits": orbits(&puzzle),
-            "moves": gens.iter().map(|&i| puzzle.moves()[i].name.clone()).collect::<Vec<_>>(),
+            "moves": gen_names,
             "group_order": order.to_string(),
             "move_orders": orders.iter().map(|o| o.to_string()).collect::<Vec<_>>(),
             "orientation_sums": c.orientation_sums.iter().map(|s| json!({
@@ -72,22 +77,17 @@ pub fn run(args: InfoArgs) -> CliResult {
             o.num_orientations()
         );
     }
-    let names = |idx: &[usize]| {
-        idx.iter()
-            .map(|&i| puzzle.moves()[i].name.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    outln!("moves: {}", names(&gens));
+    outln!("moves: {}", gen_names.join(" "));
     let rotations = puzzle.rotations();
     if !rotations.is_empty() {
-        outln!("rotations: {}", names(&rotations));
+        let names: Vec<&str> = (rotations.iter())
+            .map(|&i| puzzle.moves()[i].name.as_str())
+            .collect();
+        outln!("rotations: {}", names.join(" "));
     }
     outln!("group order: {order}");
-    let with_orders: Vec<String> = gens
-        .iter()
-        .zip(&orders)
-        .map(|(&i, o)| format!("{}:{o}", puzzle.moves()[i].name))
+    let with_orders: Vec<String> = (gen_names.iter().zip(&orders))
+        .map(|(name, o)| format!("{name}:{o}"))
         .collect();
     outln!("move orders: {}", with_orders.join(" "));
     for s in &c.orientation_sums {
@@ -117,6 +117,40 @@ pub fn run(args: InfoArgs) -> CliResult {
         None => {}
     }
     Ok(())
+}
+
+/// The puzzle described and its generators, named: the definition's
+/// search moves; or the moves `--moves` lists, resolved in the definition
+/// (powers such as `R2` included), else in the named puzzle's notation,
+/// which `solve`, `random` and `gods` search in (the skewb's `R,U,L,B`).
+fn generators(args: &InfoArgs) -> Result<(Puzzle, Vec<(String, Transformation)>), CliError> {
+    let definition = args.source.load_definition(false)?;
+    if args.moves.moves.is_none() {
+        let gens = (definition.search_moves().iter())
+            .map(|&i| {
+                let m = &definition.moves()[i];
+                (m.name.clone(), m.transformation.clone())
+            })
+            .collect();
+        return Ok((definition, gens));
+    }
+    let listed = |p: &Puzzle| {
+        move_set(p, &args.moves, Metric::Htm).map(|set| {
+            (set.grips().iter())
+                .map(|g| (g.name.clone(), g.transformation.clone()))
+                .collect::<Vec<_>>()
+        })
+    };
+    match listed(&definition) {
+        Ok(gens) => Ok((definition, gens)),
+        Err(in_definition) => {
+            let notation = args.source.load_in_notation()?;
+            match listed(&notation) {
+                Ok(gens) => Ok((notation, gens)),
+                Err(_) => Err(in_definition),
+            }
+        }
+    }
 }
 
 fn orbits(puzzle: &Puzzle) -> Vec<serde_json::Value> {
