@@ -3,7 +3,9 @@
 //! cold solve starts it (to distance 5), and completely for `<U,F,R>`;
 //! and the two tables a cold `solve 3x3x3.tws --moves F,R,D,B,L` at
 //! `-M 512` fills to distance 7 (corners with their twists, 44 MiB; six
-//! edges with their flips, 21 MiB, whose move tables are split).
+//! edges with their flips, 21 MiB, whose move tables are split); and the
+//! hashed table of whole 4x4x4 positions within 7 moves of `<2L,2R,U,F>`
+//! (256 MiB), as a solve of the dedge flip fills it at `-M 512`.
 //!
 //! The first justifies the zeroed, huge-page allocation in `table.rs`:
 //! writing every word of a fresh table first, and faulting its pages in
@@ -18,8 +20,9 @@ use std::sync::atomic::AtomicBool;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use twistor_core::Transformation;
 use twistor_geometry::{build, PuzzleOptions};
+use twistor_search::hashed::{HashedFill, HashedTable};
 use twistor_search::projection::{OrbitSelection, Projection};
-use twistor_search::{FillLimit, Metric, MoveSet, PruneTable};
+use twistor_search::{CanonicalFsm, FillLimit, Metric, MoveSet, PruneTable};
 
 fn two_by_two(c: &mut Criterion) {
     let Some(puzzle) = common::shared_2x2x2() else {
@@ -157,5 +160,37 @@ fn three_by_three(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, two_by_two, three_by_three);
+fn hashed_four_by_four(c: &mut Criterion) {
+    let puzzle = build("4x4x4", &PuzzleOptions::default())
+        .expect("the 4x4x4 builds")
+        .into_puzzle();
+    let names: Vec<String> = ["2L", "2R", "U", "F"].map(String::from).to_vec();
+    let moves = MoveSet::named(&puzzle, &names, Metric::Htm).expect("4x4x4 turns");
+    let fsm = CanonicalFsm::new(&moves).expect("an automaton");
+    let stop = AtomicBool::new(false);
+    let fill = HashedFill {
+        entries: 1 << 29,
+        depth: 7,
+        threads: 2,
+    };
+    let mut group = c.benchmark_group("hashed 4x4x4 <2L,2R,U,F>");
+    group.sample_size(10);
+    group.bench_function("positions within 7 moves", |b| {
+        b.iter(|| {
+            let t = HashedTable::build(
+                puzzle.layout(),
+                puzzle.start(),
+                &moves,
+                &fsm,
+                None,
+                fill,
+                &stop,
+            );
+            black_box(t.map(|t| t.bytes()))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, two_by_two, three_by_three, hashed_four_by_four);
 criterion_main!(benches);
