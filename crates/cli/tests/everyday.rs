@@ -712,4 +712,8 @@ fn info_and_canon_take_the_moves_solve_takes() {
     let v: serde_json::Value =
         serde_json::from_str(&ok(&["canon", "skewb", "--depth", "4", "--json"])).unwrap();
     assert_eq!(v["counts"], serde_json::json!([1, 8, 48, 288, 1728]));
+    // A name neither the definition nor the notation has is the one named.
+    let (code, _, err) = run(&["info", "skewb", "--moves", "R,X"], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("\"X\""), "{err}");
 }

@@ -141,16 +141,14 @@ fn generators(args: &InfoArgs) -> Result<(Puzzle, Vec<(String, Transformation)>)
                 .collect::<Vec<_>>()
         })
     };
-    match listed(&definition) {
-        Ok(gens) => Ok((definition, gens)),
-        Err(in_definition) => {
-            let notation = args.source.load_in_notation()?;
-            match listed(&notation) {
-                Ok(gens) => Ok((notation, gens)),
-                Err(_) => Err(in_definition),
-            }
-        }
+    if let Ok(gens) = listed(&definition) {
+        return Ok((definition, gens));
     }
+    // A list the definition does not take is said wrong as the notation,
+    // which users type, sees it (`R,X` on the skewb: no move "X").
+    let notation = args.source.load_in_notation()?;
+    let gens = listed(&notation)?;
+    Ok((notation, gens))
 }
 
 fn orbits(puzzle: &Puzzle) -> Vec<serde_json::Value> {
