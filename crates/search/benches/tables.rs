@@ -48,33 +48,8 @@ fn two_by_two(c: &mut Criterion) {
         else {
             return;
         };
-        let stop = AtomicBool::new(false);
         group.bench_function(name, |b| {
-            b.iter(|| {
-                let mut table = PruneTable::build(
-                    puzzle.layout(),
-                    projection.clone(),
-                    puzzle.start(),
-                    &moves,
-                    2,
-                    FillLimit::Work(0),
-                    &stop,
-                    &mut |_| {},
-                )
-                .expect("not stopped");
-                while table.filled_depth() < depth && !table.is_complete() {
-                    let next = table.next_layer_work(moves.moves().len());
-                    table.extend(
-                        puzzle.layout(),
-                        &moves,
-                        2,
-                        FillLimit::Work(next),
-                        &stop,
-                        &mut |_| {},
-                    );
-                }
-                black_box(table.histogram().len())
-            })
+            b.iter(|| black_box(fill_to(&puzzle, &projection, &moves, depth)))
         });
     }
     group.finish();

@@ -355,9 +355,7 @@ fn expand_list(
                     proj.move_all(ci, v, out, &mut scratch);
                 }
                 for m in 0..nmoves {
-                    let j = (proj.sizes().zip(moved[m..].iter().step_by(nmoves)))
-                        .fold(0u64, |acc, (size, &v)| acc * size + v);
-                    marker.push(data, j, depth + 1);
+                    marker.push(data, proj.join_after(&moved, m, nc), depth + 1);
                 }
             }
             marker.flush(data, depth + 1);
@@ -651,11 +649,7 @@ impl PruneTable {
                                         proj.move_all(ci, values[ci], out, &mut scratch);
                                     }
                                     for (m, base) in bases.iter_mut().enumerate() {
-                                        *base =
-                                            (proj.sizes().zip(moved[m..].iter().step_by(nmoves)))
-                                                .take(last)
-                                                .fold(0u64, |acc, (size, &v)| acc * size + v)
-                                                * inner;
+                                        *base = proj.join_after(&moved, m, last) * inner;
                                     }
                                 }
                                 let x = i - block_start;

@@ -424,9 +424,16 @@ impl Projection {
         }
     }
 
-    /// The coordinates' sizes, most significant first.
-    pub(crate) fn sizes(&self) -> impl Iterator<Item = u64> + '_ {
-        self.coords.iter().map(|c| c.size)
+    /// The index of the first `count` coordinates' values after move `m`
+    /// (their mixed-radix number), `moved` holding each
+    /// coordinate's values after every move ([`Projection::move_all`]),
+    /// coordinate after coordinate.
+    #[inline]
+    pub(crate) fn join_after(&self, moved: &[u64], m: usize, count: usize) -> u64 {
+        let nm = moved.len() / self.coords.len();
+        (self.coords.iter().zip(moved[m..].iter().step_by(nm)))
+            .take(count)
+            .fold(0u64, |acc, (c, &v)| acc * c.size + v)
     }
 
     /// A coordinate's decoded form after a move.

@@ -48,44 +48,38 @@ fn pieces_rows(
         written: usize,
     }
     impl Walk<'_> {
+        /// The image under move `m` of the node at `level` extended by
+        /// slot `s`: its rank, used slots and twist so far.
+        #[inline]
+        fn image(&self, level: usize, m: usize, s: usize) -> (u64, u64, u64) {
+            let i = level * self.dests.len() + m;
+            let r = self.radix[level];
+            let (at, tw) = self.dests[m][s];
+            let used = self.used[i];
+            let below = (used & ((1u64 << at) - 1)).count_ones() as u64;
+            let tw = if tw < r { tw } else { tw % r };
+            (
+                self.rank[i] * (self.n - level) as u64 + at as u64 - below,
+                used | 1u64 << at,
+                self.twist[i] * r as u64 + tw as u64,
+            )
+        }
         fn step(&mut self, level: usize, s: usize) {
             let nm = self.dests.len();
-            let r = self.radix[level];
-            let left = (self.n - level) as u64;
             for m in 0..nm {
-                let (at, tw) = self.dests[m][s];
-                let (rank, used, twist) = (
-                    self.rank[level * nm + m],
-                    self.used[level * nm + m],
-                    self.twist[level * nm + m],
-                );
-                let below = (used & ((1u64 << at) - 1)).count_ones() as u64;
-                let tw = if tw < r { tw } else { tw % r };
-                self.rank[(level + 1) * nm + m] = rank * left + at as u64 - below;
-                self.used[(level + 1) * nm + m] = used | 1u64 << at;
-                self.twist[(level + 1) * nm + m] = twist * r as u64 + tw as u64;
+                let i = (level + 1) * nm + m;
+                (self.rank[i], self.used[i], self.twist[i]) = self.image(level, m, s);
             }
         }
-        /// The rows of the leaves below a node of the last level but one:
-        /// [`Walk::step`] and the leaf in one (most of the work is here).
+        /// The rows of the leaves below a node of the last level but one,
+        /// written straight from the images (most of the work is here).
         fn leaves(&mut self, level: usize, taken: u64) {
             let nm = self.dests.len();
-            let r = self.radix[level];
-            let left = (self.n - level) as u64;
-            let (rank, used, twist) = (
-                &self.rank[level * nm..][..nm],
-                &self.used[level * nm..][..nm],
-                &self.twist[level * nm..][..nm],
-            );
             for s in (0..self.n).filter(|&s| taken & 1u64 << s == 0) {
-                let row = self.written..self.written + nm;
-                let outs = (self.out_slots[row.clone()].iter_mut()).zip(&mut self.out_twist[row]);
-                for (m, (out_slots, out_twist)) in outs.enumerate() {
-                    let (at, tw) = self.dests[m][s];
-                    let below = (used[m] & ((1u64 << at) - 1)).count_ones() as u64;
-                    let tw = if tw < r { tw } else { tw % r };
-                    *out_slots = (rank[m] * left + at as u64 - below) as u32;
-                    *out_twist = (twist[m] * r as u64 + tw as u64) as u32;
+                for m in 0..nm {
+                    let (rank, _, twist) = self.image(level, m, s);
+                    self.out_slots[self.written + m] = rank as u32;
+                    self.out_twist[self.written + m] = twist as u32;
                 }
                 self.written += nm;
             }
@@ -161,6 +155,21 @@ pub(super) struct PiecesTables {
     twist: Vec<u32>,
     /// `add[o * ori_size + w]`: orientation `o` plus twist `w`, when small.
     add: Option<Vec<u32>>,
+}
+
+impl PiecesTables {
+    /// The value after the move of entry `at` (a slots part's row and a
+    /// move) of a value whose orientation part is `o`; `radix` is the
+    /// coordinate's, per tracked piece.
+    #[inline]
+    fn value_after(&self, radix: &[u8], o: u64, at: usize) -> u64 {
+        let w = self.twist[at] as u64;
+        let o2 = match &self.add {
+            Some(add) => add[(o * self.ori_size + w) as usize] as u64,
+            None => add_digits(radix, o, w),
+        };
+        self.slots[at] as u64 * self.ori_size + o2
+    }
 }
 
 impl Projection {
@@ -325,13 +334,7 @@ impl Coord {
         }
         let pt = self.pieces.as_ref()?;
         let (p, o) = (v / pt.ori_size, v % pt.ori_size);
-        let at = at(p);
-        let w = pt.twist[at] as u64;
-        let o2 = match &pt.add {
-            Some(add) => add[(o * pt.ori_size + w) as usize] as u64,
-            None => add_digits(&self.radix[..self.counts.len()], o, w),
-        };
-        Some(pt.slots[at] as u64 * pt.ori_size + o2)
+        Some(pt.value_after(&self.radix[..self.counts.len()], o, at(p)))
     }
 
     /// The values after every move (`out[m]`) by the move tables, if it
@@ -350,21 +353,9 @@ impl Coord {
             return false;
         };
         let (p, o) = (v / pt.ori_size, v % pt.ori_size);
-        let row = p as usize * nm..(p as usize + 1) * nm;
-        let (slots, twist) = (&pt.slots[row.clone()], &pt.twist[row]);
-        match &pt.add {
-            Some(add) => {
-                let add = &add[(o * pt.ori_size) as usize..][..pt.ori_size as usize];
-                for ((out, &s), &w) in out.iter_mut().zip(slots).zip(twist) {
-                    *out = s as u64 * pt.ori_size + add[w as usize] as u64;
-                }
-            }
-            None => {
-                let radix = &self.radix[..self.counts.len()];
-                for ((out, &s), &w) in out.iter_mut().zip(slots).zip(twist) {
-                    *out = s as u64 * pt.ori_size + add_digits(radix, o, w as u64);
-                }
-            }
+        let radix = &self.radix[..self.counts.len()];
+        for (m, out) in out.iter_mut().enumerate() {
+            *out = pt.value_after(radix, o, p as usize * nm + m);
         }
         true
     }
