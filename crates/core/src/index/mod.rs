@@ -41,7 +41,7 @@
 //! The module is split in three: this file holds the index and how its
 //! components rank and unrank; `build` analyses the moves into blocks,
 //! followers and joint components; `ranking` ranks permutations,
-//! arrangements and multisets, for the index and for the rest of the
+//! arrangements, multisets and combinations, for the index and for the rest of the
 //! workspace (re-exported here: [`rank_permutation`], [`LehmerRank`], ...).
 
 mod build;
@@ -50,9 +50,9 @@ mod ranking;
 mod tests;
 
 pub use ranking::{
-    multinomial, permutation_parity, rank_arrangement, rank_multiset, rank_permutation,
-    unrank_arrangement, unrank_multiset, unrank_permutation, unrank_permutation_with_parity,
-    LehmerRank,
+    binomial, binomial_table, multinomial, permutation_parity, rank_arrangement, rank_combination,
+    rank_multiset, rank_permutation, unrank_arrangement, unrank_combination, unrank_multiset,
+    unrank_permutation, unrank_permutation_with_parity, LehmerRank,
 };
 
 use build::{blocks, join_components, orientation_part, part_radix, permutation_part};

@@ -242,3 +242,76 @@ pub(super) fn unrank_multiset_with(index: u64, counts: &[u8], arrangements: u64,
         }
     }
 }
+
+/// The binomial coefficient `n` choose `k` (0 when `k > n`), if it fits
+/// 64 bits.
+pub fn binomial(n: u64, k: u64) -> Option<u64> {
+    if k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    let mut r: u128 = 1;
+    for i in 0..k as u128 {
+        // r * (n - i) / (i + 1) stays exact: r is C(n, i).
+        r = r * (n as u128 - i) / (i + 1);
+        if r > u64::MAX as u128 {
+            return None;
+        }
+    }
+    Some(r as u64)
+}
+
+/// The colex rank of a strictly increasing sequence of values,
+/// `sum C(values[i], i + 1)`, among the `C(n, k)` sets of `k` of `n`
+/// values: sets of values below `m` come first, so a set's rank does not
+/// depend on `n`. `binomials[x][j]` must hold `C(x, j)` for every value
+/// `x` and `j <= values.len()` (see [`binomial_table`]).
+///
+/// ```
+/// use twistor_core::index::{binomial_table, rank_combination, unrank_combination};
+///
+/// let table = binomial_table(6, 3);
+/// // The sets of 3 of 0..6 in colex order: {0,1,2} is 0, {0,1,3} is 1, ...
+/// assert_eq!(rank_combination(&table, &[0, 1, 2]), 0);
+/// assert_eq!(rank_combination(&table, &[0, 1, 3]), 1);
+/// assert_eq!(rank_combination(&table, &[3, 4, 5]), 19);
+/// let mut set = [0u16; 3];
+/// unrank_combination(&table, 19, &mut set);
+/// assert_eq!(set, [3, 4, 5]);
+/// ```
+#[inline]
+pub fn rank_combination(binomials: &[Vec<u64>], values: &[u16]) -> u64 {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| binomials[x as usize][i + 1])
+        .sum()
+}
+
+/// The set of `out.len()` values with colex rank `index` (the inverse of
+/// [`rank_combination`]), written in increasing order.
+#[inline]
+pub fn unrank_combination(binomials: &[Vec<u64>], mut index: u64, out: &mut [u16]) {
+    let mut x = binomials.len();
+    for i in (0..out.len()).rev() {
+        // The largest value x with C(x, i + 1) <= index.
+        x -= 1;
+        while binomials[x][i + 1] > index {
+            x -= 1;
+        }
+        out[i] = x as u16;
+        index -= binomials[x][i + 1];
+    }
+}
+
+/// `table[x][j] = C(x, j)` for `x < n` and `j <= k` (saturating at
+/// `u64::MAX`), as [`rank_combination`] reads it.
+pub fn binomial_table(n: usize, k: usize) -> Vec<Vec<u64>> {
+    (0..n)
+        .map(|x| {
+            (0..=k)
+                .map(|j| binomial(x as u64, j as u64).unwrap_or(u64::MAX))
+                .collect()
+        })
+        .collect()
+}

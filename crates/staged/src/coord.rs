@@ -1,0 +1,205 @@
+//! Coordinates of classes and the pattern databases built on them.
+//!
+//! A class's *coordinate* is the set of points (`slot * modulus +
+//! orientation`) its pieces stand on, ranked among all sets of that size
+//! (colex order, [`rank_combination`]); a single piece's coordinate is its
+//! point. Classes of one orbit with as many pieces and the same modulus
+//! share a coordinate space, so one move table serves all the centres of
+//! one kind on a big cube. A pattern database holds the exact distance of
+//! every coordinate of one or a few classes, filled breadth-first from the
+//! solved coordinates; the largest of several databases' distances is a
+//! lower bound on a stage's remaining moves.
+
+use twistor_core::index::{binomial, binomial_table, rank_combination, unrank_combination};
+
+use crate::model::{Class, Model};
+
+/// Entries past which a coordinate space gets no move table (and its
+/// classes no pattern database): their searches would be too slow to
+/// help anyway.
+pub(crate) const MAX_COORDS: u64 = 1 << 21;
+/// Entries past which a pattern database is not built.
+pub(crate) const MAX_PDB: u64 = 1 << 22;
+/// A distance not reached by the fill: the coordinate is not reachable.
+pub(crate) const UNREACHED: u8 = u8::MAX;
+
+/// The column of a move that leaves a table's orbit alone.
+const NO_COLUMN: u16 = u16::MAX;
+
+/// Per move, its column among the moves that turn orbit `k`, and those
+/// moves.
+fn columns(model: &Model, k: usize) -> (Vec<u16>, Vec<usize>) {
+    let mut columns = vec![NO_COLUMN; model.moves.len()];
+    let mut turning = Vec::new();
+    for (i, mv) in model.moves.iter().enumerate() {
+        if mv
+            .support
+            .iter()
+            .any(|&s| model.orbit_of[s as usize] as usize == k)
+        {
+            columns[i] = turning.len() as u16;
+            turning.push(i);
+        }
+    }
+    (columns, turning)
+}
+
+/// The coordinates of sets of `k` points of one orbit, with a move table.
+#[derive(Debug)]
+pub(crate) struct CoordTable {
+    pub orbit: usize,
+    pub k: usize,
+    pub modulus: u8,
+    /// Number of coordinates.
+    pub size: u32,
+    /// Each move's column in `next`, or `NO_COLUMN` for a move that
+    /// leaves the orbit alone (most moves of a big puzzle).
+    columns: Vec<u16>,
+    width: usize,
+    /// `next[coord * width + column]`.
+    next: Vec<u32>,
+    binomials: Vec<Vec<u64>>,
+}
+
+impl CoordTable {
+    /// Coordinates this space would have for `class`, if a table of them
+    /// is worth building.
+    pub fn size_for(model: &Model, class: &Class) -> Option<u64> {
+        let n = class.num_points(model) as u64;
+        let size = binomial(n, class.len() as u64)?;
+        let width = columns(model, class.orbit).1.len() as u64;
+        (size <= MAX_COORDS && size.saturating_mul(width) <= 1 << 25).then_some(size)
+    }
+
+    /// The move table of `class`'s coordinate space.
+    pub fn build(model: &Model, class: &Class) -> CoordTable {
+        let k = class.len();
+        let n = class.num_points(model);
+        let size = binomial(n as u64, k as u64).expect("sized by size_for") as usize;
+        let binomials = binomial_table(n, k);
+        let m = class.modulus;
+        let base = model.base[class.orbit];
+        let full = model.oris[class.orbit];
+        let (columns, turning) = columns(model, class.orbit);
+        let width = turning.len();
+        let mut next = vec![0u32; size * width];
+        let mut set = vec![0u16; k];
+        let mut moved = vec![0u16; k];
+        for c in 0..size {
+            unrank_combination(&binomials, c as u64, &mut set);
+            for (col, mv) in turning.iter().map(|&i| &model.moves[i]).enumerate() {
+                for (out, &p) in moved.iter_mut().zip(&set) {
+                    let (slot, o) = (p / m as u16, (p % m as u16) as u8);
+                    let g = base + slot as usize;
+                    let to = mv.dest[g] as usize - base;
+                    let t = (o + mv.twist[g] % full) % m;
+                    *out = to as u16 * m as u16 + t as u16;
+                }
+                moved.sort_unstable();
+                next[c * width + col] = rank_combination(&binomials, &moved) as u32;
+            }
+        }
+        CoordTable {
+            orbit: class.orbit,
+            k,
+            modulus: m,
+            size: size as u32,
+            columns,
+            width,
+            next,
+            binomials,
+        }
+    }
+
+    /// Whether this table serves `class`.
+    pub fn serves(&self, class: &Class) -> bool {
+        self.orbit == class.orbit && self.k == class.len() && self.modulus == class.modulus
+    }
+
+    /// The coordinate of a set of points (increasing).
+    pub fn rank(&self, points: &[u16]) -> u32 {
+        rank_combination(&self.binomials, points) as u32
+    }
+
+    /// The coordinate after move `m`.
+    #[inline]
+    pub fn next(&self, coord: u32, m: usize) -> u32 {
+        match self.columns[m] {
+            NO_COLUMN => coord,
+            col => self.next[coord as usize * self.width + col as usize],
+        }
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> u64 {
+        self.next.len() as u64 * 4
+    }
+}
+
+/// Exact distances of the coordinates of one or more classes to their
+/// solved coordinates.
+#[derive(Debug)]
+pub(crate) struct Pdb {
+    /// Each class's stride in the index.
+    pub strides: Vec<u64>,
+    pub dist: Vec<u8>,
+}
+
+impl Pdb {
+    /// Entries a database of classes with these coordinate counts has.
+    pub fn size_of(sizes: &[u32]) -> Option<u64> {
+        sizes
+            .iter()
+            .try_fold(1u64, |acc, &s| acc.checked_mul(s as u64))
+            .filter(|&s| s <= MAX_PDB)
+    }
+
+    /// Fills the database of classes with these tables and solved
+    /// coordinates breadth-first from the solved index over `moves`.
+    pub fn build(tables: &[&CoordTable], goal: &[u32], moves: &[usize]) -> Pdb {
+        let mut strides = vec![0u64; tables.len()];
+        let mut stride = 1u64;
+        for i in (0..tables.len()).rev() {
+            strides[i] = stride;
+            stride *= tables[i].size as u64;
+        }
+        let size = stride as usize;
+        let mut dist = vec![UNREACHED; size];
+        let start: u64 = goal.iter().zip(&strides).map(|(&c, &s)| c as u64 * s).sum();
+        dist[start as usize] = 0;
+        let mut frontier = vec![start as u32];
+        let mut coords = vec![0u32; tables.len()];
+        let mut depth = 0u8;
+        while !frontier.is_empty() && depth < UNREACHED - 1 {
+            let mut next = Vec::new();
+            for &index in &frontier {
+                let mut rest = index as u64;
+                for (c, (&s, t)) in coords.iter_mut().zip(strides.iter().zip(tables)) {
+                    *c = (rest / s) as u32;
+                    rest %= s;
+                    debug_assert!(*c < t.size);
+                }
+                for &m in moves {
+                    let n: u64 = coords
+                        .iter()
+                        .zip(tables)
+                        .zip(&strides)
+                        .map(|((&c, t), &s)| t.next(c, m) as u64 * s)
+                        .sum();
+                    if dist[n as usize] == UNREACHED {
+                        dist[n as usize] = depth + 1;
+                        next.push(n as u32);
+                    }
+                }
+            }
+            frontier = next;
+            depth += 1;
+        }
+        Pdb { strides, dist }
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> u64 {
+        self.dist.len() as u64
+    }
+}

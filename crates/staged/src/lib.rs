@@ -1,0 +1,127 @@
+//! A staged solver for any puzzle twistor can build: it always ends, with
+//! a solution, for every position the moves reach.
+//!
+//! Optimal search stops at the 3x3x3's size; a 4x4x4, a megaminx or a
+//! 40x40x40 needs stages. People write those by hand for each puzzle
+//! (twsearch's partial targets, twips' phase solvers); this crate plans
+//! them from the definition alone, the way a solver works a puzzle
+//! without a method: pieces first, cheapest first, while searching is
+//! cheap, then the rest by commutators.
+//!
+//! 1. **Blocks by search.** The goal's *classes* (the pieces sharing a
+//!    goal id: one corner, or the four centres of one colour of one kind)
+//!    are placed one at a time. Each step is an IDA* search over the
+//!    coordinates of the classes already placed and the one added, bounded
+//!    by pattern databases of each class (and of pairs of pieces of one
+//!    orbit), and takes the class the databases say is nearest. A step
+//!    that would cost more than a node budget ends this phase.
+//! 2. **Invariants.** What commutators cannot change (an orbit's parity,
+//!    its total twist) is set right by a few moves found in the abelian
+//!    group of those invariants.
+//! 3. **Commutators.** Every orbit still unsolved is finished by pure
+//!    3-cycles, commutators found by search that move three pieces of the
+//!    orbit and nothing else, aimed at the pieces by setup moves: a
+//!    finished orbit is never disturbed, so this phase always ends.
+//!
+//! A caller may also give its own stages ([`StageSpec`]: pieces to add and
+//! optionally the moves allowed), as twsearch users chain partial targets;
+//! each stage is worked by the same three phases, keeping the ones before.
+//!
+//! The solver does no I/O: tables are built in memory, progress goes
+//! through a callback and long work takes a stop flag.
+//!
+//! # Example
+//!
+//! The 3x3x3, scrambled with forty turns, solved:
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use twistor_geometry::{build, PuzzleOptions};
+//! use twistor_search::{Metric, MoveSet};
+//! use twistor_staged::{StagedOptions, StagedSolver};
+//!
+//! let puzzle = build("3x3x3", &PuzzleOptions::default())?.into_puzzle();
+//! let moves = MoveSet::all(&puzzle, Metric::Htm)?;
+//! let layout = puzzle.layout();
+//! let mut position = puzzle.start().clone();
+//! for i in 0..40 {
+//!     position = layout.apply(&position, &moves.moves()[(i * 7) % moves.moves().len()].transformation);
+//! }
+//! let mut solver = StagedSolver::new(moves.clone(), puzzle.start().clone(), None, StagedOptions::default())?;
+//! let solution = solver.solve(&position, &AtomicBool::new(false), &mut |_| {})?;
+//! let solved = solution
+//!     .moves
+//!     .iter()
+//!     .fold(position, |p, &m| layout.apply(&p, &moves.moves()[m].transformation));
+//! assert_eq!(&solved, puzzle.start());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+mod coord;
+mod finish;
+mod ida;
+mod invariant;
+mod model;
+mod ops;
+mod pure;
+mod search_ops;
+mod sift;
+mod solver;
+
+pub use solver::{
+    Method, PieceSpec, StageSpec, StagedEvent, StagedOptions, StagedSolution, StagedSolver, Step,
+};
+
+/// What can go wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StagedError {
+    /// More slots than the model numbers.
+    #[error("the puzzle has {slots} slots; the staged solver handles at most 65,535")]
+    TooBig {
+        /// Slots the puzzle has.
+        slots: usize,
+    },
+    /// A move whose inverse is not among the moves.
+    #[error("move {0} has no inverse among the moves")]
+    NoInverse(String),
+    /// A stage names an orbit the puzzle does not have.
+    #[error("stage {stage:?}: the puzzle has no orbit {orbit}")]
+    NoSuchOrbit {
+        /// The stage.
+        stage: String,
+        /// The orbit (index).
+        orbit: usize,
+    },
+    /// A stage names a slot its orbit does not have.
+    #[error("stage {stage:?}: orbit {orbit} has {slots} slots, not {slot}")]
+    NoSuchSlot {
+        /// The stage.
+        stage: String,
+        /// The orbit's name.
+        orbit: String,
+        /// Its slots.
+        slots: usize,
+        /// The slot asked for (0-based).
+        slot: usize,
+    },
+    /// The position cannot reach the goal with these moves.
+    #[error("the moves cannot reach the goal from this position ({reason})")]
+    Unreachable {
+        /// What shows it.
+        reason: String,
+    },
+    /// A stage could not be finished.
+    #[error("stage {stage:?}: orbit {orbit} could not be finished ({reason})")]
+    GaveUp {
+        /// The stage.
+        stage: String,
+        /// The orbit.
+        orbit: String,
+        /// Why.
+        reason: String,
+    },
+    /// The stop flag was raised.
+    #[error("stopped")]
+    Stopped,
+}

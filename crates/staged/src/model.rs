@@ -1,0 +1,329 @@
+//! The puzzle as the staged solver sees it: every slot of every orbit
+//! numbered once, each move a map of slots with the twist it adds, and the
+//! goal cut into *classes* (the pieces that share a goal id).
+//!
+//! Moves are read from a [`MoveSet`], so the solver turns exactly the
+//! moves (and powers) a search would. Slots are global `u16`s: the biggest
+//! puzzles twistor builds (40x40x40, about 9,400 slots) fit, and a move is
+//! two small arrays rather than a packed transformation, so the commutator
+//! search can follow a handful of slots through a sequence without
+//! touching the rest.
+
+use twistor_core::{Layout, Pattern};
+use twistor_search::MoveSet;
+
+use crate::StagedError;
+
+/// Most slots the model numbers (slots are `u16`).
+pub(crate) const MAX_SLOTS: usize = u16::MAX as usize;
+
+/// One move (a power of a grip) as a map of slots.
+#[derive(Clone, Debug)]
+pub(crate) struct ModelMove {
+    /// The move's name in the move set (`U`, `U2`, `U'`).
+    pub name: String,
+    /// Its grip (moves of one grip are powers of one base move).
+    pub grip: usize,
+    /// The move undoing it.
+    pub inverse: usize,
+    /// Where the piece in each slot goes.
+    pub dest: Vec<u16>,
+    /// The twist the piece leaving each slot gains (below its orbit's
+    /// orientation count).
+    pub twist: Vec<u8>,
+    /// The slots it moves or twists, in increasing order.
+    pub support: Vec<u16>,
+}
+
+/// The puzzle's slots and moves.
+#[derive(Clone, Debug)]
+pub(crate) struct Model {
+    /// First global slot of each orbit.
+    pub base: Vec<usize>,
+    /// Slots of each orbit.
+    pub size: Vec<usize>,
+    /// Orientations of each orbit.
+    pub oris: Vec<u8>,
+    /// The orbit of each global slot.
+    pub orbit_of: Vec<u16>,
+    /// The moves, in move-set order.
+    pub moves: Vec<ModelMove>,
+    /// How many grips.
+    pub grips: usize,
+    /// Whether grips commute, `commute[g * grips + h]`.
+    pub commute: Vec<bool>,
+}
+
+impl Model {
+    /// The model of `moves` (over their layout).
+    pub fn new(moves: &MoveSet) -> Result<Model, StagedError> {
+        let layout = moves.layout();
+        let mut base = Vec::new();
+        let mut size = Vec::new();
+        let mut oris = Vec::new();
+        let mut orbit_of = Vec::new();
+        for (k, o) in layout.orbits().iter().enumerate() {
+            base.push(orbit_of.len());
+            size.push(o.num_pieces());
+            oris.push(o.num_orientations() as u8);
+            orbit_of.extend(std::iter::repeat_n(k as u16, o.num_pieces()));
+        }
+        let slots = orbit_of.len();
+        if slots > MAX_SLOTS {
+            return Err(StagedError::TooBig { slots });
+        }
+        let mut model_moves: Vec<ModelMove> = moves
+            .moves()
+            .iter()
+            .map(|m| move_map(layout, &base, m.transformation.as_bytes(), &m.name, m.grip))
+            .collect();
+        for (i, mv) in model_moves.iter_mut().enumerate() {
+            mv.inverse = moves
+                .inverse_of(i)
+                .ok_or_else(|| StagedError::NoInverse(mv.name.clone()))?;
+        }
+        let grips = moves.grips().len();
+        let mut model = Model {
+            base,
+            size,
+            oris,
+            orbit_of,
+            moves: model_moves,
+            grips,
+            commute: Vec::new(),
+        };
+        model.commute = model.grip_commutation();
+        Ok(model)
+    }
+
+    /// Total slots.
+    pub fn slots(&self) -> usize {
+        self.orbit_of.len()
+    }
+
+    /// Whether grip `g` may follow grip `h` in a sequence: never the same
+    /// grip twice, and of two commuting grips the lower first (so each
+    /// product of commuting turns is searched once).
+    #[inline]
+    pub fn may_follow(&self, last: Option<usize>, g: usize) -> bool {
+        match last {
+            None => true,
+            Some(h) => h != g && !(self.commute[h * self.grips + g] && g < h),
+        }
+    }
+
+    /// For each pair of grips, whether their first moves commute, compared
+    /// on the slots either moves.
+    fn grip_commutation(&self) -> Vec<bool> {
+        let g = self.grips;
+        let first: Vec<usize> = (0..g)
+            .map(|grip| {
+                self.moves
+                    .iter()
+                    .position(|m| m.grip == grip)
+                    .expect("every grip has a move")
+            })
+            .collect();
+        let mut commute = vec![true; g * g];
+        for a in 0..g {
+            for b in 0..a {
+                let (ma, mb) = (&self.moves[first[a]], &self.moves[first[b]]);
+                let c = self.commutes(ma, mb);
+                commute[a * g + b] = c;
+                commute[b * g + a] = c;
+            }
+        }
+        commute
+    }
+
+    fn commutes(&self, a: &ModelMove, b: &ModelMove) -> bool {
+        let touched = merge_sorted(&a.support, &b.support);
+        touched.iter().all(|&s| {
+            let s = s as usize;
+            let m = self.oris[self.orbit_of[s] as usize];
+            let (ab, tab) = step(b, step(a, (s as u16, 0), m), m);
+            let (ba, tba) = step(a, step(b, (s as u16, 0), m), m);
+            ab == ba && tab == tba
+        })
+    }
+
+    /// Follows a piece at `slot` with twist 0 through `moves`: where it
+    /// ends and the twist it gained.
+    pub fn follow(&self, moves: &[usize], slot: u16) -> (u16, u8) {
+        let m = self.oris[self.orbit_of[slot as usize] as usize];
+        moves
+            .iter()
+            .fold((slot, 0), |at, &mv| step(&self.moves[mv], at, m))
+    }
+}
+
+/// One move applied to a piece at `(slot, twist)` of an orbit with `m`
+/// orientations.
+#[inline]
+pub(crate) fn step(mv: &ModelMove, (slot, twist): (u16, u8), m: u8) -> (u16, u8) {
+    let s = slot as usize;
+    (mv.dest[s], (twist + mv.twist[s]) % m)
+}
+
+/// The union of two increasing lists.
+pub(crate) fn merge_sorted(a: &[u16], b: &[u16]) -> Vec<u16> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let x = match (a.get(i), b.get(j)) {
+            (Some(&x), Some(&y)) if x < y => {
+                i += 1;
+                x
+            }
+            (Some(&x), Some(&y)) if x > y => {
+                j += 1;
+                y
+            }
+            (Some(&x), Some(_)) => {
+                i += 1;
+                j += 1;
+                x
+            }
+            (Some(&x), None) => {
+                i += 1;
+                x
+            }
+            (None, Some(&y)) => {
+                j += 1;
+                y
+            }
+            (None, None) => unreachable!("the loop runs while one list has more"),
+        };
+        out.push(x);
+    }
+    out
+}
+
+/// A transformation's map of slots: under `(a·t).p[s] = a.p[t.p[s]]` the
+/// piece in slot `t.p[s]` moves to `s` and gains `t.o[s]`.
+fn move_map(layout: &Layout, base: &[usize], t: &[u8], name: &str, grip: usize) -> ModelMove {
+    let slots =
+        base.last().map_or(0, |&b| b) + layout.orbits().last().map_or(0, |o| o.num_pieces());
+    let mut dest: Vec<u16> = (0..slots as u16).collect();
+    let mut twist = vec![0u8; slots];
+    let mut support = Vec::new();
+    for (k, &first) in base.iter().enumerate() {
+        let p = layout.perm(t, k);
+        let o = layout.ori(t, k);
+        for (s, (&from, &tw)) in p.iter().zip(o).enumerate() {
+            let from = first + from as usize;
+            dest[from] = (first + s) as u16;
+            twist[from] = tw;
+        }
+    }
+    for (s, (&d, &tw)) in dest.iter().zip(&twist).enumerate() {
+        if d as usize != s || tw != 0 {
+            support.push(s as u16);
+        }
+    }
+    ModelMove {
+        name: name.to_string(),
+        grip,
+        inverse: usize::MAX,
+        dest,
+        twist,
+        support,
+    }
+}
+
+/// The goal's pieces of one id in one orbit, and where they belong.
+#[derive(Clone, Debug)]
+pub(crate) struct Class {
+    /// Its orbit.
+    pub orbit: usize,
+    /// The goal id its pieces carry.
+    pub id: u8,
+    /// Its home slots (orbit-local, increasing).
+    pub homes: Vec<u16>,
+    /// The modulus its orientation is known to (1: ignored).
+    pub modulus: u8,
+    /// Its solved coordinate's points: `slot * modulus + orientation`,
+    /// increasing.
+    pub goal_points: Vec<u16>,
+}
+
+impl Class {
+    /// Points of its orbit (`slots * modulus`).
+    pub fn num_points(&self, model: &Model) -> usize {
+        model.size[self.orbit] * self.modulus as usize
+    }
+
+    /// How many pieces it has.
+    pub fn len(&self) -> usize {
+        self.homes.len()
+    }
+}
+
+/// The classes of `goal`, orbit by orbit, ids in order of first home.
+pub(crate) fn classes(layout: &Layout, goal: &Pattern) -> Vec<Class> {
+    let mut out = Vec::new();
+    for (k, o) in layout.orbits().iter().enumerate() {
+        let perm = layout.perm(goal.as_bytes(), k);
+        let ori = layout.ori(goal.as_bytes(), k);
+        let full = o.num_orientations() as u8;
+        let mut ids: Vec<u8> = Vec::new();
+        for &id in perm {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        for id in ids {
+            let homes: Vec<u16> = (0..perm.len())
+                .filter(|&s| perm[s] == id)
+                .map(|s| s as u16)
+                .collect();
+            // The modulus every home agrees on: the gcd of theirs.
+            let modulus = homes.iter().fold(0u8, |g, &s| {
+                let (_, m) = layout.decode_orientation(k, ori[s as usize]);
+                gcd(g, if m == 0 { full } else { m })
+            });
+            let modulus = modulus.max(1);
+            let mut goal_points: Vec<u16> = homes
+                .iter()
+                .map(|&s| {
+                    let (v, _) = layout.decode_orientation(k, ori[s as usize]);
+                    s * modulus as u16 + (v % modulus) as u16
+                })
+                .collect();
+            goal_points.sort_unstable();
+            out.push(Class {
+                orbit: k,
+                id,
+                homes,
+                modulus,
+                goal_points,
+            });
+        }
+    }
+    out
+}
+
+fn gcd(a: u8, b: u8) -> u8 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// The points of `class` in `position` (a pattern in the goal's terms),
+/// increasing.
+pub(crate) fn class_points(layout: &Layout, class: &Class, position: &[u8], out: &mut Vec<u16>) {
+    out.clear();
+    let k = class.orbit;
+    let perm = layout.perm(position, k);
+    let ori = layout.ori(position, k);
+    let m = class.modulus as u16;
+    for (s, (&id, &code)) in perm.iter().zip(ori).enumerate() {
+        if id == class.id {
+            let (v, _) = layout.decode_orientation(k, code);
+            out.push(s as u16 * m + v as u16 % m);
+        }
+    }
+    out.sort_unstable();
+}

@@ -1,0 +1,711 @@
+//! Finding pure operations of one orbit: sequences that cycle three of its
+//! slots (or twist two) and leave every orbit that must be kept as it was.
+//!
+//! Three searches, each only when the ones before found too little:
+//!
+//! 1. **Commutators of a sequence and a move.** If the slots two
+//!    sequences `X` and `Y` change meet in exactly one slot, their
+//!    commutator `X Y X' Y'` changes only three (or twists two in place).
+//!    `X` runs over the canonical sequences of one to three (four on small
+//!    puzzles) of the moves that turn the orbit, shortest first, `Y` over
+//!    the moves; for each slot `X` changes, the grips turning it are
+//!    counted, so one pass finds every `Y` meeting `X` in a single slot of
+//!    the orbit. On small puzzles `X` alone is read as well, kept when what
+//!    it does elsewhere changes no invariant.
+//! 2. **Refinement** (small puzzles): commutators of elements whose slots
+//!    meet in one or two are smaller than either; starting from the moves,
+//!    rounds of such commutators shrink supports until they cycle three
+//!    slots. This is how deep-cut and jumbling puzzles' cycles are found.
+//! 3. **The kernel** (small kept orbits): a breadth-first walk over what
+//!    the moves do to the kept orbits gives sequences that return them home
+//!    (Schreier's generators, `w(a) m w(a m)'`); those cycling three slots
+//!    of the orbit, and commutators of two meeting in one of its slots.
+//!
+//! The orbit's slots may fall in several components the moves never mix;
+//! each gets operations of its own.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::model::{merge_sorted, Model};
+use crate::pure::{OpKind, PureOp};
+
+/// Most 3-cycles kept per component of the orbit (each with its inverse).
+const MAX_CYCLES: usize = 12;
+/// Most 2-twists kept per component.
+const MAX_TWISTS: usize = 6;
+/// Most sequences `X` the first search examines.
+const DIRECT_SEQUENCES: usize = 300_000;
+/// Most slots it follows through them.
+const DIRECT_WORK: u64 = 40_000_000;
+/// Counted slots up to which a puzzle is small: longer `X`, `X` alone,
+/// refinement.
+const SMALL: usize = 640;
+/// Elements kept between refinement rounds, and the rounds.
+const REFINE_POOL: usize = 1_500;
+const REFINE_ROUNDS: usize = 4;
+/// Longest refined word.
+const REFINE_WORD: usize = 96;
+/// Most states of the kept orbits the kernel search walks.
+const KERNEL_STATES: usize = 200_000;
+/// Most kernel elements it pairs, and most of Schreier's generators it reads.
+const KERNEL_ELEMENTS: usize = 3_000;
+const KERNEL_GENERATORS: usize = 200_000;
+
+/// What the goal asks of each slot: the id of its piece and the modulus
+/// of its orientation, and per orbit whether some of its pieces are
+/// alike. A kept orbit of pieces alike stays solved under any operation
+/// that only exchanges pieces of one id.
+pub(crate) struct GoalSlots {
+    pub id: Vec<u8>,
+    pub modulus: Vec<u8>,
+    pub alike: Vec<bool>,
+}
+
+/// The pure operations of `orbit` by `moves` that change no orbit `keep`
+/// marks (as `goal` sees it) and no invariant `invariants` lists (per
+/// orbit: whether its parity counts, the modulus its twist sum counts in).
+pub(crate) fn find_ops(
+    model: &Model,
+    orbit: usize,
+    moves: &[usize],
+    keep: &[bool],
+    invariants: &[(bool, u8)],
+    goal: &GoalSlots,
+) -> Vec<PureOp> {
+    let Some(mut finder) = Finder::new(model, orbit, moves, keep, invariants, goal) else {
+        return Vec::new();
+    };
+    finder.direct();
+    if !finder.has_cycles() && finder.small {
+        finder.refine();
+    }
+    if !finder.has_cycles() {
+        finder.kernel();
+    }
+    finder.found
+}
+
+struct Finder<'a> {
+    model: &'a Model,
+    orbit: usize,
+    keep: &'a [bool],
+    invariants: &'a [(bool, u8)],
+    goal: &'a GoalSlots,
+    /// The moves that turn the orbit.
+    touching: Vec<usize>,
+    /// Per move, the slots it changes that count.
+    counted_support: Vec<Vec<u16>>,
+    /// The slots that count, increasing.
+    counted: Vec<u16>,
+    small: bool,
+    /// Per slot of the orbit, its component.
+    component: Vec<usize>,
+    /// Per component, its size.
+    component_size: Vec<usize>,
+    found: Vec<PureOp>,
+    seen: HashSet<Vec<(u16, u16, u8)>>,
+}
+
+impl<'a> Finder<'a> {
+    fn new(
+        model: &'a Model,
+        orbit: usize,
+        moves: &[usize],
+        keep: &'a [bool],
+        invariants: &'a [(bool, u8)],
+        goal: &'a GoalSlots,
+    ) -> Option<Finder<'a>> {
+        let n = model.size[orbit];
+        let base = model.base[orbit];
+        let in_orbit = |s: u16| model.orbit_of[s as usize] as usize == orbit;
+        let touching: Vec<usize> = moves
+            .iter()
+            .copied()
+            .filter(|&m| model.moves[m].support.iter().any(|&s| in_orbit(s)))
+            .collect();
+        if touching.is_empty() || n < 2 {
+            return None;
+        }
+        // Slots that count in the searches' filters: the orbit's, and the
+        // kept orbits' of distinct pieces (a kept orbit of pieces alike is
+        // only checked when an operation is read).
+        let counts = |s: u16| {
+            let k = model.orbit_of[s as usize] as usize;
+            k == orbit || (keep[k] && !goal.alike[k])
+        };
+        let counted_support: Vec<Vec<u16>> = model
+            .moves
+            .iter()
+            .map(|mv| mv.support.iter().copied().filter(|&s| counts(s)).collect())
+            .collect();
+        let counted: Vec<u16> = (0..model.slots() as u16).filter(|&s| counts(s)).collect();
+        // Components: slots of the orbit the moves connect.
+        let mut root: Vec<usize> = (0..n).collect();
+        fn find(root: &mut [usize], x: usize) -> usize {
+            let mut x = x;
+            while root[x] != x {
+                root[x] = root[root[x]];
+                x = root[x];
+            }
+            x
+        }
+        for &m in &touching {
+            for s in 0..n {
+                let d = model.moves[m].dest[base + s] as usize - base;
+                let (a, b) = (find(&mut root, s), find(&mut root, d));
+                root[a] = b;
+            }
+        }
+        let mut ids: Vec<usize> = Vec::new();
+        let component: Vec<usize> = (0..n)
+            .map(|s| {
+                let r = find(&mut root, s);
+                match ids.iter().position(|&x| x == r) {
+                    Some(i) => i,
+                    None => {
+                        ids.push(r);
+                        ids.len() - 1
+                    }
+                }
+            })
+            .collect();
+        let component_size = (0..ids.len())
+            .map(|c| component.iter().filter(|&&x| x == c).count())
+            .collect();
+        Some(Finder {
+            model,
+            orbit,
+            keep,
+            invariants,
+            goal,
+            small: counted.len() <= SMALL,
+            touching,
+            counted_support,
+            counted,
+            component,
+            component_size,
+            found: Vec::new(),
+            seen: HashSet::new(),
+        })
+    }
+
+    fn in_orbit(&self, s: u16) -> bool {
+        self.model.orbit_of[s as usize] as usize == self.orbit
+    }
+
+    fn counted_count(&self, kind: OpKind, component: usize) -> usize {
+        self.found
+            .iter()
+            .filter(|o| o.kind == kind && self.component[o.slots[0] as usize] == component)
+            .count()
+    }
+
+    /// Whether every component that could have them has enough
+    /// operations.
+    fn satisfied(&self) -> bool {
+        let twisting = self.model.oris[self.orbit] > 1;
+        (0..self.component_size.len()).all(|c| {
+            let size = self.component_size[c];
+            (size < 3 || self.counted_count(OpKind::Cycle, c) >= MAX_CYCLES)
+                && (!twisting || size < 2 || self.counted_count(OpKind::Twist, c) >= MAX_TWISTS)
+        })
+    }
+
+    /// Whether every component of three or more slots has a cycle.
+    fn has_cycles(&self) -> bool {
+        (0..self.component_size.len())
+            .all(|c| self.component_size[c] < 3 || self.counted_count(OpKind::Cycle, c) > 0)
+    }
+
+    /// Keeps `seq` if it is a wanted operation.
+    fn offer(&mut self, seq: &[usize], check_invariants: bool) {
+        let Some((key, op)) = read_op(self.model, self.orbit, self.keep, self.goal, seq) else {
+            return;
+        };
+        let component = self.component[op.slots[0] as usize];
+        let limit = match op.kind {
+            OpKind::Cycle => MAX_CYCLES,
+            OpKind::Twist => MAX_TWISTS,
+        };
+        if self.counted_count(op.kind, component) >= limit || self.seen.contains(&key) {
+            return;
+        }
+        if check_invariants && !neutral(self.model, seq, self.invariants) {
+            return;
+        }
+        self.seen.insert(key);
+        self.found.push(op);
+    }
+
+    /// The counted slots `seq` changes (every one, in increasing order).
+    fn changed(&self, seq: &[usize]) -> Vec<u16> {
+        let mut candidates: Vec<u16> = Vec::new();
+        for &m in seq {
+            candidates = merge_sorted(&candidates, &self.counted_support[m]);
+        }
+        candidates
+            .into_iter()
+            .filter(|&s| self.model.follow(seq, s) != (s, 0))
+            .collect()
+    }
+
+    /// Search 1: commutators of short sequences and single moves.
+    fn direct(&mut self) {
+        let model = self.model;
+        let mut grips: Vec<usize> = Vec::new();
+        for &m in &self.touching {
+            if !grips.contains(&model.moves[m].grip) {
+                grips.push(model.moves[m].grip);
+            }
+        }
+        let powers: Vec<Vec<usize>> = grips
+            .iter()
+            .map(|&g| {
+                self.touching
+                    .iter()
+                    .copied()
+                    .filter(|&m| model.moves[m].grip == g)
+                    .collect()
+            })
+            .collect();
+        let mut touched_by: HashMap<u16, Vec<usize>> = HashMap::new();
+        for (gi, ps) in powers.iter().enumerate() {
+            for &s in &self.counted_support[ps[0]] {
+                touched_by.entry(s).or_default().push(gi);
+            }
+        }
+        let mut count = vec![0u32; grips.len()];
+        let mut hit = vec![0u16; grips.len()];
+        let mut examined = 0usize;
+        let mut work = 0u64;
+        let longest = if self.small { 4 } else { 3 };
+        let touching = self.touching.clone();
+        for len in 1..=longest {
+            let mut stopped = false;
+            let mut prefix = Vec::new();
+            canonical_sequences(
+                model,
+                &touching,
+                len,
+                &mut prefix,
+                &mut |seq: &[usize]| {
+                    examined += 1;
+                    if examined > DIRECT_SEQUENCES || work > DIRECT_WORK || self.satisfied() {
+                        stopped = true;
+                        return false;
+                    }
+                    let sx = self.changed(seq);
+                    work += (sx.len() * seq.len()) as u64 + 1;
+                    if !sx.iter().any(|&s| self.in_orbit(s)) {
+                        return true;
+                    }
+                    if (self.small || len <= 2)
+                        && sx.len() <= 3
+                        && sx.iter().all(|&s| self.in_orbit(s))
+                    {
+                        self.offer(seq, true);
+                    }
+                    let mut touched: Vec<usize> = Vec::new();
+                    for s in &sx {
+                        for &g in touched_by.get(s).map_or(&[][..], |v| &v[..]) {
+                            if count[g] == 0 {
+                                touched.push(g);
+                            }
+                            count[g] += 1;
+                            hit[g] = *s;
+                        }
+                    }
+                    touched.sort_unstable();
+                    for &g in &touched {
+                        let single = count[g] == 1 && self.in_orbit(hit[g]);
+                        count[g] = 0;
+                        if !single || seq.iter().any(|&m| model.moves[m].grip == grips[g]) {
+                            continue;
+                        }
+                        for &y in &powers[g] {
+                            let op = commutator(model, seq, &[y]);
+                            self.offer(&op, false);
+                        }
+                    }
+                    true
+                },
+            );
+            if stopped {
+                break;
+            }
+        }
+    }
+
+    /// Search 2: rounds of commutators of elements meeting in one or two
+    /// counted slots, each smaller than both.
+    fn refine(&mut self) {
+        struct Element {
+            word: Vec<usize>,
+            slots: Vec<u16>,
+            bits: Vec<u64>,
+        }
+        let words = self.counted.len().div_ceil(64);
+        let element = |me: &Finder, word: Vec<usize>| -> Option<Element> {
+            let slots = me.changed(&word);
+            if slots.is_empty() {
+                return None;
+            }
+            let mut bits = vec![0u64; words];
+            for &s in &slots {
+                let b = me.counted.binary_search(&s).expect("a counted slot");
+                bits[b / 64] |= 1 << (b % 64);
+            }
+            Some(Element { word, slots, bits })
+        };
+        let mut pool: Vec<Element> = Vec::new();
+        let mut actions: HashSet<Vec<(u16, u16, u8)>> = HashSet::new();
+        let action = |me: &Finder, e: &Element| -> Vec<(u16, u16, u8)> {
+            e.slots
+                .iter()
+                .map(|&s| {
+                    let (to, tw) = me.model.follow(&e.word, s);
+                    (s, to, tw)
+                })
+                .collect()
+        };
+        let touching = self.touching.clone();
+        let mut starts: Vec<Vec<usize>> = touching.iter().map(|&m| vec![m]).collect();
+        let mut prefix = Vec::new();
+        canonical_sequences(
+            self.model,
+            &touching,
+            2,
+            &mut prefix,
+            &mut |seq: &[usize]| {
+                starts.push(seq.to_vec());
+                true
+            },
+        );
+        for word in starts {
+            if let Some(e) = element(self, word) {
+                if actions.insert(action(self, &e)) {
+                    pool.push(e);
+                }
+            }
+        }
+        for _ in 0..REFINE_ROUNDS {
+            if self.has_cycles() {
+                return;
+            }
+            pool.sort_by_key(|e| (e.slots.len(), e.word.len()));
+            pool.truncate(REFINE_POOL);
+            let mut fresh: Vec<Element> = Vec::new();
+            for i in 0..pool.len() {
+                for j in i + 1..pool.len() {
+                    let (a, b) = (&pool[i], &pool[j]);
+                    let meet: u32 = a
+                        .bits
+                        .iter()
+                        .zip(&b.bits)
+                        .map(|(x, y)| (x & y).count_ones())
+                        .sum();
+                    if meet == 0 || meet > 2 || a.word.len() + b.word.len() > REFINE_WORD / 2 {
+                        continue;
+                    }
+                    let word = commutator(self.model, &a.word, &b.word);
+                    self.offer(&word, false);
+                    let smaller = a.slots.len().min(b.slots.len());
+                    if let Some(e) = element(self, word) {
+                        if e.slots.len() < smaller && actions.insert(action(self, &e)) {
+                            fresh.push(e);
+                        }
+                    }
+                }
+                if self.satisfied() {
+                    return;
+                }
+            }
+            if fresh.is_empty() {
+                return;
+            }
+            pool.extend(fresh);
+        }
+    }
+
+    /// Search 3: Schreier's generators of the kept orbits' arrangements,
+    /// and commutators of pairs of them.
+    fn kernel(&mut self) {
+        let model = self.model;
+        let n = model.size[self.orbit];
+        // Only when the kept orbits' arrangements are few: at most
+        // (slots)! of them for each orbit of distinct pieces.
+        let arrangements: f64 = (0..model.size.len())
+            .filter(|&k| self.keep[k])
+            .map(|k| {
+                let oris = f64::from(model.oris[k]);
+                (1..=model.size[k])
+                    .map(|i| i as f64 * oris)
+                    .product::<f64>()
+            })
+            .product();
+        if n > 64 || arrangements > 50.0 * KERNEL_STATES as f64 {
+            return;
+        }
+        let base = model.base[self.orbit];
+        // The kept orbits' slots, and what each holds: the goal id and
+        // orientation of its piece, so that arrangements a kept orbit of
+        // pieces alike cannot tell apart are one.
+        let kept: Vec<u16> = (0..model.slots() as u16)
+            .filter(|&s| self.keep[model.orbit_of[s as usize] as usize])
+            .collect();
+        let mut kept_index = vec![usize::MAX; model.slots()];
+        for (i, &s) in kept.iter().enumerate() {
+            kept_index[s as usize] = i;
+        }
+        let goal = self.goal;
+        let start: Vec<(u8, u8)> = kept.iter().map(|&s| (goal.id[s as usize], 0)).collect();
+        let mut index: HashMap<Vec<(u8, u8)>, usize> = HashMap::new();
+        let mut states = vec![start.clone()];
+        let mut parent: Vec<(usize, usize)> = vec![(usize::MAX, usize::MAX)];
+        index.insert(start, 0);
+        let mut edges: Vec<(usize, usize, usize)> = Vec::new();
+        let mut i = 0;
+        while i < states.len() {
+            for &m in &self.touching {
+                let mv = &model.moves[m];
+                let mut next = states[i].clone();
+                for (j, &s) in kept.iter().enumerate() {
+                    let (id, tw) = states[i][j];
+                    let to = mv.dest[s as usize] as usize;
+                    let modulus = goal.modulus[to].max(1);
+                    next[kept_index[to]] = (id, (tw + mv.twist[s as usize]) % modulus);
+                }
+                match index.get(&next) {
+                    Some(&j) => {
+                        if parent[j] != (i, m) {
+                            edges.push((i, m, j));
+                        }
+                    }
+                    None => {
+                        if states.len() >= KERNEL_STATES {
+                            return;
+                        }
+                        index.insert(next.clone(), states.len());
+                        parent.push((i, m));
+                        states.push(next);
+                    }
+                }
+            }
+            i += 1;
+        }
+        let word = |mut j: usize| -> Vec<usize> {
+            let mut w = Vec::new();
+            while parent[j].0 != usize::MAX {
+                w.push(parent[j].1);
+                j = parent[j].0;
+            }
+            w.reverse();
+            w
+        };
+        let inverse = |w: &[usize]| -> Vec<usize> {
+            w.iter().rev().map(|&m| model.moves[m].inverse).collect()
+        };
+        let depth: Vec<usize> = (0..states.len()).map(|j| word(j).len()).collect();
+        edges.sort_by_key(|&(i, _, j)| depth[i] + depth[j]);
+        let mut elements: Vec<(Vec<usize>, u64)> = Vec::new();
+        let mut by_action: HashSet<Vec<(u16, u8)>> = HashSet::new();
+        for (i, m, j) in edges.into_iter().take(KERNEL_GENERATORS) {
+            let mut s = word(i);
+            s.push(m);
+            s.extend(inverse(&word(j)));
+            let action: Vec<(u16, u8)> = (0..n)
+                .map(|x| model.follow(&s, (base + x) as u16))
+                .collect();
+            let support = action
+                .iter()
+                .enumerate()
+                .filter(|&(x, &a)| a != ((base + x) as u16, 0))
+                .fold(0u64, |b, (x, _)| b | 1 << x);
+            if support == 0 {
+                continue;
+            }
+            // Itself, when it changes no invariant (another generator with
+            // the same action on the orbit may not, so each is read).
+            if support.count_ones() <= 3 {
+                self.offer(&s, true);
+            }
+            if elements.len() < KERNEL_ELEMENTS && by_action.insert(action) {
+                elements.push((s, support));
+            }
+            if self.satisfied() {
+                return;
+            }
+        }
+        for a in 0..elements.len() {
+            for b in a + 1..elements.len() {
+                let ((x, xb), (y, yb)) = (&elements[a], &elements[b]);
+                if (xb & yb).count_ones() != 1 {
+                    continue;
+                }
+                let seq = commutator(model, x, y);
+                self.offer(&seq, false);
+                if self.satisfied() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// `X Y X' Y'`.
+fn commutator(model: &Model, x: &[usize], y: &[usize]) -> Vec<usize> {
+    let inv = |m: usize| model.moves[m].inverse;
+    let mut op = x.to_vec();
+    op.extend_from_slice(y);
+    op.extend(x.iter().rev().map(|&m| inv(m)));
+    op.extend(y.iter().rev().map(|&m| inv(m)));
+    op
+}
+
+/// Calls `visit` with every canonical sequence of `len` of `moves`
+/// extending `prefix`, in order, until it returns false.
+fn canonical_sequences(
+    model: &Model,
+    moves: &[usize],
+    len: usize,
+    prefix: &mut Vec<usize>,
+    visit: &mut dyn FnMut(&[usize]) -> bool,
+) -> bool {
+    if prefix.len() == len {
+        return visit(prefix);
+    }
+    let last = prefix.last().map(|&m| model.moves[m].grip);
+    for &m in moves {
+        if model.may_follow(last, model.moves[m].grip) {
+            prefix.push(m);
+            let go_on = canonical_sequences(model, moves, len, prefix, visit);
+            prefix.pop();
+            if !go_on {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// What `seq` does, if it is a 3-cycle or a 2-twist of `orbit` changing
+/// no orbit `keep` marks (an orbit of pieces alike may have pieces of one
+/// id exchanged).
+#[allow(clippy::type_complexity)]
+pub(crate) fn read_op(
+    model: &Model,
+    orbit: usize,
+    keep: &[bool],
+    goal: &GoalSlots,
+    seq: &[usize],
+) -> Option<(Vec<(u16, u16, u8)>, PureOp)> {
+    let mut slots: Vec<u16> = Vec::new();
+    for &m in seq {
+        slots = merge_sorted(&slots, &model.moves[m].support);
+    }
+    let mut changed: Vec<(u16, u16, u8)> = Vec::new();
+    for &s in &slots {
+        let k = model.orbit_of[s as usize] as usize;
+        if k != orbit && !keep[k] {
+            continue;
+        }
+        let (to, tw) = model.follow(seq, s);
+        if to == s && tw == 0 {
+            continue;
+        }
+        if k != orbit {
+            let (i, t) = (s as usize, to as usize);
+            let alike =
+                goal.alike[k] && goal.id[i] == goal.id[t] && tw % goal.modulus[t].max(1) == 0;
+            if alike {
+                continue;
+            }
+            return None;
+        }
+        if changed.len() == 3 {
+            return None;
+        }
+        changed.push((s, to, tw));
+    }
+    let base = model.base[orbit] as u16;
+    let m = model.oris[orbit];
+    match changed.len() {
+        3 => {
+            let x = changed[0];
+            let y = *changed.iter().find(|c| c.0 == x.1)?;
+            let z = *changed.iter().find(|c| c.0 == y.1)?;
+            if z.1 != x.0 || x.1 == x.0 || (x.2 + y.2 + z.2) % m != 0 {
+                return None;
+            }
+            Some((
+                changed.clone(),
+                PureOp {
+                    moves: seq.to_vec(),
+                    kind: OpKind::Cycle,
+                    slots: [x.0 - base, y.0 - base, z.0 - base],
+                    twist: [x.2, y.2, z.2],
+                },
+            ))
+        }
+        2 if changed.iter().all(|c| c.0 == c.1) && (changed[0].2 + changed[1].2) % m == 0 => {
+            Some((
+                changed.clone(),
+                PureOp {
+                    moves: seq.to_vec(),
+                    kind: OpKind::Twist,
+                    slots: [
+                        changed[0].0 - base,
+                        changed[1].0 - base,
+                        changed[1].0 - base,
+                    ],
+                    twist: [changed[0].2, changed[1].2, 0],
+                },
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `seq` leaves every invariant that counts as it was: even on
+/// each orbit whose parity counts, no twist added to one whose twist sum
+/// does.
+fn neutral(model: &Model, seq: &[usize], invariants: &[(bool, u8)]) -> bool {
+    let mut slots: Vec<u16> = Vec::new();
+    for &m in seq {
+        slots = merge_sorted(&slots, &model.moves[m].support);
+    }
+    let mut seen = vec![false; slots.len()];
+    let mut odd = vec![false; invariants.len()];
+    let mut twist = vec![0u32; invariants.len()];
+    for i in 0..slots.len() {
+        let k = model.orbit_of[slots[i] as usize] as usize;
+        let (to, tw) = model.follow(seq, slots[i]);
+        twist[k] += tw as u32;
+        if seen[i] {
+            continue;
+        }
+        // Walk the cycle through slot i.
+        let mut len = 0;
+        let mut next = to;
+        seen[i] = true;
+        loop {
+            len += 1;
+            match slots.binary_search(&next) {
+                Ok(j) if !seen[j] => {
+                    seen[j] = true;
+                    next = model.follow(seq, slots[j]).0;
+                }
+                _ => break,
+            }
+        }
+        if len % 2 == 0 {
+            odd[k] = !odd[k];
+        }
+    }
+    invariants
+        .iter()
+        .enumerate()
+        .all(|(k, &(parity, modulus))| {
+            !(parity && odd[k]) && (modulus <= 1 || twist[k] % modulus as u32 == 0)
+        })
+}

@@ -1,0 +1,263 @@
+//! Pure operations and the setups that aim them: a library per orbit of
+//! the 3-cycles and 2-twists [`crate::ops`] finds, each aimable at any
+//! slots its setups reach.
+//!
+//! A found 3-cycle `x → y → z` is aimed at slots `t → s → u` by a setup
+//! `S` taking `t, s, u` to `x, y, z`: `S`, the cycle, then `S'`. Setups
+//! come from a breadth-first search over ordered triples of the orbit's
+//! slots, once per operation (a 2-twist's triple repeats its second
+//! slot); the cheapest cycle and setup for every triple is kept
+//! ([`OrbitLibrary::cost`]).
+
+use crate::model::Model;
+
+/// Most slots an orbit may have for the triple search (`n³` states).
+pub(crate) const MAX_ORBIT: usize = 64;
+
+/// What a pure operation does to its orbit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OpKind {
+    /// The piece in `slots[0]` goes to `slots[1]` gaining `twist[0]`, and
+    /// so on round.
+    Cycle,
+    /// The pieces in `slots[0]` and `slots[1]` (`slots[2]` repeats it)
+    /// stay, gaining `twist[0]` and `twist[1]`.
+    Twist,
+}
+
+/// A sequence that cycles three slots of one orbit, or twists two, and
+/// changes nothing else that counts.
+#[derive(Clone, Debug)]
+pub(crate) struct PureOp {
+    pub moves: Vec<usize>,
+    pub kind: OpKind,
+    pub slots: [u16; 3],
+    pub twist: [u8; 3],
+}
+
+/// The pure 3-cycles of one orbit and their setups.
+pub(crate) struct OrbitLibrary {
+    pub orbit: usize,
+    n: usize,
+    oris: u8,
+    /// The moves that turn the orbit.
+    moves: Vec<usize>,
+    /// Per move of `moves`: local slot → local slot, and the twist gained.
+    local: Vec<(Vec<u16>, Vec<u8>)>,
+    pub ops: Vec<PureOp>,
+    /// Per operation: setup distance and last move (index into `moves`) of
+    /// every ordered triple, `u8::MAX` where unreachable.
+    setups: Vec<(Vec<u8>, Vec<u16>)>,
+    /// Per ordered triple: the cheapest (cycle, cost), if any.
+    best: Vec<Option<(u16, u16)>>,
+}
+
+/// An operation aimed at slots: the whole sequence and what it does to
+/// their pieces (the one leaving, or staying in, `slots[i]` gains
+/// `twist[i]`).
+#[derive(Clone, Debug)]
+pub(crate) struct Aimed {
+    pub moves: Vec<usize>,
+    pub kind: OpKind,
+    pub slots: [u16; 3],
+    pub twist: [u8; 3],
+}
+
+impl OrbitLibrary {
+    /// The library of `ops` (3-cycles and 2-twists of `orbit`, found by
+    /// [`crate::ops::find_ops`]): each with its inverse and its setups.
+    /// `None` when there are none or the orbit is too big for setups.
+    pub fn new(
+        model: &Model,
+        orbit: usize,
+        moves: &[usize],
+        mut found: Vec<PureOp>,
+    ) -> Option<OrbitLibrary> {
+        let n = model.size[orbit];
+        if found.is_empty() || !(2..=MAX_ORBIT).contains(&n) {
+            return None;
+        }
+        let base = model.base[orbit];
+        let touching: Vec<usize> = moves
+            .iter()
+            .copied()
+            .filter(|&m| {
+                model.moves[m]
+                    .support
+                    .iter()
+                    .any(|&s| model.orbit_of[s as usize] as usize == orbit)
+            })
+            .collect();
+        // Each operation's inverse: a cycle the other way round, a twist
+        // the other way.
+        let inverses: Vec<PureOp> = found
+            .iter()
+            .map(|c| {
+                let moves: Vec<usize> = c
+                    .moves
+                    .iter()
+                    .rev()
+                    .map(|&m| model.moves[m].inverse)
+                    .collect();
+                let o = model.oris[orbit];
+                let neg = |t: u8| (o - t % o) % o;
+                match c.kind {
+                    OpKind::Cycle => PureOp {
+                        moves,
+                        kind: OpKind::Cycle,
+                        slots: [c.slots[0], c.slots[2], c.slots[1]],
+                        twist: [neg(c.twist[2]), neg(c.twist[1]), neg(c.twist[0])],
+                    },
+                    OpKind::Twist => PureOp {
+                        moves,
+                        kind: OpKind::Twist,
+                        slots: c.slots,
+                        twist: [neg(c.twist[0]), neg(c.twist[1]), 0],
+                    },
+                }
+            })
+            .collect();
+        found.extend(inverses);
+        let local = touching
+            .iter()
+            .map(|&m| {
+                let mv = &model.moves[m];
+                let dest = (0..n)
+                    .map(|s| (mv.dest[base + s] as usize - base) as u16)
+                    .collect();
+                let twist = (0..n).map(|s| mv.twist[base + s]).collect();
+                (dest, twist)
+            })
+            .collect();
+        let mut library = OrbitLibrary {
+            orbit,
+            n,
+            oris: model.oris[orbit],
+            moves: touching,
+            local,
+            ops: found,
+            setups: Vec::new(),
+            best: Vec::new(),
+        };
+        library.setups = (0..library.ops.len())
+            .map(|c| library.setup_search(c))
+            .collect();
+        library.best = (0..n * n * n)
+            .map(|t| {
+                (0..library.ops.len())
+                    .filter(|&c| library.ops[c].kind == OpKind::Cycle)
+                    .filter_map(|c| {
+                        let d = library.setups[c].0[t];
+                        (d != u8::MAX)
+                            .then(|| (c as u16, 2 * d as u16 + library.ops[c].moves.len() as u16))
+                    })
+                    .min_by_key(|&(c, cost)| (cost, c))
+            })
+            .collect();
+        Some(library)
+    }
+
+    fn triple(&self, t: u16, s: u16, u: u16) -> usize {
+        (t as usize * self.n + s as usize) * self.n + u as usize
+    }
+
+    /// Breadth-first over ordered triples from the cycle's own.
+    fn setup_search(&self, c: usize) -> (Vec<u8>, Vec<u16>) {
+        let n = self.n;
+        let mut dist = vec![u8::MAX; n * n * n];
+        let mut last = vec![0u16; n * n * n];
+        let [x, y, z] = self.ops[c].slots;
+        let start = self.triple(x, y, z);
+        dist[start] = 0;
+        let mut frontier = vec![start as u32];
+        let mut d = 0u8;
+        while !frontier.is_empty() && d < u8::MAX - 1 {
+            let mut next = Vec::new();
+            for &t in &frontier {
+                let t = t as usize;
+                let (a, b, u) = (t / (n * n), (t / n) % n, t % n);
+                for (mi, (dest, _)) in self.local.iter().enumerate() {
+                    let to = self.triple(dest[a], dest[b], dest[u]);
+                    if dist[to] == u8::MAX {
+                        dist[to] = d + 1;
+                        last[to] = mi as u16;
+                        next.push(to as u32);
+                    }
+                }
+            }
+            frontier = next;
+            d += 1;
+        }
+        (dist, last)
+    }
+
+    /// The cheapest cycle moving `t → s → u`, aimed, and its cost.
+    pub fn cost(&self, t: u16, s: u16, u: u16) -> Option<u16> {
+        self.best[self.triple(t, s, u)].map(|(_, cost)| cost)
+    }
+
+    /// Cycle `c` aimed at `t → s → u` (`None` if no setup reaches them).
+    pub fn aim(&self, model: &Model, c: usize, t: u16, s: u16, u: u16) -> Option<Aimed> {
+        let (dist, last) = &self.setups[c];
+        let mut at = self.triple(t, s, u);
+        if dist[at] == u8::MAX {
+            return None;
+        }
+        // The path R from the cycle's slots to (t, s, u), read backwards.
+        let mut r: Vec<usize> = Vec::new();
+        let n = self.n;
+        while dist[at] > 0 {
+            let mi = last[at] as usize;
+            r.push(self.moves[mi]);
+            let inv = model.moves[self.moves[mi]].inverse;
+            let back = &model.moves[inv];
+            let base = model.base[self.orbit];
+            let un = |x: usize| (back.dest[base + x] as usize - base) as u16;
+            let (a, b, cc) = (at / (n * n), (at / n) % n, at % n);
+            at = self.triple(un(a), un(b), un(cc));
+        }
+        r.reverse();
+        // S = R', then the cycle, then R.
+        let mut moves: Vec<usize> = r.iter().rev().map(|&m| model.moves[m].inverse).collect();
+        moves.extend_from_slice(&self.ops[c].moves);
+        moves.extend_from_slice(&r);
+        let kind = self.ops[c].kind;
+        let slots = [t, s, u];
+        let mut twist = self.twists_of(model, &moves, slots);
+        if kind == OpKind::Twist {
+            twist[2] = 0;
+        }
+        Some(Aimed {
+            moves,
+            kind,
+            slots,
+            twist,
+        })
+    }
+
+    /// Every cycle aimed at `t → s → u`.
+    pub fn aim_all(&self, model: &Model, t: u16, s: u16, u: u16) -> Vec<Aimed> {
+        (0..self.ops.len())
+            .filter(|&c| self.ops[c].kind == OpKind::Cycle)
+            .filter_map(|c| self.aim(model, c, t, s, u))
+            .collect()
+    }
+
+    /// Every 2-twist aimed at slots `t` and `s`.
+    pub fn aim_twists(&self, model: &Model, t: u16, s: u16) -> Vec<Aimed> {
+        (0..self.ops.len())
+            .filter(|&c| self.ops[c].kind == OpKind::Twist)
+            .filter_map(|c| self.aim(model, c, t, s, s))
+            .collect()
+    }
+
+    fn twists_of(&self, model: &Model, moves: &[usize], slots: [u16; 3]) -> [u8; 3] {
+        let base = model.base[self.orbit];
+        slots.map(|s| model.follow(moves, (base + s as usize) as u16).1 % self.oris)
+    }
+
+    /// The orbit's slot count.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+}

@@ -1,0 +1,271 @@
+//! Pure operations found by optimal search, for orbits whose short
+//! commutators the cheaper searches of [`crate::ops`] miss (puzzles whose
+//! every turn moves many pieces, or whose orbits are tied together).
+//!
+//! The position to solve is the goal with three pieces of the orbit
+//! cycled (or two twisted); everything outside the orbit and the kept
+//! orbits is left out of the goal, so the search only has to put those
+//! back. An optimal solution is then a shortest sequence doing exactly
+//! the opposite cycle: a pure operation. It is found once per orbit and
+//! kept; the search is the generic IDA* with pattern databases.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use twistor_core::store::NoStore;
+use twistor_core::{Layout, Pattern, PatternOrbit, Puzzle};
+use twistor_search::{MoveSet, SolveOptions, Solver, SolverOptions};
+
+use crate::model::Model;
+use crate::ops::{read_op, GoalSlots};
+use crate::pure::{OpKind, PureOp};
+
+/// Memory for the search's tables.
+const SEARCH_MEMORY: u64 = 64 << 20;
+/// Longest operation looked for.
+const MAX_OP_MOVES: u32 = 16;
+/// Seconds all the searches for one orbit may take.
+const SEARCH_SECS: f64 = 6.0;
+
+/// Operations of `orbit` (3-cycles, and 2-twists where pieces turn) that
+/// keep the orbits `keep` marks, by optimal search over all of `moves`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn ops_by_search(
+    model: &Model,
+    moves: &MoveSet,
+    goal: &Pattern,
+    goal_slots: &GoalSlots,
+    orbit: usize,
+    keep: &[bool],
+    stop: &AtomicBool,
+) -> Vec<PureOp> {
+    let layout = moves.layout();
+    let Some(target) = target(layout, goal, orbit, keep) else {
+        return Vec::new();
+    };
+    let puzzle = Puzzle::new("staged operation", layout.clone(), target.clone());
+    let options = SolverOptions {
+        memory_bytes: SEARCH_MEMORY,
+        threads: 2,
+        store: Arc::new(NoStore),
+        symmetry: false,
+    };
+    let Ok(mut solver) = Solver::new(
+        &puzzle,
+        moves.clone(),
+        target.clone(),
+        &options,
+        stop,
+        &mut |_| {},
+    ) else {
+        return Vec::new();
+    };
+    let base = model.base[orbit];
+    let n = model.size[orbit];
+    let mut found: Vec<PureOp> = Vec::new();
+    let mut tried: Vec<Vec<u16>> = Vec::new();
+    let end = Instant::now() + Duration::from_secs_f64(SEARCH_SECS);
+    // Triples a move cycles (so a short operation on them is likely),
+    // one per move, until every slot is in one.
+    let mut covered = vec![false; n];
+    for mv in &model.moves {
+        let slots: Vec<u16> = mv
+            .support
+            .iter()
+            .filter(|&&s| model.orbit_of[s as usize] as usize == orbit)
+            .map(|&s| (s as usize - base) as u16)
+            .collect();
+        if slots.len() < 3 || slots.iter().all(|&s| covered[s as usize]) || Instant::now() >= end {
+            continue;
+        }
+        // Three slots holding different goal ids, along the move's cycle.
+        let mut triple: Vec<u16> = Vec::new();
+        let mut at = slots[0];
+        for _ in 0..n {
+            if !triple
+                .iter()
+                .any(|&t| goal_slots.id[base + t as usize] == goal_slots.id[base + at as usize])
+            {
+                triple.push(at);
+            }
+            if triple.len() == 3 {
+                break;
+            }
+            at = (mv.dest[base + at as usize] as usize - base) as u16;
+            if at == slots[0] {
+                break;
+            }
+        }
+        if triple.len() < 3 || tried.contains(&triple) {
+            continue;
+        }
+        tried.push(triple.clone());
+        for &t in &triple {
+            covered[t as usize] = true;
+        }
+        let position = cycled(layout, &target, orbit, [triple[0], triple[1], triple[2]]);
+        if let Some(op) = solve(
+            model,
+            &mut solver,
+            &position,
+            orbit,
+            keep,
+            goal_slots,
+            stop,
+            end,
+        ) {
+            // One cycle a component is enough: setups aim it anywhere
+            // in it.
+            for (s, c) in covered.iter_mut().enumerate() {
+                if connected(model, orbit, op.slots[0] as usize, s) {
+                    *c = true;
+                }
+            }
+            found.push(op);
+        }
+    }
+    // A twist of two pieces, where pieces turn.
+    if model.oris[orbit] > 1 && n >= 2 {
+        let position = twisted(layout, &target, orbit, [0, 1]);
+        if let Some(op) = solve(
+            model,
+            &mut solver,
+            &position,
+            orbit,
+            keep,
+            goal_slots,
+            stop,
+            end,
+        ) {
+            if op.kind == OpKind::Twist {
+                found.push(op);
+            }
+        }
+    }
+    found
+}
+
+#[allow(clippy::too_many_arguments)]
+fn solve(
+    model: &Model,
+    solver: &mut Solver,
+    position: &Pattern,
+    orbit: usize,
+    keep: &[bool],
+    goal_slots: &GoalSlots,
+    stop: &AtomicBool,
+    end: Instant,
+) -> Option<PureOp> {
+    let inner = AtomicBool::new(false);
+    let options = SolveOptions {
+        max_depth: MAX_OP_MOVES,
+        threads: 2,
+        ..SolveOptions::default()
+    };
+    let report = std::thread::scope(|scope| {
+        let (done, finished) = std::sync::mpsc::channel::<()>();
+        let inner = &inner;
+        scope.spawn(move || loop {
+            match finished.recv_timeout(Duration::from_millis(50)) {
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if stop.load(Ordering::Relaxed) || Instant::now() >= end {
+                        inner.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                }
+                _ => return,
+            }
+        });
+        let report = solver.solve(position, &options, inner, &mut |_| {});
+        drop(done);
+        report
+    });
+    let solution = report.solutions.into_iter().next()?;
+    read_op(model, orbit, keep, goal_slots, &solution).map(|(_, op)| op)
+}
+
+/// Whether the moves take slot `a` of `orbit` to slot `b`.
+fn connected(model: &Model, orbit: usize, a: usize, b: usize) -> bool {
+    let base = model.base[orbit];
+    let n = model.size[orbit];
+    let mut seen = vec![false; n];
+    let mut stack = vec![a];
+    seen[a] = true;
+    while let Some(x) = stack.pop() {
+        if x == b {
+            return true;
+        }
+        for mv in &model.moves {
+            let y = mv.dest[base + x] as usize - base;
+            if !seen[y] {
+                seen[y] = true;
+                stack.push(y);
+            }
+        }
+    }
+    false
+}
+
+/// The goal with every orbit but `orbit` and the kept ones left out (its
+/// pieces alike, their orientations unknown).
+fn target(layout: &Layout, goal: &Pattern, orbit: usize, keep: &[bool]) -> Option<Pattern> {
+    let orbits: Vec<PatternOrbit> = layout
+        .pattern_orbits(goal)
+        .into_iter()
+        .enumerate()
+        .map(|(k, o)| {
+            if k == orbit || keep[k] {
+                o
+            } else {
+                let n = o.pieces.len();
+                PatternOrbit {
+                    pieces: vec![0; n],
+                    orientation: vec![0; n],
+                    orientation_mod: Some(vec![1; n]),
+                }
+            }
+        })
+        .collect();
+    layout.pattern(&orbits).ok()
+}
+
+/// `pattern` with the pieces of `orbit` in slots `t[0] → t[1] → t[2]`
+/// moved round.
+fn cycled(layout: &Layout, pattern: &Pattern, orbit: usize, t: [u16; 3]) -> Pattern {
+    let mut orbits = layout.pattern_orbits(pattern);
+    let o = &mut orbits[orbit];
+    let [a, b, c] = t.map(|x| x as usize);
+    let (pa, pb, pc) = (o.pieces[a], o.pieces[b], o.pieces[c]);
+    let (oa, ob, oc) = (o.orientation[a], o.orientation[b], o.orientation[c]);
+    o.pieces[b] = pa;
+    o.pieces[c] = pb;
+    o.pieces[a] = pc;
+    o.orientation[b] = oa;
+    o.orientation[c] = ob;
+    o.orientation[a] = oc;
+    if let Some(m) = &mut o.orientation_mod {
+        let (ma, mb, mc) = (m[a], m[b], m[c]);
+        m[b] = ma;
+        m[c] = mb;
+        m[a] = mc;
+    }
+    layout.pattern(&orbits).unwrap_or_else(|_| pattern.clone())
+}
+
+/// `pattern` with the pieces of `orbit` in slots `t[0]` and `t[1]` turned
+/// one step each way.
+fn twisted(layout: &Layout, pattern: &Pattern, orbit: usize, t: [usize; 2]) -> Pattern {
+    let mut orbits = layout.pattern_orbits(pattern);
+    let oris = layout.orbits()[orbit].num_orientations() as u8;
+    let o = &mut orbits[orbit];
+    let modulus = |s: usize| {
+        o.orientation_mod
+            .as_ref()
+            .map_or(oris, |m| if m[s] == 0 { oris } else { m[s] })
+    };
+    let (m0, m1) = (modulus(t[0]), modulus(t[1]));
+    o.orientation[t[0]] = (o.orientation[t[0]] + 1) % m0;
+    o.orientation[t[1]] = (o.orientation[t[1]] + m1 - 1) % m1;
+    layout.pattern(&orbits).unwrap_or_else(|_| pattern.clone())
+}

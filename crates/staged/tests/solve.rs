@@ -1,0 +1,176 @@
+//! The staged solver against positions with known answers: every solution
+//! is played back on the puzzle and must reach the goal.
+
+use std::sync::atomic::AtomicBool;
+
+use twistor_core::random::SeededRng;
+use twistor_core::{Pattern, Puzzle};
+use twistor_geometry::{build, PuzzleOptions};
+use twistor_search::{Metric, MoveSet};
+use twistor_staged::{Method, PieceSpec, StageSpec, StagedError, StagedOptions, StagedSolver};
+
+fn puzzle(name: &str) -> (Puzzle, MoveSet) {
+    let puzzle = build(name, &PuzzleOptions::default())
+        .expect("a named puzzle")
+        .into_puzzle();
+    let moves = MoveSet::all(&puzzle, Metric::Htm).expect("its moves");
+    (puzzle, moves)
+}
+
+fn scrambled(puzzle: &Puzzle, moves: &MoveSet, length: usize, seed: u64) -> Pattern {
+    let mut rng = SeededRng::new(seed);
+    (0..length).fold(puzzle.start().clone(), |p, _| {
+        let m = rng.below(moves.moves().len());
+        puzzle.layout().apply(&p, &moves.moves()[m].transformation)
+    })
+}
+
+fn played(puzzle: &Puzzle, moves: &MoveSet, from: &Pattern, solution: &[usize]) -> Pattern {
+    solution.iter().fold(from.clone(), |p, &m| {
+        puzzle.layout().apply(&p, &moves.moves()[m].transformation)
+    })
+}
+
+/// Solves `count` positions of `name` scrambled by `length` random moves,
+/// checking each answer by playing it.
+fn solves(name: &str, length: usize, count: u64) -> Vec<usize> {
+    let (puzzle, moves) = puzzle(name);
+    let mut solver = StagedSolver::new(
+        moves.clone(),
+        puzzle.start().clone(),
+        None,
+        StagedOptions::default(),
+    )
+    .expect("a solver");
+    (0..count)
+        .map(|seed| {
+            let position = scrambled(&puzzle, &moves, length, seed);
+            let solution = solver
+                .solve(&position, &AtomicBool::new(false), &mut |_| {})
+                .unwrap_or_else(|e| panic!("{name} seed {seed}: {e}"));
+            assert_eq!(
+                &played(&puzzle, &moves, &position, &solution.moves),
+                puzzle.start(),
+                "{name} seed {seed}"
+            );
+            solution.moves.len()
+        })
+        .collect()
+}
+
+#[test]
+fn cubes_and_minxes_are_solved() {
+    for (name, length, count) in [
+        ("2x2x2", 40, 2),
+        ("3x3x3", 60, 2),
+        ("4x4x4", 80, 1),
+        ("megaminx", 120, 1),
+    ] {
+        let lengths = solves(name, length, count);
+        assert!(lengths.iter().all(|&l| l > 0), "{name}: {lengths:?}");
+    }
+}
+
+#[test]
+fn puzzles_whose_turns_move_many_pieces_are_solved() {
+    // Deep face turns and tied orbits: the commutators of short sequences
+    // do not reach everything, the later searches must.
+    for name in ["pyraminx", "FTO", "skewb"] {
+        solves(name, 60, 2);
+    }
+}
+
+#[test]
+fn a_solved_position_takes_no_moves() {
+    let (puzzle, moves) = puzzle("3x3x3");
+    let mut solver = StagedSolver::new(
+        moves,
+        puzzle.start().clone(),
+        None,
+        StagedOptions::default(),
+    )
+    .unwrap();
+    let solution = solver
+        .solve(puzzle.start(), &AtomicBool::new(false), &mut |_| {})
+        .unwrap();
+    assert!(solution.moves.is_empty());
+}
+
+#[test]
+fn a_twisted_corner_is_unreachable() {
+    // One corner turned in place: no sequence of turns does that.
+    let (puzzle, moves) = puzzle("3x3x3");
+    let layout = puzzle.layout();
+    let mut orbits = layout.pattern_orbits(puzzle.start());
+    let k = layout.orbit_index("CORNERS").unwrap();
+    orbits[k].orientation[0] = 1;
+    let twisted = layout.pattern(&orbits).unwrap();
+    let mut solver = StagedSolver::new(
+        moves,
+        puzzle.start().clone(),
+        None,
+        StagedOptions::default(),
+    )
+    .unwrap();
+    let err = solver
+        .solve(&twisted, &AtomicBool::new(false), &mut |_| {})
+        .unwrap_err();
+    assert!(matches!(err, StagedError::Unreachable { .. }), "{err}");
+}
+
+#[test]
+fn stages_given_are_worked_in_order() {
+    // Edges first, then corners: every step of the first stage is about
+    // edges, and the answer still solves the cube.
+    let (puzzle, moves) = puzzle("3x3x3");
+    let layout = puzzle.layout();
+    let edges = layout.orbit_index("EDGES").unwrap();
+    let corners = layout.orbit_index("CORNERS").unwrap();
+    let plan = vec![
+        StageSpec {
+            name: "edges".into(),
+            pieces: vec![PieceSpec {
+                orbit: edges,
+                slots: None,
+            }],
+            moves: None,
+        },
+        StageSpec {
+            name: "corners".into(),
+            pieces: vec![PieceSpec {
+                orbit: corners,
+                slots: None,
+            }],
+            moves: None,
+        },
+    ];
+    let mut solver = StagedSolver::new(
+        moves.clone(),
+        puzzle.start().clone(),
+        Some(plan),
+        StagedOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        solver.plan(),
+        vec![
+            ("edges".to_string(), "EDGES".to_string()),
+            ("corners".to_string(), "CORNERS".to_string())
+        ]
+    );
+    let position = scrambled(&puzzle, &moves, 40, 7);
+    let solution = solver
+        .solve(&position, &AtomicBool::new(false), &mut |_| {})
+        .unwrap();
+    assert_eq!(
+        &played(&puzzle, &moves, &position, &solution.moves),
+        puzzle.start()
+    );
+    let first_corner_step = solution.steps.iter().position(|s| s.stage == "corners");
+    for step in &solution.steps[..first_corner_step.unwrap_or(solution.steps.len())] {
+        assert_eq!(step.stage, "edges");
+        if step.method == Method::Search {
+            assert!(step.what.starts_with("EDGES"), "{step:?}");
+        }
+    }
+}
