@@ -96,6 +96,23 @@ pub enum Turn444 {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Alg444(pub Vec<Turn444>);
 
+impl Alg444 {
+    /// The sequence undoing this one.
+    pub fn inverse(&self) -> Alg444 {
+        Alg444(
+            self.0
+                .iter()
+                .rev()
+                .map(|t| match *t {
+                    Turn444::Move(m) => Turn444::Move(m.inverse()),
+                    Turn444::Rotation(axis, amount) => Turn444::Rotation(axis, (4 - amount) % 4),
+                })
+                .filter(|t| !matches!(t, Turn444::Rotation(_, 0)))
+                .collect(),
+        )
+    }
+}
+
 impl FromStr for Alg444 {
     type Err = Cube444Error;
 
@@ -261,6 +278,73 @@ impl Cube444 {
     /// The colour on each sticker (face·16 + row·4 + column).
     pub fn stickers(&self) -> &[u8; N_STICKERS] {
         &self.stickers
+    }
+
+    /// The position with these sticker colours (0..6, U R F D L B), if it
+    /// is one the 4x4x4 can reach: four centres of each colour, every
+    /// wing a wing of the cube appearing once, every corner a corner of
+    /// the cube appearing once, the corners' twists summing to whole turns.
+    pub fn from_stickers(stickers: [u8; N_STICKERS]) -> Result<Cube444, Cube444Error> {
+        if stickers.iter().any(|&c| c >= 6) {
+            return Err(Cube444Error::InvalidPosition(
+                "a sticker colour past the sixth",
+            ));
+        }
+        let cube = Cube444 { stickers };
+        let m = model();
+        let mut centres = [0u8; 6];
+        for &s in &m.pieces.centres {
+            centres[stickers[s] as usize] += 1;
+        }
+        if centres != [4; 6] {
+            return Err(Cube444Error::InvalidPosition(
+                "not four centres of each colour",
+            ));
+        }
+        let mut wings = cube.wings().to_vec();
+        wings.sort_unstable();
+        if wings != (0..24).collect::<Vec<u8>>() {
+            return Err(Cube444Error::InvalidPosition(
+                "a wing twice, or no wing of the cube",
+            ));
+        }
+        let solved = solved_stickers();
+        let mut corners = Vec::new();
+        let mut twist = 0;
+        for slot in &m.pieces.corners {
+            let colours: Vec<u8> = slot.iter().map(|&s| stickers[s]).collect();
+            let found = (0..8).find_map(|c| {
+                let home: Vec<u8> = m.pieces.corners[c].iter().map(|&s| solved[s]).collect();
+                (0..3)
+                    .find(|&t| (0..3).all(|k| colours[(k + t) % 3] == home[k]))
+                    .map(|t| (c, t))
+            });
+            let Some((c, t)) = found else {
+                return Err(Cube444Error::InvalidPosition(
+                    "a corner that is not one of the cube's",
+                ));
+            };
+            corners.push(c);
+            twist += t;
+        }
+        corners.sort_unstable();
+        corners.dedup();
+        if corners.len() != 8 || twist % 3 != 0 {
+            return Err(Cube444Error::InvalidPosition(
+                "a corner twice, or the corners twisted",
+            ));
+        }
+        Ok(cube)
+    }
+
+    /// The sticker at `point` on the cube's surface (faces at ±4 along
+    /// x = R, y = U, z = F; sticker centres at ±1 and ±3), if one is there.
+    pub fn sticker_at(point: [i32; 3]) -> Option<usize> {
+        let on_face = point.iter().filter(|c| c.abs() == 4).count() == 1;
+        let odd = point
+            .iter()
+            .all(|&c| c.abs() == 4 || c.abs() == 1 || c.abs() == 3);
+        (on_face && odd).then(|| geometry::sticker_at(point))
     }
 
     pub(crate) fn permuted(&self, perm: &Perm) -> Cube444 {

@@ -75,7 +75,7 @@ pub(crate) fn cubie(s: usize) -> V {
     std::array::from_fn(|k| p[k] - n[k])
 }
 
-fn sticker_at(p: V) -> usize {
+pub(crate) fn sticker_at(p: V) -> usize {
     let f = (0..6)
         .find(|&f| dot(p, NORMALS[f]) == 4)
         .expect("a sticker position");

@@ -76,6 +76,9 @@ pub enum Cube444Error {
         /// Its place in the algorithm, from 1.
         position: usize,
     },
+    /// Stickers that are no position of the 4x4x4.
+    #[error("not a 4x4x4 position: {0}")]
+    InvalidPosition(&'static str),
     /// A bug: the solver failed to solve a position (every 4x4x4
     /// position has a solution).
     #[error("internal error in the 4x4x4 solver: {0}")]

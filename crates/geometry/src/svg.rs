@@ -149,6 +149,45 @@ fn placements(gp: &GeneratedPuzzle) -> Vec<Option<Placement>> {
     placed
 }
 
+/// For each sticker of the puzzle's geometry (in
+/// [`Geometry::stickers`](crate::Geometry::stickers) order), the face whose
+/// colour it shows in `pattern`: the face of the sticker its piece had
+/// there when solved; `None` where the definition leaves the piece out.
+pub fn sticker_faces(gp: &GeneratedPuzzle, pattern: &Pattern) -> Vec<Option<usize>> {
+    let g = gp.geometry();
+    let layout = gp.puzzle().layout();
+    let start = gp.puzzle().start();
+    let mut slot_of: Vec<Option<usize>> = vec![None; g.orbits().len()];
+    for (j, &o) in gp.kept_orbits().iter().enumerate() {
+        slot_of[o] = Some(j);
+    }
+    g.stickers()
+        .iter()
+        .map(|st| {
+            let cubie = &g.cubies()[st.cubie];
+            let j = slot_of[cubie.orbit]?;
+            let perm = layout.perm(pattern.as_bytes(), j);
+            let ori = layout.ori(pattern.as_bytes(), j);
+            let piece = perm[cubie.index];
+            let (o, _) = layout.decode_orientation(j, ori[cubie.index]);
+            // The piece's home: the first slot holding that piece at the start.
+            let home = layout
+                .perm(start.as_bytes(), j)
+                .iter()
+                .position(|&x| x == piece)
+                .unwrap_or(cubie.index);
+            let home_cubie = &g.cubies()[g.orbits()[cubie.orbit].cubies[home]];
+            let k = cubie.stickers.len();
+            let own = if k == 1 {
+                0
+            } else {
+                (st.ord + k - (o as usize % k)) % k
+            };
+            Some(g.stickers()[home_cubie.stickers[own]].face)
+        })
+        .collect()
+}
+
 /// The stickers of `pattern` as drawn in a net of the given size.
 pub fn draw(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> Vec<DrawnSticker> {
     let g = gp.geometry();
@@ -162,49 +201,18 @@ pub fn draw(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> Ve
             .map_or(UNTRACKED, |(_, c)| c)
             .to_string()
     };
-    let layout = gp.puzzle().layout();
-    let start = gp.puzzle().start();
-    let slot_of: Vec<Option<usize>> = {
-        let mut v = vec![None; g.orbits().len()];
-        for (j, &o) in gp.kept_orbits().iter().enumerate() {
-            v[o] = Some(j);
-        }
-        v
-    };
+    let shown = sticker_faces(gp, pattern);
     let place = placements(gp);
     // (face, colour, corners) of each sticker before scaling.
     type Raw = (usize, String, Vec<(f64, f64)>);
     let mut raw: Vec<Raw> = Vec::new();
-    for st in g.stickers() {
+    for (st, face_shown) in g.stickers().iter().zip(&shown) {
         let Some(pl) = place[st.face] else {
             continue;
         };
         let n = faces[st.face].normal;
         let pts: Vec<(f64, f64)> = st.polygon.iter().map(|&p| pl.apply(local(n, p))).collect();
-        let cubie = &g.cubies()[st.cubie];
-        let color = match slot_of[cubie.orbit] {
-            None => UNTRACKED.to_string(),
-            Some(j) => {
-                let perm = layout.perm(pattern.as_bytes(), j);
-                let ori = layout.ori(pattern.as_bytes(), j);
-                let piece = perm[cubie.index];
-                let (o, _) = layout.decode_orientation(j, ori[cubie.index]);
-                // The piece's home: the first slot holding that piece at the start.
-                let home = layout
-                    .perm(start.as_bytes(), j)
-                    .iter()
-                    .position(|&x| x == piece)
-                    .unwrap_or(cubie.index);
-                let home_cubie = &g.cubies()[g.orbits()[cubie.orbit].cubies[home]];
-                let k = cubie.stickers.len();
-                let own = if k == 1 {
-                    0
-                } else {
-                    (st.ord + k - (o as usize % k)) % k
-                };
-                color_of(g.stickers()[home_cubie.stickers[own]].face)
-            }
-        };
+        let color = face_shown.map_or(UNTRACKED.to_string(), color_of);
         raw.push((st.face, color, pts));
     }
     // Fit into the drawing, y down.

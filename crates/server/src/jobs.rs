@@ -11,7 +11,7 @@
 
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -26,14 +26,11 @@ use tokio_stream::wrappers::ReceiverStream;
 use tokio_stream::StreamExt;
 use twistor_core::store::StoreEvent;
 use twistor_core::Pattern;
-use twistor_cube333::{solve_two_phase, CubeCorrespondence, TwoPhaseOptions, TwoPhaseTables};
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::alg_transformation;
 use twistor_search::gods::{self, GodsControl, GodsEvent, GodsOptions};
-use twistor_search::{Metric, MoveSet, SolutionCount, TableEvent};
-use twistor_tools::portfolio::{
-    Engine, Engines, Orientation, Outcome, Portfolio, PortfolioEvent, PortfolioOptions,
-};
+use twistor_search::{Metric, MoveSet, TableEvent};
+use twistor_tools::portfolio::{Mode, Outcome, Portfolio, PortfolioEvent, PortfolioOptions};
 
 use crate::api::{blocking, ApiError};
 use crate::puzzles::{Loaded, PuzzleRef};
@@ -194,8 +191,9 @@ pub struct SolveRequest {
     puzzle: PuzzleRef,
     #[serde(default)]
     alg: String,
-    /// `optimal` (the default: the generic search, or the dedicated 3x3x3
-    /// solver where it applies) or `two-phase` (the 3x3x3 only).
+    /// `fast` (an answer for every puzzle, from the engine that fits it)
+    /// or `optimal` (the shortest, where the search is within reach);
+    /// `two-phase` is read as `fast`.
     #[serde(default)]
     engine: Option<String>,
     /// Longest solution looked for.
@@ -221,20 +219,19 @@ pub async fn solve(
         })
         .await?
     };
-    let engine = r.engine.unwrap_or_else(|| "optimal".to_string());
-    if engine != "optimal" && engine != "two-phase" {
-        return Err(ApiError::bad_request(format!(
-            "engine {engine:?}: optimal or two-phase"
-        )));
-    }
+    let mode = match r.engine.as_deref().unwrap_or("fast") {
+        "fast" | "two-phase" => Mode::Fast,
+        "optimal" => Mode::Optimal,
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "engine {other:?}: fast or optimal"
+            )))
+        }
+    };
     let max_depth = r.max_depth.unwrap_or(40).min(100);
     let job_state = Arc::clone(&state);
     run_job(state, move |lines| {
-        if engine == "two-phase" {
-            two_phase_job(&job_state, &loaded, &start, lines)
-        } else {
-            solve_optimal(&job_state, &loaded, &start, max_depth, lines)
-        }
+        solve_job(&job_state, &loaded, &start, mode, max_depth, lines)
     })
     .await
 }
@@ -255,10 +252,11 @@ fn table_line(e: &TableEvent) -> Option<Value> {
     }
 }
 
-fn solve_optimal(
+fn solve_job(
     state: &AppState,
     loaded: &Loaded,
     start: &Pattern,
+    mode: Mode,
     max_depth: u32,
     lines: &Lines,
 ) -> Result<(), ApiError> {
@@ -269,14 +267,9 @@ fn solve_optimal(
         memory_bytes: state.options.memory_bytes,
         dedicated_memory_bytes: state.options.memory_bytes,
         threads: state.options.threads,
-        count: SolutionCount::First(1),
-        min_depth: 0,
         max_depth,
-        engines: Engines::Any,
-        orientation: Orientation::AsHeld,
-        symmetry: true,
         store: Arc::clone(&state.options.store),
-        optimal_progress: None,
+        ..PortfolioOptions::new(mode)
     };
     let stop = &*lines.stop;
     let t0 = Instant::now();
@@ -287,8 +280,12 @@ fn solve_optimal(
                 "event": "progress", "depth": p.depth, "nodes": p.nodes,
                 "seconds": t0.elapsed().as_secs_f64(),
             })),
+            PortfolioEvent::Step(s) => Some(json!({
+                "event": "progress", "stage": s.stage, "step": s.what, "moves": s.moves,
+                "seconds": t0.elapsed().as_secs_f64(),
+            })),
             PortfolioEvent::Notice(n) => Some(json!({
-                "event": "notice", "notice": format!("{n:?}"),
+                "event": "notice", "notice": n.describe(),
             })),
         };
         if let Some(v) = line {
@@ -311,7 +308,7 @@ fn solve_optimal(
     for s in &answer.solutions {
         lines.send(json!({
             "event": "solution", "alg": s, "length": answer.length,
-            "engine": match answer.engine { Engine::Generic => "generic", Engine::Dedicated => "dedicated" },
+            "engine": answer.engine.name(), "optimal": answer.optimal,
         }));
     }
     let outcome = match answer.outcome {
@@ -319,6 +316,7 @@ fn solve_optimal(
         Outcome::NotWithin => "none within the depth",
         Outcome::Unreachable => "unreachable",
         Outcome::Stopped => "stopped",
+        Outcome::OutOfReach => "optimal search out of reach",
     };
     lines.send(json!({
         "event": "done", "outcome": outcome, "nodes": answer.nodes,
@@ -327,63 +325,8 @@ fn solve_optimal(
     Ok(())
 }
 
-/// The two-phase tables, loaded once for the server's life.
-static TWO_PHASE: OnceLock<TwoPhaseTables> = OnceLock::new();
-
-fn two_phase_job(
-    state: &AppState,
-    loaded: &Loaded,
-    start: &Pattern,
-    lines: &Lines,
-) -> Result<(), ApiError> {
-    let puzzle = &loaded.solving;
-    let corr = CubeCorrespondence::find(puzzle, &puzzle.search_moves()).ok_or_else(|| {
-        ApiError::bad_request("two-phase solves the 3x3x3 only; this puzzle is not it")
-    })?;
-    let t0 = Instant::now();
-    let words = two_phase(state, puzzle, &corr, start, &mut |e| {
-        if let Some(v) = table_line(&TableEvent::Store(e)) {
-            lines.send(v);
-        }
-    })?;
-    lines.send(json!({
-        "event": "solution", "alg": words.join(" "), "length": words.len(), "engine": "two-phase",
-    }));
-    lines.send(json!({
-        "event": "done", "outcome": "solved", "seconds": t0.elapsed().as_secs_f64(),
-    }));
-    Ok(())
-}
-
-/// A two-phase solution of `position` on the 3x3x3 `corr` finds in
-/// `puzzle`, in its move names; the tables load once for the server's life
-/// (what happens to them goes to `report`).
-fn two_phase(
-    state: &AppState,
-    puzzle: &twistor_core::Puzzle,
-    corr: &CubeCorrespondence,
-    position: &Pattern,
-    report: &mut dyn FnMut(StoreEvent),
-) -> Result<Vec<String>, ApiError> {
-    let cube = corr.cube(puzzle.layout(), position).ok_or_else(|| {
-        ApiError::bad_request("not a position of the cube (pieces or orientations unknown)")
-    })?;
-    let tables =
-        TWO_PHASE.get_or_init(|| TwoPhaseTables::for_solves(&*state.options.store, 1, report));
-    // Looking on for a thousand probes after the first answer gives an easy
-    // cube a short one (milliseconds), as `333 solve` does.
-    let options = TwoPhaseOptions {
-        improve_probes: 1000,
-        ..TwoPhaseOptions::default()
-    };
-    let solution = solve_two_phase(tables, &cube, &options)
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    Ok(corr.move_names(puzzle, &solution.moves))
-}
-
-/// A solution of `position` found without a job's stream (two-phase on
-/// the 3x3x3, else the portfolio), or `None` when none comes within
-/// `secs` seconds.
+/// A solution of `position` found without a job's stream (the portfolio's
+/// fast mode), or `None` when none comes within `secs` seconds.
 pub fn solve_quietly(
     state: &AppState,
     loaded: &Loaded,
@@ -391,23 +334,13 @@ pub fn solve_quietly(
     secs: u64,
 ) -> Option<String> {
     let puzzle = &loaded.solving;
-    if let Some(corr) = CubeCorrespondence::find(puzzle, &puzzle.search_moves()) {
-        let words = two_phase(state, puzzle, &corr, position, &mut |_| {}).ok()?;
-        return Some(words.join(" "));
-    }
     let moves = MoveSet::all(puzzle, Metric::Htm).ok()?;
     let options = PortfolioOptions {
         memory_bytes: state.options.memory_bytes,
         dedicated_memory_bytes: state.options.memory_bytes,
         threads: state.options.threads,
-        count: SolutionCount::First(1),
-        min_depth: 0,
-        max_depth: 40,
-        engines: Engines::GenericOnly,
-        orientation: Orientation::AsHeld,
-        symmetry: true,
         store: Arc::clone(&state.options.store),
-        optimal_progress: None,
+        ..PortfolioOptions::new(Mode::Fast)
     };
     let stop = AtomicBool::new(false);
     let (done, finished) = std::sync::mpsc::channel::<()>();

@@ -739,6 +739,7 @@ impl OptimalEngine {
             min_depth: 0,
             max_depth: 40,
             threads: 1,
+            node_limit: u64::MAX,
         };
         loop {
             let points = self.chain.random_element(|n| rng.below(n));

@@ -218,6 +218,7 @@ impl Shortener {
             min_depth: 0,
             max_depth: window.len() as u32 - 1,
             threads: options.threads.max(1),
+            node_limit: u64::MAX,
         };
         let budget = options.max_nodes;
         let result = self

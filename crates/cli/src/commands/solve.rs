@@ -1,4 +1,5 @@
-//! `twistor solve`: optimal solutions of positions.
+//! `twistor solve`: optimal solutions of positions, or fast ones
+//! (`--fast`) for every puzzle.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -11,8 +12,8 @@ use twistor_formats::positions::{read_positions, PositionBody};
 use twistor_formats::resolve::alg_transformation;
 use twistor_search::{Metric, SaveGrown, SolutionCount, Solver, TableGrowth};
 use twistor_tools::portfolio::{
-    Engine, Engines, Notice, Orientation, Outcome, Portfolio, PortfolioEvent, PortfolioOptions,
-    HUGE_TABLE_MEMORY,
+    Engine, Engines, Mode, Notice, Orientation, Outcome, Portfolio, PortfolioEvent,
+    PortfolioOptions, HUGE_TABLE_MEMORY,
 };
 use twistor_tools::ToolError;
 
@@ -27,7 +28,7 @@ use crate::target::load_goal;
 /// Arguments of `twistor solve`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  twistor solve 3x3x3.tws --alg \"R U R' U' R' F R2 U' R' U' R U R' F'\"\n  twistor solve 2x2x2.tws random-2x2x2.scr --json\n  echo \"R U F\" | twistor solve 2x2x2.tws --moves U,F,R -n 3"
+    after_help = "Examples:\n  twistor solve 3x3x3.tws --alg \"R U R' U' R' F R2 U' R' U' R U R' F'\"\n  twistor solve 2x2x2.tws random-2x2x2.scr --json\n  echo \"R U F\" | twistor solve 2x2x2.tws --moves U,F,R -n 3\n  twistor scramble minx | twistor solve megaminx --fast\n  twistor random 5x5x5 -n 3 | twistor solve 5x5x5 --fast -v"
 )]
 pub struct SolveArgs {
     #[command(flatten)]
@@ -91,6 +92,14 @@ pub struct SolveArgs {
     /// rotation moves (`x`, `Uv`).
     #[arg(long)]
     up_to_rotation: bool,
+    /// Answer every position, not necessarily in the fewest moves: the
+    /// dedicated engine that fits the puzzle (two-phase on the 3x3x3, the
+    /// 4x4x4 reduction, Square-1 two-phase, the clock's solver), else an
+    /// optimal search where it is quick, else the staged solver (pieces
+    /// by search, then commutators), which answers any puzzle. One
+    /// solution a position; -v shows the engine's steps.
+    #[arg(long)]
+    fast: bool,
     /// Print one JSON object a line: `{"solutions": [...], "length": n}`.
     #[arg(long)]
     json: bool,
@@ -136,6 +145,7 @@ pub fn run(args: SolveArgs) -> CliResult {
     // solver loads its own.
     let dedicated_memory_bytes = free.map_or(memory_bytes, |f| f.saturating_sub(memory_bytes));
     let options = PortfolioOptions {
+        mode: if args.fast { Mode::Fast } else { Mode::Optimal },
         memory_bytes,
         dedicated_memory_bytes,
         threads,
@@ -159,6 +169,7 @@ pub fn run(args: SolveArgs) -> CliResult {
         symmetry: !args.no_symmetry,
         store: args.cache.store()?,
         optimal_progress: optimal_bar.map(crate::commands::cube333::optimal_progress),
+        stages: None,
     };
     let mut shown = Shown {
         huge_by_default: free.filter(|_| dedicated_memory_bytes >= HUGE_TABLE_MEMORY),
@@ -190,10 +201,11 @@ pub fn run(args: SolveArgs) -> CliResult {
     }
 
     let mut unsolved = 0;
+    let mut out_of_reach = 0;
     // Growth steps already printed by -v.
     let mut grown_shown = 0;
     for (name, start) in &positions {
-        shown.label = name.clone().unwrap_or_else(|| "position".to_string());
+        shown.label = label_of(name);
         shown.started = Instant::now();
         let label = shown.label.clone();
         let answer = portfolio
@@ -206,7 +218,23 @@ pub fn run(args: SolveArgs) -> CliResult {
             unreachable_line(&label, name, args.json, args.up_to_rotation);
             continue;
         }
+        if answer.outcome == Outcome::OutOfReach {
+            out_of_reach += 1;
+            out_of_reach_line(&label, name, args.json, &portfolio);
+            continue;
+        }
         match answer.engine {
+            Engine::TwoPhase
+            | Engine::Reduction444
+            | Engine::Square1
+            | Engine::Clock
+            | Engine::Staged => note!(
+                "{label}: {} moves in {:.2} s ({}{})",
+                answer.length.unwrap_or(0),
+                secs,
+                answer.engine.name(),
+                if answer.optimal { ", optimal" } else { "" }
+            ),
             Engine::Dedicated => note!(
                 "{label}: optimal {} moves in {:.2} s ({} nodes)",
                 answer.length.unwrap_or(0),
@@ -259,6 +287,13 @@ pub fn run(args: SolveArgs) -> CliResult {
     }
     portfolio.save_grown_tables(SaveGrown::All, &mut |e| shown.event(e));
     batch_result(unreadable)?;
+    if out_of_reach > 0 && unsolved == 0 {
+        return Err(CliError::failure(format!(
+            "{out_of_reach} position(s) not solved: an optimal search is out of reach; \
+             solve --fast answers every position"
+        )));
+    }
+    unsolved += out_of_reach;
     if unsolved > 0 {
         return Err(CliError::failure(format!(
             "{unsolved} position(s) not solved (unreachable, or no solution within --max-depth {})",
@@ -266,6 +301,16 @@ pub fn run(args: SolveArgs) -> CliResult {
         )));
     }
     Ok(())
+}
+
+/// How messages name a position: by its name, or for a long one (an alg
+/// read as a line) by its start.
+fn label_of(name: &Option<String>) -> String {
+    match name {
+        None => "position".to_string(),
+        Some(n) if n.chars().count() <= 32 => n.clone(),
+        Some(n) => format!("{} …", n.chars().take(24).collect::<String>().trim_end()),
+    }
 }
 
 /// What `twistor solve` shows on stderr as the portfolio works.
@@ -304,6 +349,34 @@ impl Shown {
                         p.nodes,
                         self.started.elapsed().as_secs_f64()
                     );
+                }
+            }
+            PortfolioEvent::Step(step) => {
+                if self.verbose {
+                    self.bar.finish();
+                    note!(
+                        "  {}: {:?} {}: {} moves{}",
+                        step.stage,
+                        step.method,
+                        step.what,
+                        step.moves,
+                        if step.nodes > 0 {
+                            format!(", {} nodes", step.nodes)
+                        } else {
+                            String::new()
+                        }
+                    );
+                } else {
+                    self.bar
+                        .message(&format!("{label}: {} ({})", step.what, step.stage));
+                }
+            }
+            PortfolioEvent::Notice(Notice::Plan(stages)) => {
+                if self.verbose {
+                    note!("staged solver: stages");
+                    for (name, pieces) in stages {
+                        note!("  {name}: {pieces}");
+                    }
                 }
             }
             PortfolioEvent::Notice(n) => {
@@ -422,11 +495,52 @@ fn notice(label: &str, n: &Notice) {
             "{label}: longer than {limit} moves; the {} table (built once if not cached)",
             table.title()
         ),
+        Notice::Chosen { engine, why } => note!(
+            "solving with {} ({why}; {})",
+            engine.row().title,
+            if engine.row().optimal {
+                "answers are optimal"
+            } else {
+                "answers are not proven shortest"
+            }
+        ),
+        Notice::Plan(_) => {}
+        Notice::OutOfReach(e) => note!(
+            "an optimal search is out of reach here: about 10^{:.0} nodes for a typical position \
+             ({} positions need at least {} moves); each position gets a short search, \
+             and --fast answers every one",
+            e.log10_nodes,
+            format_args!("10^{:.0}", e.log10_positions),
+            e.counting_bound
+        ),
+        Notice::UpToRotation { rotation } => note!(
+            "{label}: reachable only with the puzzle held differently: the answer starts with the rotation {rotation}"
+        ),
         Notice::ReachabilityUnknown => note!(
             "{label}: with pieces alike, whether the moves reach this position is not \
              known before searching; if it is the puzzle held differently, \
              --up-to-rotation solves it"
         ),
+    }
+}
+
+/// Reports a position whose optimal search is out of reach.
+fn out_of_reach_line(label: &str, name: &Option<String>, json: bool, portfolio: &Portfolio) {
+    let nodes = portfolio.out_of_reach().map_or(String::new(), |e| {
+        format!(" (about 10^{:.0} nodes)", e.log10_nodes)
+    });
+    note!(
+        "{label}: an optimal solution is out of reach{nodes}; \
+         --fast answers it (not necessarily in the fewest moves)"
+    );
+    if json {
+        let mut v = json!({ "solutions": [], "length": null, "out_of_reach": true });
+        if let Some(n) = name {
+            v["name"] = json!(n);
+        }
+        outln!("{v}");
+    } else {
+        outln!("# optimal search out of reach: use --fast");
     }
 }
 

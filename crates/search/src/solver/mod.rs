@@ -125,6 +125,8 @@ pub struct SolveOptions {
     pub max_depth: u32,
     /// Threads.
     pub threads: usize,
+    /// Most nodes to visit (see [`Solutions::node_limit`]).
+    pub node_limit: u64,
 }
 
 impl Default for SolveOptions {
@@ -134,6 +136,7 @@ impl Default for SolveOptions {
             min_depth: 0,
             max_depth: 40,
             threads: 1,
+            node_limit: u64::MAX,
         }
     }
 }
@@ -158,6 +161,8 @@ pub struct SolveReport {
     pub nodes: u64,
     /// Whether the search was stopped before it finished.
     pub stopped: bool,
+    /// Whether it was the node limit that stopped it.
+    pub over_limit: bool,
 }
 
 /// A solver for one puzzle, move set and goal.
@@ -279,6 +284,7 @@ impl Solver {
             .max_depth(options.max_depth)
             .expect(wanted)
             .stop_on(stop)
+            .node_limit(options.node_limit)
             .on_progress(progress);
         while report.solutions.len() < wanted {
             let Some(s) = solutions.next() else { break };
@@ -289,6 +295,7 @@ impl Solver {
         }
         report.nodes = solutions.nodes();
         report.stopped = solutions.stopped();
+        report.over_limit = solutions.over_limit();
         report
     }
 }

@@ -85,6 +85,9 @@ pub struct Solutions<'a> {
     last_nodes: u64,
     last_secs: f64,
     stopped: bool,
+    /// Most nodes the search may visit, judged before each depth.
+    node_limit: u64,
+    over_limit: bool,
     done: bool,
 }
 
@@ -112,6 +115,8 @@ impl Solver {
             last_nodes: 0,
             last_secs: 0.0,
             stopped: false,
+            node_limit: u64::MAX,
+            over_limit: false,
             done,
         }
     }
@@ -157,6 +162,20 @@ impl<'a> Solutions<'a> {
     pub fn stop_on(mut self, stop: &'a AtomicBool) -> Self {
         self.stop = stop;
         self
+    }
+
+    /// Ends the search before a depth whose modelled nodes (the last
+    /// depth's times the branching factor) would take the nodes visited
+    /// past `limit`: a budget decided from counts, so the same search
+    /// stops at the same depth every run.
+    pub fn node_limit(mut self, limit: u64) -> Self {
+        self.node_limit = limit;
+        self
+    }
+
+    /// Whether the node limit ended the search.
+    pub fn over_limit(&self) -> bool {
+        self.over_limit
     }
 
     /// Calls `progress` after each search of a depth.
@@ -279,6 +298,13 @@ impl Iterator for Solutions<'_> {
                 self.found.len().saturating_mul(2).max(self.found.len() + 1)
             } else {
                 if !self.start_depth() {
+                    self.done = true;
+                    return None;
+                }
+                let expected = self.last_nodes.saturating_mul(self.solver.branching);
+                if self.nodes.saturating_add(expected) > self.node_limit {
+                    self.over_limit = true;
+                    self.stopped = true;
                     self.done = true;
                     return None;
                 }

@@ -1,80 +1,26 @@
-//! Which engine solves a position, and when to switch: `twistor solve`'s
-//! policy as a library, so a web page or another program solves as the
-//! command line does.
-//!
-//! A [`Portfolio`] is set up for a puzzle, a move set and a goal. When the
-//! definition is the 3x3x3 turned by its six faces and one solution is
-//! asked for, the dedicated optimal solver (Kociemba's coordinates,
-//! `twistor-cube333`) answers, at once if its tables are in the store;
-//! otherwise the generic search, which grows its tables as it goes and
-//! solves short positions sooner, gets [`GENERIC_FIRST_SECS`] first and
-//! the dedicated solver takes the position it could not solve in that time
-//! and the rest (at most about twice the better of the two). The dedicated
-//! solver starts with the phase-1 table (seconds to build) and builds its
-//! huge table (minutes, 1.34 GB) only for a position that needs it and only
-//! when memory allows. Positions the moves cannot reach are told apart
-//! before searching, by sifting, where that can be decided; with
-//! [`Orientation::AnyRotation`] every orientation the puzzle can be held in
-//! is tried, depth by depth, so the first answer is the shortest.
-//!
-//! Everything that happens is reported as a [`PortfolioEvent`]; the work
-//! stops when the stop flag is set.
+//! The optimal engines: the generic search (IDA* with pattern
+//! databases) and, for a definition recognised as the 3x3x3, the dedicated
+//! optimal solver, with the switch between them (see the module above).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use twistor_core::store::TableStore;
 use twistor_core::{Pattern, Puzzle, StabilizerChain};
-use twistor_cube333::{
-    CubeCorrespondence, OptimalOptions, OptimalProgress, OptimalSolver, OptimalTableKind,
-};
+use twistor_cube333::{CubeCorrespondence, OptimalOptions, OptimalSolver, OptimalTableKind};
 use twistor_search::{
     Metric, MoveSet, SaveGrown, SearchProgress, SolutionCount, SolveOptions, SolveReport, Solver,
     SolverOptions, TableEvent,
 };
 
+use super::estimate::Estimate;
+use super::{
+    optimal_table_within, Answer, Engine, Engines, Notice, Orientation, Outcome, PortfolioEvent,
+    PortfolioOptions, GENERIC_FIRST_SECS, HUGE_TABLE_MEMORY,
+};
 use crate::analysis::{reachability, Reachability};
 use crate::rotations::WholeRotations;
 use crate::ToolError;
-
-/// Seconds the generic search gets, over all positions, on a definition
-/// recognised as the 3x3x3 before the dedicated solver builds its tables
-/// (which takes about 5 s on two cores).
-pub const GENERIC_FIRST_SECS: f64 = 3.0;
-/// Memory from which the dedicated solver may use its huge table (the
-/// table and the solver's own memory: a solve peaks at 1325 MiB).
-pub const HUGE_TABLE_MEMORY: u64 = 1350 << 20;
-/// Memory from which the dedicated solver uses its giant table (3.79 GB)
-/// once that table is cached.
-pub const GIANT_TABLE_MEMORY: u64 = 3800 << 20;
-/// Memory from which an optimal 3x3x3 solve with a limit the user gave
-/// builds the giant table when it is not cached (the build held 7.6 GB
-/// at its peak and takes minutes).
-pub const GIANT_BUILD_MEMORY: u64 = 7600 << 20;
-
-/// The strongest optimal-solver table within `memory` bytes: the giant
-/// table when it fits and is cached, or when its build fits too and
-/// `may_build_giant` (a limit the user gave, not a guess from the memory
-/// free: a first solve should not wait minutes for a build nobody asked
-/// for); else the huge table from [`HUGE_TABLE_MEMORY`]; else the
-/// phase-1 table.
-pub fn optimal_table_within(
-    memory: u64,
-    may_build_giant: bool,
-    store: &dyn TableStore,
-) -> OptimalTableKind {
-    let giant_cached = || OptimalSolver::table_cached(OptimalTableKind::Giant, store);
-    if memory >= GIANT_TABLE_MEMORY
-        && ((may_build_giant && memory >= GIANT_BUILD_MEMORY) || giant_cached())
-    {
-        OptimalTableKind::Giant
-    } else if memory >= HUGE_TABLE_MEMORY {
-        OptimalTableKind::Huge
-    } else {
-        OptimalTableKind::Small
-    }
-}
 
 /// Until the huge table is cached, positions within this many moves are
 /// solved with the phase-1 table (seconds), and the huge one is built only
@@ -84,153 +30,14 @@ const SMALL_FIRST: u8 = 15;
 /// within this many moves are still solved with the phase-1 table, which
 /// answers them in a tenth of a second.
 const SMALL_FIRST_CACHED: u8 = 14;
-
-/// Which engines may answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engines {
-    /// A dedicated solver where one fits the puzzle, else the generic search.
-    Any,
-    /// The generic search only.
-    GenericOnly,
-}
-
-/// Which positions count as solved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Orientation {
-    /// The goal as it is held (as twsearch and cubing.js solve).
-    AsHeld,
-    /// The goal in any orientation the puzzle can be held in; a solution
-    /// is written as the rotation, then the moves.
-    AnyRotation,
-}
-
-/// How a portfolio searches.
-#[derive(Clone)]
-pub struct PortfolioOptions {
-    /// Memory the generic search's tables may use, in bytes.
-    pub memory_bytes: u64,
-    /// Memory the dedicated 3x3x3 solver's table may use, in bytes: its
-    /// huge table (1.34 GB, which the superflip and other deep positions
-    /// need to be solved in minutes rather than hours) is used from
-    /// [`HUGE_TABLE_MEMORY`] on. Callers pass `memory_bytes` when the user
-    /// set a limit, and what the machine has free otherwise.
-    pub dedicated_memory_bytes: u64,
-    /// Threads.
-    pub threads: usize,
-    /// How many solutions.
-    pub count: SolutionCount,
-    /// Shortest length to consider.
-    pub min_depth: u32,
-    /// Longest length to consider.
-    pub max_depth: u32,
-    /// Which engines may answer.
-    pub engines: Engines,
-    /// Which positions count as solved.
-    pub orientation: Orientation,
-    /// Whether the generic search's hashed table may be reduced by symmetry.
-    pub symmetry: bool,
-    /// Where tables are kept between runs.
-    pub store: Arc<dyn TableStore>,
-    /// Called, from the dedicated solver's threads, with its progress.
-    pub optimal_progress: Option<Arc<dyn Fn(OptimalProgress) + Send + Sync>>,
-}
-
-impl std::fmt::Debug for PortfolioOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PortfolioOptions")
-            .field("memory_bytes", &self.memory_bytes)
-            .field("dedicated_memory_bytes", &self.dedicated_memory_bytes)
-            .field("threads", &self.threads)
-            .field("count", &self.count)
-            .field("min_depth", &self.min_depth)
-            .field("max_depth", &self.max_depth)
-            .field("engines", &self.engines)
-            .field("orientation", &self.orientation)
-            .finish()
-    }
-}
-
-/// Something a person may want to know about the choice of engine.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Notice {
-    /// The 3x3x3 is recognised and its dedicated tables are cached: the
-    /// dedicated optimal solver takes every position.
-    Dedicated {
-        /// The table it starts with.
-        table: OptimalTableKind,
-    },
-    /// The 3x3x3 is recognised but the dedicated solver's tables are not
-    /// cached: the generic search gets this many seconds first.
-    GenericFirst {
-        /// Its time, over all positions.
-        secs: f64,
-    },
-    /// The generic search did not solve a position in its time: the
-    /// dedicated solver takes it and the rest.
-    SwitchedToDedicated,
-    /// A position is longer than the phase-1 table solves quickly: a
-    /// deeper table is loaded (and built, once, if it is not cached).
-    DeepTable {
-        /// The length it is longer than.
-        limit: u8,
-        /// The table loaded.
-        table: OptimalTableKind,
-    },
-    /// With pieces alike, whether the moves reach the position is not
-    /// known before searching; if it is the puzzle held differently,
-    /// [`Orientation::AnyRotation`] solves it.
-    ReachabilityUnknown,
-}
-
-/// What happens while a portfolio is set up and solves.
-#[derive(Debug)]
-pub enum PortfolioEvent<'a> {
-    /// Something happened to a table (of either engine).
-    Table(TableEvent<'a>),
-    /// The generic search finished a depth.
-    Search(&'a SearchProgress),
-    /// A choice of engine, or a reason to wait.
-    Notice(Notice),
-}
-
-/// Which engine answered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
-    /// The generic search.
-    Generic,
-    /// The dedicated optimal 3x3x3 solver.
-    Dedicated,
-}
-
-/// How a position's search ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// Solutions were found.
-    Solved,
-    /// None within the longest length asked for.
-    NotWithin,
-    /// No sequence of the moves reaches the position (in any orientation,
-    /// with [`Orientation::AnyRotation`]).
-    Unreachable,
-    /// Stopped before it was done (the solutions found are kept).
-    Stopped,
-}
-
-/// A position's answer.
-#[derive(Clone, Debug)]
-pub struct Answer {
-    /// The solutions, each in the puzzle's notation (with
-    /// [`Orientation::AnyRotation`], the rotation first).
-    pub solutions: Vec<String>,
-    /// Their length in moves (not counting a rotation).
-    pub length: Option<usize>,
-    /// How the search ended.
-    pub outcome: Outcome,
-    /// Which engine answered.
-    pub engine: Engine,
-    /// Nodes the search visited.
-    pub nodes: u64,
-}
+/// Nodes an optimal search out of reach still gets: a shallower position
+/// than the typical one is answered (optimally) within them, in seconds.
+const OUT_OF_REACH_PROBE_NODES: u64 = 50_000_000;
+/// Nodes it gets where the estimate is far out of reach (a 4x4x4, a
+/// megaminx): a position a few moves deep, in well under a second.
+const HOPELESS_PROBE_NODES: u64 = 1_000_000;
+/// The estimate (log10 nodes) past which a search is far out of reach.
+const HOPELESS_LOG10_NODES: f64 = 20.0;
 
 /// The dedicated 3x3x3 solver, once chosen.
 struct Dedicated {
@@ -238,8 +45,9 @@ struct Dedicated {
     solver: Option<(OptimalSolver, OptimalTableKind)>,
 }
 
-/// Solves positions of one puzzle with the engine that suits them.
-pub struct Portfolio<'p> {
+/// The optimal engines: the generic search, and the dedicated 3x3x3
+/// solver when the definition is the cube.
+pub(super) struct OptimalEngines<'p> {
     puzzle: &'p Puzzle,
     goal: Pattern,
     options: PortfolioOptions,
@@ -253,9 +61,19 @@ pub struct Portfolio<'p> {
     generic_budget: Option<f64>,
     chain: Option<StabilizerChain>,
     rotations: Option<WholeRotations>,
+    /// The generic search's estimate, when it is out of reach: it then
+    /// only gets a probe of a few seconds' nodes, for shallow positions.
+    out_of_reach: Option<Estimate>,
 }
 
-impl<'p> Portfolio<'p> {
+impl<'p> OptimalEngines<'p> {
+    /// The generic search's estimate when it is out of reach.
+    pub fn out_of_reach(&self) -> Option<&Estimate> {
+        self.out_of_reach
+            .as_ref()
+            .filter(|_| !self.dedicated_active)
+    }
+
     /// A portfolio reaching `goal` (a pattern of `puzzle`) with `moves`.
     /// Sets up the engine that will answer first (building or loading its
     /// tables: reported to `events`).
@@ -266,7 +84,7 @@ impl<'p> Portfolio<'p> {
         options: PortfolioOptions,
         stop: &AtomicBool,
         events: &mut dyn FnMut(PortfolioEvent),
-    ) -> Result<Portfolio<'p>, ToolError> {
+    ) -> Result<OptimalEngines<'p>, ToolError> {
         let grips: Vec<usize> = moves.grips().iter().map(|g| g.puzzle_move).collect();
         let rotations = match options.orientation {
             Orientation::AsHeld => None,
@@ -283,7 +101,7 @@ impl<'p> Portfolio<'p> {
             && goal == *puzzle.start();
         let whole_turns =
             moves.metric() == Metric::Htm && moves.grips().iter().all(|g| g.step == 1);
-        let mut portfolio = Portfolio {
+        let mut portfolio = OptimalEngines {
             puzzle,
             goal,
             options,
@@ -293,6 +111,7 @@ impl<'p> Portfolio<'p> {
             generic_budget: None,
             chain: None,
             rotations,
+            out_of_reach: None,
         };
         let dedicated_allowed = one_solution
             && whole_turns
@@ -320,6 +139,18 @@ impl<'p> Portfolio<'p> {
             store: Arc::clone(&portfolio.options.store),
             symmetry: portfolio.options.symmetry,
         };
+        if portfolio.dedicated.is_none() {
+            let estimate = super::estimate::estimate(
+                puzzle,
+                &moves,
+                &portfolio.goal,
+                solver_options.memory_bytes,
+            );
+            if estimate.out_of_reach() {
+                events(PortfolioEvent::Notice(Notice::OutOfReach(estimate.clone())));
+                portfolio.out_of_reach = Some(estimate);
+            }
+        }
         let solver = Solver::new(
             puzzle,
             moves,
@@ -368,13 +199,7 @@ impl<'p> Portfolio<'p> {
         if self.rotations.is_none() {
             match reach(position) {
                 Reachability::Unreachable => {
-                    return Ok(Answer {
-                        solutions: Vec::new(),
-                        length: None,
-                        outcome: Outcome::Unreachable,
-                        engine: Engine::Generic,
-                        nodes: 0,
-                    })
+                    return Ok(Answer::empty(Outcome::Unreachable, Engine::Generic, 0))
                 }
                 Reachability::Unknown if !self.puzzle.rotations().is_empty() => {
                     events(PortfolioEvent::Notice(Notice::ReachabilityUnknown))
@@ -401,6 +226,11 @@ impl<'p> Portfolio<'p> {
             min_depth: o.min_depth,
             max_depth: o.max_depth,
             threads: o.threads,
+            node_limit: match &self.out_of_reach {
+                None => u64::MAX,
+                Some(e) if e.log10_nodes > HOPELESS_LOG10_NODES => HOPELESS_PROBE_NODES,
+                Some(_) => OUT_OF_REACH_PROBE_NODES,
+            },
         };
         // One search over the whole depth range; with every orientation,
         // they are searched depth by depth in turn, so the first answer is
@@ -450,13 +280,7 @@ impl<'p> Portfolio<'p> {
         let solver = self.generic.as_ref().expect("the generic search answers");
         let Some((c, report)) = best else {
             // Every orientation unreachable.
-            return Ok(Answer {
-                solutions: Vec::new(),
-                length: None,
-                outcome: Outcome::Unreachable,
-                engine: Engine::Generic,
-                nodes,
-            });
+            return Ok(Answer::empty(Outcome::Unreachable, Engine::Generic, nodes));
         };
         let rotation = &candidates[c].0;
         let solutions: Vec<String> = report
@@ -472,6 +296,7 @@ impl<'p> Portfolio<'p> {
             })
             .collect();
         let outcome = match (report.stopped, solutions.is_empty()) {
+            (true, true) if report.over_limit => Outcome::OutOfReach,
             (true, _) => Outcome::Stopped,
             (false, false) => Outcome::Solved,
             (false, true) => Outcome::NotWithin,
@@ -479,9 +304,11 @@ impl<'p> Portfolio<'p> {
         Ok(Answer {
             length: report.solutions.first().map(Vec::len),
             solutions,
+            optimal: outcome == Outcome::Solved,
             outcome,
             engine: Engine::Generic,
             nodes,
+            rotation: None,
         })
     }
 
@@ -585,13 +412,11 @@ impl<'p> Portfolio<'p> {
             }
         });
         if solution.stopped {
-            return Ok(Answer {
-                solutions: Vec::new(),
-                length: None,
-                outcome: Outcome::Stopped,
-                engine: Engine::Dedicated,
-                nodes: solution.nodes,
-            });
+            return Ok(Answer::empty(
+                Outcome::Stopped,
+                Engine::Dedicated,
+                solution.nodes,
+            ));
         }
         let words = d.correspondence.move_names(self.puzzle, &solution.moves);
         let fits = words.len() as u32 <= self.options.max_depth;
@@ -607,8 +432,10 @@ impl<'p> Portfolio<'p> {
             } else {
                 Outcome::NotWithin
             },
+            optimal: fits,
             engine: Engine::Dedicated,
             nodes: solution.nodes,
+            rotation: None,
         })
     }
 }

@@ -1,0 +1,449 @@
+//! Fast mode: an answer for every position, from the engine that fits the
+//! puzzle best (see the module above for the order they are tried in).
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use twistor_core::{Pattern, Puzzle, StabilizerChain};
+use twistor_cube333::{solve_two_phase, CubeCorrespondence, TwoPhaseOptions, TwoPhaseTables};
+use twistor_formats::alg::Alg;
+use twistor_formats::resolve::alg_transformation;
+use twistor_search::{
+    Metric, MoveSet, SaveGrown, SolutionCount, SolveOptions, Solver, SolverOptions, TableEvent,
+};
+use twistor_staged::{StagedError, StagedEvent, StagedOptions, StagedSolver};
+
+use super::clock::ClockSolver;
+use super::cube444::Reduction444;
+use super::estimate::estimate;
+use super::square1::TwoPhaseSquare1;
+use super::{Answer, Engine, Engines, Notice, Outcome, PortfolioEvent, PortfolioOptions};
+use crate::analysis::{reachability, Reachability};
+use crate::rotations::WholeRotations;
+use crate::ToolError;
+
+/// Nodes the generic search gets in fast mode before the staged solver
+/// takes the position (a second or two).
+const QUICK_NODES: u64 = 30_000_000;
+
+/// Most points for deciding reachability by Schreier–Sims before solving
+/// (bigger groups take seconds to build; the staged solver tells an
+/// unreachable position by its invariants anyway).
+const REACHABILITY_POINTS: usize = 2_000;
+
+/// The engine fast mode answers with.
+enum Fast {
+    /// The 3x3x3 by two-phase.
+    TwoPhase {
+        correspondence: CubeCorrespondence,
+        tables: Box<TwoPhaseTables>,
+    },
+    /// The named 4x4x4 by reduction.
+    Reduction444(Box<Reduction444>),
+    /// The Square-1 by two-phase.
+    Square1(Box<TwoPhaseSquare1>),
+    /// The clock by linear algebra.
+    Clock(Box<ClockSolver>),
+    /// The generic search (quick by the estimate), the staged solver
+    /// taking what it does not finish.
+    Generic(Box<Solver>),
+    /// The staged solver.
+    Staged,
+}
+
+pub(super) struct FastEngines<'p> {
+    puzzle: &'p Puzzle,
+    moves: MoveSet,
+    goal: Pattern,
+    options: PortfolioOptions,
+    fast: Fast,
+    staged: Option<StagedSolver>,
+    /// The group of the moves, where positions are group elements.
+    chain: Option<StabilizerChain>,
+    /// The rotations a position may be held in, when the puzzle has some.
+    rotations: Option<WholeRotations>,
+}
+
+impl<'p> FastEngines<'p> {
+    pub fn new(
+        puzzle: &'p Puzzle,
+        moves: MoveSet,
+        goal: Pattern,
+        options: PortfolioOptions,
+        stop: &AtomicBool,
+        events: &mut dyn FnMut(PortfolioEvent),
+    ) -> Result<FastEngines<'p>, ToolError> {
+        let grips: Vec<usize> = moves.grips().iter().map(|g| g.puzzle_move).collect();
+        let whole_turns =
+            moves.metric() == Metric::Htm && moves.grips().iter().all(|g| g.step == 1);
+        let dedicated_allowed = options.engines == Engines::Any
+            && goal == *puzzle.start()
+            && whole_turns
+            && options.stages.is_none();
+        let chosen = |engine: Engine, why: String, events: &mut dyn FnMut(PortfolioEvent)| {
+            events(PortfolioEvent::Notice(Notice::Chosen { engine, why }));
+        };
+        let by_name: Option<Fast> = if !dedicated_allowed {
+            None
+        } else if let Some(clock) = ClockSolver::for_puzzle(puzzle) {
+            chosen(Engine::Clock, "the puzzle is the clock".to_string(), events);
+            Some(Fast::Clock(Box::new(clock)))
+        } else if let Some(sq1) = TwoPhaseSquare1::for_puzzle(puzzle) {
+            chosen(
+                Engine::Square1,
+                "the puzzle is the Square-1".to_string(),
+                events,
+            );
+            Some(Fast::Square1(Box::new(sq1)))
+        } else {
+            None
+        };
+        let reduction = (dedicated_allowed && by_name.is_none())
+            .then(|| {
+                Reduction444::for_puzzle(puzzle, &*options.store, &mut |e| {
+                    events(PortfolioEvent::Table(TableEvent::Store(e)))
+                })
+            })
+            .flatten();
+        let fast = match (
+            reduction,
+            (dedicated_allowed && by_name.is_none())
+                .then(|| CubeCorrespondence::find(puzzle, &grips))
+                .flatten(),
+        ) {
+            _ if by_name.is_some() => by_name.expect("just checked"),
+            (Some(reduction), _) => {
+                chosen(
+                    Engine::Reduction444,
+                    "the puzzle is the 4x4x4".to_string(),
+                    events,
+                );
+                Fast::Reduction444(Box::new(reduction))
+            }
+            (None, Some(correspondence)) => {
+                chosen(
+                    Engine::TwoPhase,
+                    "the definition is the 3x3x3".to_string(),
+                    events,
+                );
+                let tables = TwoPhaseTables::for_solves(&*options.store, 1, &mut |e| {
+                    events(PortfolioEvent::Table(TableEvent::Store(e)))
+                });
+                Fast::TwoPhase {
+                    correspondence,
+                    tables: Box::new(tables),
+                }
+            }
+            (None, None) => {
+                let e = estimate(puzzle, &moves, &goal, options.memory_bytes);
+                if e.quick() && options.stages.is_none() {
+                    chosen(
+                        Engine::Generic,
+                        format!(
+                            "an optimal search is quick here (about 10^{:.0} nodes)",
+                            e.log10_nodes
+                        ),
+                        events,
+                    );
+                    let solver_options = SolverOptions {
+                        memory_bytes: options.memory_bytes,
+                        threads: options.threads,
+                        store: Arc::clone(&options.store),
+                        symmetry: options.symmetry,
+                    };
+                    let solver = Solver::new(
+                        puzzle,
+                        moves.clone(),
+                        goal.clone(),
+                        &solver_options,
+                        stop,
+                        &mut |e| events(PortfolioEvent::Table(e)),
+                    )?;
+                    Fast::Generic(Box::new(solver))
+                } else {
+                    chosen(
+                        Engine::Staged,
+                        format!(
+                            "no dedicated engine fits, and an optimal search is out of reach (about 10^{:.0} nodes)",
+                            e.log10_nodes
+                        ),
+                        events,
+                    );
+                    Fast::Staged
+                }
+            }
+        };
+        // (The clock's turns are not its search moves: its solver decides.)
+        let chain = (puzzle.layout().transformation_of(&goal).is_some()
+            && puzzle.layout().num_points() <= REACHABILITY_POINTS
+            && !matches!(fast, Fast::Clock(_)))
+        .then(|| reachability_chain(puzzle, &moves));
+        let rotations = WholeRotations::of(puzzle).ok().filter(|r| !r.is_empty());
+        let mut engines = FastEngines {
+            puzzle,
+            moves,
+            goal,
+            options,
+            fast,
+            staged: None,
+            chain,
+            rotations,
+        };
+        if matches!(engines.fast, Fast::Staged) {
+            engines.staged(events)?;
+        }
+        Ok(engines)
+    }
+
+    pub fn generic(&self) -> Option<&Solver> {
+        match &self.fast {
+            Fast::Generic(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn engine(&self) -> Engine {
+        match &self.fast {
+            Fast::TwoPhase { .. } => Engine::TwoPhase,
+            Fast::Reduction444(_) => Engine::Reduction444,
+            Fast::Square1(_) => Engine::Square1,
+            Fast::Clock(_) => Engine::Clock,
+            Fast::Generic(_) => Engine::Generic,
+            Fast::Staged => Engine::Staged,
+        }
+    }
+
+    pub fn save_grown_tables(&mut self, which: SaveGrown, events: &mut dyn FnMut(PortfolioEvent)) {
+        if let Fast::Generic(s) = &mut self.fast {
+            s.save_grown_tables(which, &mut |e| events(PortfolioEvent::Table(e)));
+        }
+    }
+
+    /// The staged solver, set up on first use.
+    fn staged(
+        &mut self,
+        events: &mut dyn FnMut(PortfolioEvent),
+    ) -> Result<&mut StagedSolver, ToolError> {
+        if self.staged.is_none() {
+            let options = StagedOptions {
+                memory_bytes: self.options.memory_bytes,
+                ..StagedOptions::default()
+            };
+            let solver = StagedSolver::new(
+                self.moves.clone(),
+                self.goal.clone(),
+                self.options.stages.clone(),
+                options,
+            )
+            .map_err(|e| ToolError::Position(e.to_string()))?;
+            events(PortfolioEvent::Notice(Notice::Plan(solver.plan())));
+            self.staged = Some(solver);
+        }
+        Ok(self.staged.as_mut().expect("just set up"))
+    }
+
+    pub fn solve(
+        &mut self,
+        position: &Pattern,
+        stop: &AtomicBool,
+        events: &mut dyn FnMut(PortfolioEvent),
+    ) -> Result<Answer, ToolError> {
+        // Positions held differently: the first rotation that makes the
+        // position reachable (the identity when it already is).
+        let layout = self.puzzle.layout();
+        let mut starts: Vec<(Option<String>, Pattern)> = vec![(None, position.clone())];
+        if let Some(rotations) = &self.rotations {
+            starts.extend(rotations.iter().skip(1).map(|r| {
+                (
+                    Some(r.name.clone()),
+                    layout.apply(position, &r.transformation),
+                )
+            }));
+        }
+        let reach = |p: &Pattern| match &self.chain {
+            Some(c) => reachability(layout, c, &self.goal, p),
+            None => Reachability::Unknown,
+        };
+        let decided: Vec<(Option<String>, Pattern)> = match reach(position) {
+            Reachability::Reachable => starts.into_iter().take(1).collect(),
+            Reachability::Unreachable => {
+                let found: Vec<_> = starts
+                    .into_iter()
+                    .filter(|(_, p)| reach(p) == Reachability::Reachable)
+                    .take(1)
+                    .collect();
+                if found.is_empty() {
+                    return Ok(Answer::empty(Outcome::Unreachable, self.engine(), 0));
+                }
+                found
+            }
+            // Not decided before searching: the position as held first,
+            // then each rotation, until an engine answers.
+            Reachability::Unknown => starts,
+        };
+        let mut last_unreachable = None;
+        for (rotation, start) in decided {
+            match self.solve_from(&start, stop, events)? {
+                Ok((words, engine, optimal, nodes)) => {
+                    if let Some(r) = &rotation {
+                        events(PortfolioEvent::Notice(Notice::UpToRotation {
+                            rotation: r.clone(),
+                        }));
+                    }
+                    let length = words.len();
+                    let mut text = rotation.clone().unwrap_or_default();
+                    if !words.is_empty() {
+                        if !text.is_empty() {
+                            text.push(' ');
+                        }
+                        text.push_str(&words.join(" "));
+                    }
+                    self.check(position, &text)?;
+                    return Ok(Answer {
+                        solutions: vec![text],
+                        length: Some(length),
+                        outcome: Outcome::Solved,
+                        optimal: optimal && rotation.is_none(),
+                        engine,
+                        nodes,
+                        rotation,
+                    });
+                }
+                Err(outcome @ Outcome::Stopped) => {
+                    return Ok(Answer::empty(outcome, self.engine(), 0));
+                }
+                Err(outcome) => last_unreachable = Some(outcome),
+            }
+        }
+        Ok(Answer::empty(
+            last_unreachable.unwrap_or(Outcome::Unreachable),
+            self.engine(),
+            0,
+        ))
+    }
+
+    /// Plays `text` on `position`: it must reach the goal.
+    fn check(&self, position: &Pattern, text: &str) -> Result<(), ToolError> {
+        let alg: Alg = text.parse()?;
+        let t = alg_transformation(self.puzzle, &alg)?;
+        let reached = self.puzzle.layout().apply(position, &t);
+        if reached == self.goal {
+            Ok(())
+        } else {
+            Err(ToolError::Position(format!(
+                "internal error: the answer {text:?} does not solve the position"
+            )))
+        }
+    }
+
+    /// One position's answer from the engine: its moves in the puzzle's
+    /// notation, the engine, whether optimal, nodes; or why none.
+    #[allow(clippy::type_complexity)]
+    fn solve_from(
+        &mut self,
+        position: &Pattern,
+        stop: &AtomicBool,
+        events: &mut dyn FnMut(PortfolioEvent),
+    ) -> Result<Result<(Vec<String>, Engine, bool, u64), Outcome>, ToolError> {
+        match &mut self.fast {
+            Fast::TwoPhase {
+                correspondence,
+                tables,
+            } => {
+                let Some(cube) = correspondence.cube(self.puzzle.layout(), position) else {
+                    return Ok(Err(Outcome::Unreachable));
+                };
+                // Looking on for a thousand probes after the first answer
+                // gives an easy cube a short one (milliseconds).
+                let options = TwoPhaseOptions {
+                    improve_probes: 1000,
+                    ..TwoPhaseOptions::default()
+                };
+                match solve_two_phase(tables, &cube, &options) {
+                    Ok(solution) => {
+                        let words = correspondence.move_names(self.puzzle, &solution.moves);
+                        Ok(Ok((words, Engine::TwoPhase, false, 0)))
+                    }
+                    Err(_) => Ok(Err(Outcome::Unreachable)),
+                }
+            }
+            Fast::Square1(sq1) => match sq1.solve(self.puzzle, position) {
+                Some((text, _)) => Ok(Ok((words_of(&text), Engine::Square1, false, 0))),
+                None => self.staged_answer(position, stop, events),
+            },
+            Fast::Clock(clock) => match clock.solve(self.puzzle, position) {
+                Some((text, _)) => Ok(Ok((words_of(&text), Engine::Clock, false, 0))),
+                None => Ok(Err(Outcome::Unreachable)),
+            },
+            Fast::Reduction444(reduction) => match reduction.solve(self.puzzle, position) {
+                Some((text, _)) => Ok(Ok((words_of(&text), Engine::Reduction444, false, 0))),
+                None => self.staged_answer(position, stop, events),
+            },
+            Fast::Generic(solver) => {
+                let options = SolveOptions {
+                    count: SolutionCount::First(1),
+                    min_depth: 0,
+                    max_depth: self.options.max_depth,
+                    threads: self.options.threads,
+                    node_limit: QUICK_NODES,
+                };
+                let report = solver.solve(position, &options, stop, &mut |p| {
+                    events(PortfolioEvent::Search(p))
+                });
+                if let Some(s) = report.solutions.first() {
+                    return Ok(Ok((solver.names(s), Engine::Generic, true, report.nodes)));
+                }
+                if report.stopped && !report.over_limit {
+                    return Ok(Err(Outcome::Stopped));
+                }
+                // Deeper than a quick search goes: the staged solver.
+                self.staged_answer(position, stop, events)
+            }
+            Fast::Staged => self.staged_answer(position, stop, events),
+        }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn staged_answer(
+        &mut self,
+        position: &Pattern,
+        stop: &AtomicBool,
+        events: &mut dyn FnMut(PortfolioEvent),
+    ) -> Result<Result<(Vec<String>, Engine, bool, u64), Outcome>, ToolError> {
+        let moves = self.moves.clone();
+        let solver = self.staged(events)?;
+        match solver.solve(position, stop, &mut |e| {
+            let StagedEvent::Step(step) = e;
+            events(PortfolioEvent::Step(step));
+        }) {
+            Ok(solution) => {
+                let words = solution
+                    .moves
+                    .iter()
+                    .map(|&m| moves.moves()[m].name.clone())
+                    .collect();
+                Ok(Ok((words, Engine::Staged, false, 0)))
+            }
+            Err(StagedError::Stopped) => Ok(Err(Outcome::Stopped)),
+            Err(StagedError::Unreachable { .. }) => Ok(Err(Outcome::Unreachable)),
+            Err(e) => Err(ToolError::Position(e.to_string())),
+        }
+    }
+}
+
+/// An answer's words.
+fn words_of(text: &str) -> Vec<String> {
+    text.split_whitespace().map(str::to_string).collect()
+}
+
+/// The group the moves generate, for telling unreachable positions apart
+/// (built over every piece as distinguishable).
+fn reachability_chain(puzzle: &Puzzle, moves: &MoveSet) -> StabilizerChain {
+    let layout = puzzle.layout();
+    let gens: Vec<Vec<u16>> = moves
+        .grips()
+        .iter()
+        .map(|g| layout.to_points(g.transformation.as_bytes()))
+        .collect();
+    StabilizerChain::new(layout.num_points(), &gens)
+}

@@ -1,0 +1,543 @@
+//! Which engine solves a position: the one place that decides, so the
+//! command line, the web page and any other program solve alike.
+//!
+//! The engines are rows of one table, [`ENGINES`] (as nissy lists its
+//! solvers): what each is, and whether its answers are proven shortest.
+//! A [`Portfolio`] is set up for a puzzle, a move set, a goal and a
+//! [`Mode`]:
+//!
+//! * [`Mode::Optimal`] (`twistor solve`): the shortest answer. The generic
+//!   search (IDA* with pattern databases, `twistor-search`) answers any
+//!   puzzle it can finish; a definition recognised as the 3x3x3 goes to
+//!   the dedicated optimal solver (`twistor-cube333`), at once if its
+//!   tables are in the store, otherwise after the generic search has had
+//!   [`GENERIC_FIRST_SECS`] (it solves short positions sooner). The
+//!   dedicated solver starts with its phase-1 table and builds the huge
+//!   one (1.34 GB) only for a position that needs it and only when memory
+//!   allows. Where the planner's [estimate](estimate) puts the search out
+//!   of reach (a 4x4x4, a megaminx), a position gets a probe of a few
+//!   million nodes — a shallow one is still answered optimally — and is
+//!   otherwise reported as [`Outcome::OutOfReach`] at once.
+//! * [`Mode::Fast`] (`twistor solve --fast`, the page's Solve button): an
+//!   answer for every position of every puzzle, from the dedicated engine
+//!   where one fits (the clock's linear solver, Square-1 two-phase, the
+//!   4x4x4 reduction, 3x3x3 two-phase), else the generic search when its
+//!   estimate says it is quick, else the staged solver
+//!   (`twistor-staged`), which always ends.
+//!
+//! Positions the moves cannot reach are told apart before searching, by
+//! sifting, where that can be decided; with [`Orientation::AnyRotation`]
+//! every orientation the puzzle can be held in is tried, and in fast mode
+//! a position reachable only held differently (a WCA megaminx scramble's
+//! `R++` turns the whole puzzle) is answered up to that rotation. Every
+//! answer is played on the position before it is returned.
+//!
+//! Everything that happens is reported as a [`PortfolioEvent`]; the work
+//! stops when the stop flag is set.
+
+mod clock;
+mod cube444;
+pub mod estimate;
+mod fast;
+mod optimal;
+mod square1;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use twistor_core::store::TableStore;
+use twistor_core::{Pattern, Puzzle};
+use twistor_cube333::{OptimalProgress, OptimalSolver, OptimalTableKind};
+use twistor_search::{MoveSet, SaveGrown, SearchProgress, SolutionCount, Solver, TableEvent};
+use twistor_staged::{StageSpec, Step};
+
+use crate::ToolError;
+pub use estimate::Estimate;
+
+/// Seconds the generic search gets, over all positions, on a definition
+/// recognised as the 3x3x3 before the dedicated solver builds its tables
+/// (which takes about 5 s on two cores).
+pub const GENERIC_FIRST_SECS: f64 = 3.0;
+/// Memory from which the dedicated solver may use its huge table (the
+/// table and the solver's own memory: a solve peaks at 1325 MiB).
+pub const HUGE_TABLE_MEMORY: u64 = 1350 << 20;
+/// Memory from which the dedicated solver uses its giant table (3.79 GB)
+/// once that table is cached.
+pub const GIANT_TABLE_MEMORY: u64 = 3800 << 20;
+/// Memory from which an optimal 3x3x3 solve with a limit the user gave
+/// builds the giant table when it is not cached (the build held 7.6 GB
+/// at its peak and takes minutes).
+pub const GIANT_BUILD_MEMORY: u64 = 7600 << 20;
+
+/// The strongest optimal-solver table within `memory` bytes: the giant
+/// table when it fits and is cached, or when its build fits too and
+/// `may_build_giant` (a limit the user gave, not a guess from the memory
+/// free: a first solve should not wait minutes for a build nobody asked
+/// for); else the huge table from [`HUGE_TABLE_MEMORY`]; else the
+/// phase-1 table.
+pub fn optimal_table_within(
+    memory: u64,
+    may_build_giant: bool,
+    store: &dyn TableStore,
+) -> OptimalTableKind {
+    let giant_cached = || OptimalSolver::table_cached(OptimalTableKind::Giant, store);
+    if memory >= GIANT_TABLE_MEMORY
+        && ((may_build_giant && memory >= GIANT_BUILD_MEMORY) || giant_cached())
+    {
+        OptimalTableKind::Giant
+    } else if memory >= HUGE_TABLE_MEMORY {
+        OptimalTableKind::Huge
+    } else {
+        OptimalTableKind::Small
+    }
+}
+
+/// What a portfolio is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Shortest answers (or none, where the search is out of reach).
+    Optimal,
+    /// An answer for every position, shortest where that is quick.
+    Fast,
+}
+
+/// An engine of the portfolio.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The generic optimal search.
+    Generic,
+    /// The dedicated optimal 3x3x3 solver.
+    Dedicated,
+    /// The 3x3x3 two-phase solver.
+    TwoPhase,
+    /// The 4x4x4 reduction solver.
+    Reduction444,
+    /// The Square-1 two-phase solver.
+    Square1,
+    /// The clock's linear solver.
+    Clock,
+    /// The staged solver.
+    Staged,
+}
+
+/// One row of the engine table.
+#[derive(Clone, Copy, Debug)]
+pub struct EngineRow {
+    /// The engine.
+    pub engine: Engine,
+    /// Its short name (as `-v`, the JSON and the page give it).
+    pub name: &'static str,
+    /// What it is, in words.
+    pub title: &'static str,
+    /// Which puzzles it takes.
+    pub takes: &'static str,
+    /// Whether its answers are proven shortest.
+    pub optimal: bool,
+}
+
+/// The engines, in the order the fast mode tries them.
+pub const ENGINES: &[EngineRow] = &[
+    EngineRow {
+        engine: Engine::Clock,
+        name: "clock",
+        title: "the clock's dials solved as linear equations over Z/12",
+        takes: "the clock",
+        optimal: false,
+    },
+    EngineRow {
+        engine: Engine::Square1,
+        name: "square1-two-phase",
+        title: "Square-1 two-phase: shape, then the square group",
+        takes: "the Square-1",
+        optimal: false,
+    },
+    EngineRow {
+        engine: Engine::Reduction444,
+        name: "444-reduction",
+        title: "4x4x4 reduction: centres, edge pairing, then the 3x3x3",
+        takes: "the 4x4x4 by its name",
+        optimal: false,
+    },
+    EngineRow {
+        engine: Engine::TwoPhase,
+        name: "two-phase",
+        title: "Kociemba's two-phase 3x3x3 solver",
+        takes: "any definition recognised as the 3x3x3",
+        optimal: false,
+    },
+    EngineRow {
+        engine: Engine::Dedicated,
+        name: "333-optimal",
+        title: "the optimal 3x3x3 solver (Kociemba's coordinates, exact tables)",
+        takes: "any definition recognised as the 3x3x3",
+        optimal: true,
+    },
+    EngineRow {
+        engine: Engine::Generic,
+        name: "optimal",
+        title: "optimal IDA* with pattern databases",
+        takes: "every puzzle (fast mode: where the estimate says it is quick)",
+        optimal: true,
+    },
+    EngineRow {
+        engine: Engine::Staged,
+        name: "staged",
+        title: "the staged solver: pieces by search, then commutators",
+        takes: "every puzzle",
+        optimal: false,
+    },
+];
+
+impl Engine {
+    /// Its row of [`ENGINES`].
+    pub fn row(self) -> &'static EngineRow {
+        ENGINES
+            .iter()
+            .find(|r| r.engine == self)
+            .expect("every engine has a row")
+    }
+
+    /// Its short name.
+    pub fn name(self) -> &'static str {
+        self.row().name
+    }
+}
+
+/// Which engines may answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engines {
+    /// A dedicated solver where one fits the puzzle, else the generic search.
+    Any,
+    /// The generic search only.
+    GenericOnly,
+}
+
+/// Which positions count as solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Orientation {
+    /// The goal as it is held (as twsearch and cubing.js solve).
+    AsHeld,
+    /// The goal in any orientation the puzzle can be held in; a solution
+    /// is written as the rotation, then the moves.
+    AnyRotation,
+}
+
+/// How a portfolio searches.
+#[derive(Clone)]
+pub struct PortfolioOptions {
+    /// Optimal answers, or fast ones.
+    pub mode: Mode,
+    /// Memory the generic search's tables may use, in bytes.
+    pub memory_bytes: u64,
+    /// Memory the dedicated 3x3x3 solver's table may use, in bytes: its
+    /// huge table (1.34 GB, which the superflip and other deep positions
+    /// need to be solved in minutes rather than hours) is used from
+    /// [`HUGE_TABLE_MEMORY`] on. Callers pass `memory_bytes` when the user
+    /// set a limit, and what the machine has free otherwise.
+    pub dedicated_memory_bytes: u64,
+    /// Threads.
+    pub threads: usize,
+    /// How many solutions (fast mode gives one).
+    pub count: SolutionCount,
+    /// Shortest length to consider.
+    pub min_depth: u32,
+    /// Longest length to consider (optimal mode).
+    pub max_depth: u32,
+    /// Which engines may answer.
+    pub engines: Engines,
+    /// Which positions count as solved.
+    pub orientation: Orientation,
+    /// Whether the generic search's hashed table may be reduced by symmetry.
+    pub symmetry: bool,
+    /// Where tables are kept between runs.
+    pub store: Arc<dyn TableStore>,
+    /// Called, from the dedicated solver's threads, with its progress.
+    pub optimal_progress: Option<Arc<dyn Fn(OptimalProgress) + Send + Sync>>,
+    /// Stages the staged solver works in (fast mode), instead of its own.
+    pub stages: Option<Vec<StageSpec>>,
+}
+
+impl PortfolioOptions {
+    /// Options for `mode` with everything else at its default: 256 MiB,
+    /// one thread, one solution, lengths to 40, any engine, the goal as
+    /// held, no store.
+    pub fn new(mode: Mode) -> PortfolioOptions {
+        PortfolioOptions {
+            mode,
+            memory_bytes: 256 << 20,
+            dedicated_memory_bytes: 256 << 20,
+            threads: 1,
+            count: SolutionCount::First(1),
+            min_depth: 0,
+            max_depth: 40,
+            engines: Engines::Any,
+            orientation: Orientation::AsHeld,
+            symmetry: true,
+            store: Arc::new(twistor_core::store::NoStore),
+            optimal_progress: None,
+            stages: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for PortfolioOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PortfolioOptions")
+            .field("mode", &self.mode)
+            .field("memory_bytes", &self.memory_bytes)
+            .field("dedicated_memory_bytes", &self.dedicated_memory_bytes)
+            .field("threads", &self.threads)
+            .field("count", &self.count)
+            .field("min_depth", &self.min_depth)
+            .field("max_depth", &self.max_depth)
+            .field("engines", &self.engines)
+            .field("orientation", &self.orientation)
+            .finish()
+    }
+}
+
+/// Something a person may want to know about the choice of engine.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Notice {
+    /// The engine that answers (fast mode), and why it fits.
+    Chosen {
+        /// The engine.
+        engine: Engine,
+        /// Why, in words.
+        why: String,
+    },
+    /// The staged solver's stages (names and pieces).
+    Plan(Vec<(String, String)>),
+    /// The 3x3x3 is recognised and its dedicated tables are cached: the
+    /// dedicated optimal solver takes every position.
+    Dedicated {
+        /// The table it starts with.
+        table: OptimalTableKind,
+    },
+    /// The 3x3x3 is recognised but the dedicated solver's tables are not
+    /// cached: the generic search gets this many seconds first.
+    GenericFirst {
+        /// Its time, over all positions.
+        secs: f64,
+    },
+    /// The generic search did not solve a position in its time: the
+    /// dedicated solver takes it and the rest.
+    SwitchedToDedicated,
+    /// A position is longer than the phase-1 table solves quickly: a
+    /// deeper table is loaded (and built, once, if it is not cached).
+    DeepTable {
+        /// The length it is longer than.
+        limit: u8,
+        /// The table loaded.
+        table: OptimalTableKind,
+    },
+    /// With pieces alike, whether the moves reach the position is not
+    /// known before searching; if it is the puzzle held differently,
+    /// [`Orientation::AnyRotation`] solves it.
+    ReachabilityUnknown,
+    /// The optimal search is out of reach by the estimate: positions get
+    /// a short probe only.
+    OutOfReach(Estimate),
+    /// The position is reachable only held differently: answered from the
+    /// rotation named (its solution starts with it).
+    UpToRotation {
+        /// The rotation, in the puzzle's notation.
+        rotation: String,
+    },
+}
+
+impl Notice {
+    /// The notice in words, for a person (no command-line flags named).
+    pub fn describe(&self) -> String {
+        let title = |table: &OptimalTableKind| table.title().to_string();
+        match self {
+            Notice::Chosen { engine, why } => format!(
+                "solving with {} ({why}); answers are {}",
+                engine.row().title,
+                if engine.row().optimal {
+                    "optimal"
+                } else {
+                    "not proven shortest"
+                }
+            ),
+            Notice::Plan(stages) => format!(
+                "stages: {}",
+                stages
+                    .iter()
+                    .map(|(name, pieces)| format!("{name} ({pieces})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Notice::Dedicated { table } => format!(
+                "the 3x3x3: the dedicated optimal solver answers, starting with its {} table",
+                title(table)
+            ),
+            Notice::GenericFirst { secs } => format!(
+                "the 3x3x3: its dedicated solver's tables are not cached, so the generic search tries first for up to {secs} s"
+            ),
+            Notice::SwitchedToDedicated => {
+                "the generic search did not finish in its time: the dedicated solver takes over"
+                    .to_string()
+            }
+            Notice::DeepTable { limit, table } => format!(
+                "longer than {limit} moves: loading the {} table (built once if not cached)",
+                title(table)
+            ),
+            Notice::ReachabilityUnknown => "with pieces alike, whether the moves reach this position is only known by searching".to_string(),
+            Notice::OutOfReach(e) => format!(
+                "an optimal search is out of reach here (about 10^{:.0} nodes for a typical position); a short search is tried, and the fast solver answers every position",
+                e.log10_nodes
+            ),
+            Notice::UpToRotation { rotation } => format!(
+                "reachable only with the puzzle held differently: the answer starts with the rotation {rotation}"
+            ),
+        }
+    }
+}
+
+/// What happens while a portfolio is set up and solves.
+#[derive(Debug)]
+pub enum PortfolioEvent<'a> {
+    /// Something happened to a table (of either engine).
+    Table(TableEvent<'a>),
+    /// The generic search finished a depth.
+    Search(&'a SearchProgress),
+    /// The staged solver took a step.
+    Step(&'a Step),
+    /// A choice of engine, or a reason to wait.
+    Notice(Notice),
+}
+
+/// How a position's search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Solutions were found.
+    Solved,
+    /// None within the longest length asked for.
+    NotWithin,
+    /// No sequence of the moves reaches the position (in any orientation,
+    /// with [`Orientation::AnyRotation`]).
+    Unreachable,
+    /// Stopped before it was done (the solutions found are kept).
+    Stopped,
+    /// The optimal search is out of reach for this position (fast mode
+    /// answers it).
+    OutOfReach,
+}
+
+/// A position's answer.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// The solutions, each in the puzzle's notation (with
+    /// [`Orientation::AnyRotation`], or in fast mode for a position
+    /// reachable only held differently, the rotation first).
+    pub solutions: Vec<String>,
+    /// Their length in moves (not counting a rotation).
+    pub length: Option<usize>,
+    /// How the search ended.
+    pub outcome: Outcome,
+    /// Whether the answer is proven shortest.
+    pub optimal: bool,
+    /// Which engine answered.
+    pub engine: Engine,
+    /// Nodes the search visited.
+    pub nodes: u64,
+    /// The rotation the answer starts with, when the position was solved
+    /// up to it.
+    pub rotation: Option<String>,
+}
+
+impl Answer {
+    /// An answer with no solution.
+    pub fn empty(outcome: Outcome, engine: Engine, nodes: u64) -> Answer {
+        Answer {
+            solutions: Vec::new(),
+            length: None,
+            outcome,
+            optimal: false,
+            engine,
+            nodes,
+            rotation: None,
+        }
+    }
+}
+
+/// Solves positions of one puzzle with the engine that suits them.
+pub struct Portfolio<'p> {
+    engines: Inner<'p>,
+}
+
+enum Inner<'p> {
+    Optimal(Box<optimal::OptimalEngines<'p>>),
+    Fast(Box<fast::FastEngines<'p>>),
+}
+
+impl<'p> Portfolio<'p> {
+    /// A portfolio reaching `goal` (a pattern of `puzzle`) with `moves`.
+    /// Sets up the engine that will answer first (building or loading its
+    /// tables: reported to `events`).
+    pub fn new(
+        puzzle: &'p Puzzle,
+        moves: MoveSet,
+        goal: Pattern,
+        options: PortfolioOptions,
+        stop: &AtomicBool,
+        events: &mut dyn FnMut(PortfolioEvent),
+    ) -> Result<Portfolio<'p>, ToolError> {
+        let engines = match options.mode {
+            Mode::Optimal => Inner::Optimal(Box::new(optimal::OptimalEngines::new(
+                puzzle, moves, goal, options, stop, events,
+            )?)),
+            Mode::Fast => Inner::Fast(Box::new(fast::FastEngines::new(
+                puzzle, moves, goal, options, stop, events,
+            )?)),
+        };
+        Ok(Portfolio { engines })
+    }
+
+    /// The generic search, while it answers.
+    pub fn generic(&self) -> Option<&Solver> {
+        match &self.engines {
+            Inner::Optimal(o) => o.generic(),
+            Inner::Fast(f) => f.generic(),
+        }
+    }
+
+    /// The optimal search's estimate, when it is out of reach.
+    pub fn out_of_reach(&self) -> Option<&Estimate> {
+        match &self.engines {
+            Inner::Optimal(o) => o.out_of_reach(),
+            Inner::Fast(_) => None,
+        }
+    }
+
+    /// Which engine answers the next position.
+    pub fn engine(&self) -> Engine {
+        match &self.engines {
+            Inner::Optimal(o) => o.engine(),
+            Inner::Fast(f) => f.engine(),
+        }
+    }
+
+    /// Solves `position` (a pattern with the goal's pieces).
+    pub fn solve(
+        &mut self,
+        position: &Pattern,
+        stop: &AtomicBool,
+        events: &mut dyn FnMut(PortfolioEvent),
+    ) -> Result<Answer, ToolError> {
+        match &mut self.engines {
+            Inner::Optimal(o) => o.solve(position, stop, events),
+            Inner::Fast(f) => f.solve(position, stop, events),
+        }
+    }
+
+    /// Gives the generic search's grown tables to the store (see
+    /// [`Solver::save_grown_tables`]).
+    pub fn save_grown_tables(&mut self, which: SaveGrown, events: &mut dyn FnMut(PortfolioEvent)) {
+        match &mut self.engines {
+            Inner::Optimal(o) => o.save_grown_tables(which, events),
+            Inner::Fast(f) => f.save_grown_tables(which, events),
+        }
+    }
+}
