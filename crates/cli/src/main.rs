@@ -75,6 +75,9 @@ enum Command {
     Unique(commands::unique::UniqueArgs),
     /// Which slots of which orbits each move moves or twists.
     DescribeSets(commands::describe_sets::DescribeSetsArgs),
+    /// Measurements people can rerun: `bench solve-all` solves random
+    /// states of every puzzle with `solve --fast`.
+    Bench(commands::bench::BenchArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(
         after_help = "Examples:\n  twistor completions bash > ~/.local/share/bash-completion/completions/twistor\n  twistor completions zsh > ~/.zfunc/_twistor\n  twistor completions fish > ~/.config/fish/completions/twistor.fish"
@@ -112,6 +115,7 @@ fn main() {
         Command::Unrotate(args) => commands::unrotate::run(args),
         Command::Unique(args) => commands::unique::run(args),
         Command::DescribeSets(args) => commands::describe_sets::run(args),
+        Command::Bench(args) => commands::bench::run(args),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "twistor", &mut buf);

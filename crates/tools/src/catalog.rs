@@ -295,24 +295,41 @@ pub fn build_named(
 /// it (`U' b`), never in PuzzleGeometry's internal names (`DLR' FRL`).
 ///
 /// An own move whose name a community move takes (the pyraminx's face
-/// layer `L` against the vertex turn `L`) is renamed `L_pg`: notation
-/// already read `L` as the community's move, so nothing typed changes.
+/// layer `L` against the vertex turn `L`), or that the notation reads as
+/// another move, is renamed `L_pg`: notation already read `L` as the
+/// community's move, so nothing typed changes, and an answer that turns
+/// the face layer says `L_pg`, which reads back as it.
 pub fn in_notation(
     puzzle: &Puzzle,
     moves: &[(String, Vec<(usize, i32)>)],
 ) -> Result<Puzzle, CoreError> {
-    if moves.is_empty() {
+    // An own move whose name the notation reads as another move (the
+    // tetraminx's face layer `L` against the vertex turn `L`) could not be
+    // read back from an answer: it is renamed too.
+    let misread = |m: &MoveDef| -> bool {
+        if puzzle.notation().is_none() {
+            return false;
+        }
+        let read = m
+            .name
+            .parse::<twistor_formats::alg::Alg>()
+            .ok()
+            .and_then(|alg| twistor_formats::resolve::alg_transformation(puzzle, &alg).ok());
+        read.as_ref() != Some(&m.transformation)
+    };
+    if moves.is_empty() && !puzzle.moves().iter().any(misread) {
         return Ok(puzzle.clone());
     }
     let taken = |name: &str| moves.iter().any(|(n, _)| n == name);
     let mut all: Vec<MoveDef> = Vec::new();
     for m in puzzle.moves() {
         let mut m = m.clone();
-        if m.is_search_move() {
+        let renamed = taken(&m.name) || misread(&m);
+        if m.is_search_move() && !moves.is_empty() {
             m.kind = MoveKind::Derived;
             m.definition = Some(m.name.clone());
         }
-        if taken(&m.name) {
+        if renamed {
             m.name.push_str("_pg");
         }
         all.push(m);

@@ -73,6 +73,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod bench;
 pub mod catalog;
 pub mod cosets;
 pub mod cube;

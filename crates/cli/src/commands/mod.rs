@@ -2,6 +2,7 @@
 
 pub mod algio;
 pub mod apply;
+pub mod bench;
 pub mod cancel;
 pub mod canon;
 pub mod canonicalize;
