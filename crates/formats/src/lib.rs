@@ -23,6 +23,7 @@
 //!   [`Transformation`](twistor_core::Transformation) or a new pattern.
 //! * [`positions`] reads whatever another command wrote (a scramble file,
 //!   KPatterns, one alg a line), so commands pipe into each other.
+//! * [`stages`] reads a stage file, a plan for the staged solver.
 //! * [`ParseError`] says the file, the line (and column where there is one)
 //!   and what is wrong ([`ParseErrorKind`]).
 //!
@@ -56,6 +57,7 @@ mod json;
 pub mod kpuzzle;
 pub mod positions;
 pub mod resolve;
+pub mod stages;
 pub mod tws;
 
 pub use error::{ParseError, ParseErrorKind};

@@ -131,6 +131,20 @@ pub enum ToolError {
     /// A position the chosen engine cannot take.
     #[error("{0}")]
     Position(String),
+    /// A stage file's move the search's moves do not have.
+    #[error("{file}:{line}: stage {stage}: no move {name} among the moves searched ({known})")]
+    StageMove {
+        /// The stage file.
+        file: String,
+        /// Its line.
+        line: usize,
+        /// The stage.
+        stage: String,
+        /// The move as written.
+        name: String,
+        /// The moves there are.
+        known: String,
+    },
     /// A scramble asked for a puzzle the scrambler does not know.
     #[error("unknown scramble event {0:?} (known: {known})", known = scramble::Event::names().join(", "))]
     UnknownEvent(String),

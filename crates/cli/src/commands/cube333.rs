@@ -14,7 +14,7 @@ use twistor_cube333::{
     solve_two_phase as solve, solve_two_phase_batch as solve_batch, OptimalOptions,
     OptimalProgress, OptimalSolver, OptimalTableKind, TwoPhaseOptions, TwoPhaseTables,
 };
-use twistor_tools::portfolio::optimal_table_within;
+use twistor_tools::portfolio::{optimal_table_for, two_phase_tables_for};
 
 use crate::timing::thread_cpu_time;
 use twistor_cube333::{CubieCube, MoveSeq};
@@ -65,26 +65,26 @@ impl OptimalArgs {
         &self,
         store: &dyn twistor_core::store::TableStore,
     ) -> Result<OptimalTableKind, CliError> {
-        self.kind_within(None, store)
+        self.kind_within(None, None, store).map(|(k, _)| k)
     }
 
-    /// The table named, or else the strongest `memory` allows (bytes, and
-    /// whether the user gave the limit; `None` for no limit).
+    /// The table named, or else the portfolio's choice for a limit the
+    /// user gave or the memory free (bytes), with what decided it.
     fn kind_within(
         &self,
-        memory: Option<(u64, bool)>,
+        limit: Option<u64>,
+        free: Option<u64>,
         store: &dyn twistor_core::store::TableStore,
-    ) -> Result<OptimalTableKind, CliError> {
+    ) -> Result<(OptimalTableKind, &'static str), CliError> {
         match self.optimal_table.as_deref() {
-            Some(name) => OptimalTableKind::from_name(name).ok_or_else(|| {
-                CliError::input(format!(
-                    "--optimal-table: unknown table {name:?} (expected huge, giant or small)"
-                ))
-            }),
-            None => Ok(match memory {
-                Some((bytes, given)) => optimal_table_within(bytes, given, store),
-                None => OptimalTableKind::Huge,
-            }),
+            Some(name) => OptimalTableKind::from_name(name)
+                .map(|k| (k, "--optimal-table"))
+                .ok_or_else(|| {
+                    CliError::input(format!(
+                        "--optimal-table: unknown table {name:?} (expected huge, giant or small)"
+                    ))
+                }),
+            None => Ok(optimal_table_for(limit, free, store)),
         }
     }
 }
@@ -176,15 +176,17 @@ enum TableChoice {
     Full,
 }
 
-/// The two-phase tables for `solves` solves, as `choice` says.
+/// The two-phase tables for `solves` solves, as `choice` says (the
+/// portfolio's choice within `-M` for `auto`).
 fn two_phase_tables(
     choice: TableChoice,
+    limit_mib: Option<u64>,
     store: &dyn twistor_core::store::TableStore,
     solves: usize,
     report: &mut dyn FnMut(twistor_core::store::StoreEvent),
 ) -> TwoPhaseTables {
     match choice {
-        TableChoice::Auto => TwoPhaseTables::for_solves(store, solves, report),
+        TableChoice::Auto => two_phase_tables_for(limit_mib, solves, store, report),
         TableChoice::Compact => TwoPhaseTables::compact(),
         TableChoice::Full => TwoPhaseTables::load(store, report),
     }
@@ -504,14 +506,12 @@ fn run_solve(a: SolveArgs) -> CliResult {
     let mut report = reporter(false);
     let stdout = std::io::stdout();
     if a.optimal {
-        let (memory, said) = match a.memory {
-            Some(m) => (Some((m.saturating_mul(1 << 20), true)), "-M"),
-            None => (
-                crate::machine::available_memory().map(|m| (m, false)),
-                "the memory free",
-            ),
-        };
-        let kind = a.optimal_table.kind_within(memory, &*store)?;
+        let limit = a.memory.map(|m| m.saturating_mul(1 << 20));
+        let free = limit
+            .is_none()
+            .then(crate::machine::available_memory)
+            .flatten();
+        let (kind, said) = a.optimal_table.kind_within(limit, free, &*store)?;
         if a.optimal_table.optimal_table.is_none() {
             note!(
                 "optimal solver: the {} table ({}, by {said}; --optimal-table to choose)",
@@ -537,11 +537,7 @@ fn run_solve(a: SolveArgs) -> CliResult {
         }
         return crate::commands::solve::batch_result(unreadable);
     }
-    let choice = match (a.tables, a.memory) {
-        (TableChoice::Auto, Some(m)) if m < 256 => TableChoice::Compact,
-        (choice, _) => choice,
-    };
-    let tables = two_phase_tables(choice, &*store, cubes.len(), &mut report);
+    let tables = two_phase_tables(a.tables, a.memory, &*store, cubes.len(), &mut report);
     let sopts = TwoPhaseOptions {
         max_length: a.max_length as usize,
         probe_limit: a.probe_limit,
@@ -662,7 +658,7 @@ fn run_bench(a: BenchArgs) -> CliResult {
         return Ok(());
     }
     let t_load = Instant::now();
-    let tables = two_phase_tables(a.tables, &*store, cubes.len(), &mut report);
+    let tables = two_phase_tables(a.tables, None, &*store, cubes.len(), &mut report);
     note!(
         "{} tables ({:.1} MB) ready in {:.3} s",
         if tables.is_compact() {

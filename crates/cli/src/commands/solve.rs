@@ -12,8 +12,8 @@ use twistor_formats::positions::{read_positions, PositionBody};
 use twistor_formats::resolve::alg_transformation;
 use twistor_search::{Metric, SaveGrown, SolutionCount, Solver, TableGrowth};
 use twistor_tools::portfolio::{
-    Engine, Engines, Mode, Notice, Orientation, Outcome, Portfolio, PortfolioEvent,
-    PortfolioOptions, HUGE_TABLE_MEMORY,
+    memory_budgets, stage_specs, Engine, Engines, Mode, Notice, Orientation, Outcome, Portfolio,
+    PortfolioEvent, PortfolioOptions,
 };
 use twistor_tools::ToolError;
 
@@ -100,6 +100,12 @@ pub struct SolveArgs {
     /// solution a position; -v shows the engine's steps.
     #[arg(long)]
     fast: bool,
+    /// Stages for the staged solver (implies --fast): a stage file, whose
+    /// `Stage NAME` lines each start a stage, `Pieces ORBIT [SLOTS]` lines
+    /// add pieces (1-based slots, ranges `1-4`; all of the orbit when none
+    /// are listed) and an optional `Moves M...` line limits its moves.
+    #[arg(long, value_name = "FILE")]
+    stages: Option<String>,
     /// Print one JSON object a line: `{"solutions": [...], "length": n}`.
     #[arg(long)]
     json: bool,
@@ -133,19 +139,29 @@ pub fn run(args: SolveArgs) -> CliResult {
     let written_to = args.cache.written_to();
     let optimal_bar = bar.handle();
     let t0 = Instant::now();
-    let memory_bytes = args.memory.unwrap_or(256).saturating_mul(1 << 20);
-    // Without -M the dedicated 3x3x3 solver may use what the machine has
-    // free (said when it uses it).
     let free = args
         .memory
         .is_none()
         .then(crate::machine::available_memory)
         .flatten();
-    // The generic search's tables may still be held when the dedicated
-    // solver loads its own.
-    let dedicated_memory_bytes = free.map_or(memory_bytes, |f| f.saturating_sub(memory_bytes));
+    let budgets = memory_budgets(args.memory, free);
+    let (memory_bytes, dedicated_memory_bytes) =
+        (budgets.memory_bytes, budgets.dedicated_memory_bytes);
+    let stages = match &args.stages {
+        None => None,
+        Some(file) => {
+            let text = read_text(file)?;
+            let read = twistor_formats::stages::read_stages(&text, file, &puzzle)
+                .map_err(CliError::input)?;
+            Some(stage_specs(&read, &moves, file).map_err(CliError::input)?)
+        }
+    };
     let options = PortfolioOptions {
-        mode: if args.fast { Mode::Fast } else { Mode::Optimal },
+        mode: if args.fast || stages.is_some() {
+            Mode::Fast
+        } else {
+            Mode::Optimal
+        },
         memory_bytes,
         dedicated_memory_bytes,
         threads,
@@ -169,10 +185,10 @@ pub fn run(args: SolveArgs) -> CliResult {
         symmetry: !args.no_symmetry,
         store: args.cache.store()?,
         optimal_progress: optimal_bar.map(crate::commands::cube333::optimal_progress),
-        stages: None,
+        stages,
     };
     let mut shown = Shown {
-        huge_by_default: free.filter(|_| dedicated_memory_bytes >= HUGE_TABLE_MEMORY),
+        huge_by_default: free.filter(|_| budgets.huge_by_default),
         bar,
         written_to,
         verbose: args.verbose,

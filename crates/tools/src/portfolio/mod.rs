@@ -92,6 +92,137 @@ pub fn optimal_table_within(
     }
 }
 
+/// The staged solver's stages from a stage file (read by
+/// [`twistor_formats::stages`]), its move names resolved among `moves`: a
+/// grip's name takes all its powers, a power's name that power alone.
+pub fn stage_specs(
+    stages: &[twistor_formats::stages::StageText],
+    moves: &MoveSet,
+    file: &str,
+) -> Result<Vec<StageSpec>, ToolError> {
+    stages
+        .iter()
+        .map(|s| {
+            let moves = match &s.moves {
+                None => None,
+                Some(names) => {
+                    let mut picked: Vec<usize> = Vec::new();
+                    for name in names {
+                        let found: Vec<usize> = (0..moves.moves().len())
+                            .filter(|&m| {
+                                let mv = &moves.moves()[m];
+                                mv.name == *name || moves.grips()[mv.grip].name == *name
+                            })
+                            .collect();
+                        if found.is_empty() {
+                            return Err(ToolError::StageMove {
+                                file: file.to_string(),
+                                line: s.line,
+                                stage: s.name.clone(),
+                                name: name.clone(),
+                                known: moves
+                                    .grips()
+                                    .iter()
+                                    .map(|g| g.name.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(" "),
+                            });
+                        }
+                        for m in found {
+                            if !picked.contains(&m) {
+                                picked.push(m);
+                            }
+                        }
+                    }
+                    picked.sort_unstable();
+                    Some(picked)
+                }
+            };
+            Ok(StageSpec {
+                name: s.name.clone(),
+                pieces: s
+                    .pieces
+                    .iter()
+                    .map(|(orbit, slots)| twistor_staged::PieceSpec {
+                        orbit: *orbit,
+                        slots: slots.clone(),
+                    })
+                    .collect(),
+                moves,
+            })
+        })
+        .collect()
+}
+
+/// Memory (MiB) the generic search's tables get when the user gives no
+/// limit.
+pub const DEFAULT_MEMORY_MIB: u64 = 256;
+
+/// The memory a portfolio's engines get.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryBudgets {
+    /// The generic search's tables, in bytes.
+    pub memory_bytes: u64,
+    /// The dedicated 3x3x3 solver's table, in bytes.
+    pub dedicated_memory_bytes: u64,
+    /// Whether the free memory, not a limit the user gave, lets the
+    /// dedicated solver use its huge table (worth saying so).
+    pub huge_by_default: bool,
+}
+
+/// The budgets for a limit the user gave (`-M`, MiB), or else for the
+/// memory the machine has free: the generic search keeps to
+/// [`DEFAULT_MEMORY_MIB`], and the dedicated 3x3x3 solver may use what
+/// is free beside it (its huge table answers deep cubes in minutes, not
+/// hours), never more than a limit given.
+pub fn memory_budgets(limit_mib: Option<u64>, free_bytes: Option<u64>) -> MemoryBudgets {
+    let memory_bytes = limit_mib
+        .unwrap_or(DEFAULT_MEMORY_MIB)
+        .saturating_mul(1 << 20);
+    let free = limit_mib.is_none().then_some(free_bytes).flatten();
+    let dedicated_memory_bytes = free.map_or(memory_bytes, |f| f.saturating_sub(memory_bytes));
+    MemoryBudgets {
+        memory_bytes,
+        dedicated_memory_bytes,
+        huge_by_default: free.is_some() && dedicated_memory_bytes >= HUGE_TABLE_MEMORY,
+    }
+}
+
+/// The optimal 3x3x3 solver's table for a limit the user gave (bytes), or
+/// else for the memory free (bytes), or else, knowing neither, the huge
+/// table; and what decided it, in words.
+pub fn optimal_table_for(
+    limit_bytes: Option<u64>,
+    free_bytes: Option<u64>,
+    store: &dyn TableStore,
+) -> (OptimalTableKind, &'static str) {
+    match (limit_bytes, free_bytes) {
+        (Some(limit), _) => (optimal_table_within(limit, true, store), "-M"),
+        (None, Some(free)) => (optimal_table_within(free, false, store), "the memory free"),
+        (None, None) => (OptimalTableKind::Huge, "the default"),
+    }
+}
+
+/// Memory (MiB) below which two-phase keeps to its compact tables (the
+/// full ones hold 126 MB).
+pub const FULL_TWO_PHASE_MEMORY_MIB: u64 = 256;
+
+/// Two-phase tables for about `solves` solves within a limit the user
+/// gave (MiB): the compact ones under [`FULL_TWO_PHASE_MEMORY_MIB`], else
+/// the full ones when cached or when the solves pay for building them.
+pub fn two_phase_tables_for(
+    limit_mib: Option<u64>,
+    solves: usize,
+    store: &dyn TableStore,
+    report: &mut dyn FnMut(twistor_core::store::StoreEvent),
+) -> twistor_cube333::TwoPhaseTables {
+    if limit_mib.is_some_and(|m| m < FULL_TWO_PHASE_MEMORY_MIB) {
+        twistor_cube333::TwoPhaseTables::compact()
+    } else {
+        twistor_cube333::TwoPhaseTables::for_solves(store, solves, report)
+    }
+}
+
 /// What a portfolio is asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {

@@ -1,0 +1,158 @@
+//! `solve --fast` answers every puzzle, `solve` says at once when an
+//! optimal search is out of reach, and a stage file is followed: run
+//! through the binary as a person types it, every answer played back with
+//! `apply`.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_twistor"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut input = child.stdin.take().unwrap();
+    let _ = input.write_all(stdin.as_bytes());
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ok(args: &[&str], stdin: &str) -> (String, String) {
+    let (code, out, err) = run(args, stdin);
+    assert_eq!(code, 0, "{args:?} exited {code}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    (out, err)
+}
+
+/// The pattern `alg` reaches, as `apply --json` prints it.
+fn pattern(puzzle: &str, alg: &str) -> String {
+    ok(&["apply", puzzle, alg, "--json"], "").0
+}
+
+/// Solves `scramble` with `solve --fast` and plays the answer back.
+fn fast(puzzle: &str, scramble: &str, extra: &[&str]) -> (String, String) {
+    let mut args = vec!["solve", puzzle, "--fast", "--alg", scramble, "--no-write"];
+    args.extend_from_slice(extra);
+    let (out, err) = ok(&args, "");
+    let answer = out.trim().to_string();
+    assert_eq!(
+        pattern(puzzle, &format!("{scramble} {answer}")),
+        pattern(puzzle, ""),
+        "{puzzle}: {answer} does not undo {scramble}"
+    );
+    (answer, err)
+}
+
+#[test]
+fn every_kind_of_engine_answers_fast() {
+    // (puzzle, scramble, the engine that should answer)
+    for (puzzle, scramble, engine) in [
+        ("2x2x2", "R U F' R2 U F U'", "optimal"),
+        ("3x3x3", "R U F' L2 D B' R2 U' F D2 B L", "two-phase"),
+        (
+            "4x4x4",
+            "Rw U2 Fw' R2 Uw D' L2 Fw U R' Bw2 D Lw",
+            "444-reduction",
+        ),
+        (
+            "square1",
+            "(1,0) / (3,-3) / (-1,2) / (0,3) / (4,1) /",
+            "square1-two-phase",
+        ),
+        ("clock", "UR3+ DL2- U4+ R1- ALL5+ y2 U2+ R3- ALL1+", "clock"),
+        ("megaminx", "R++ D-- R-- D++ U F' R2 BL", "staged"),
+        ("5x5x5", "Rw U2 3Fw' r2 B Dw L2 f", "staged"),
+        ("FTO", "R U' F BR L' D B' BL R'", "staged"),
+    ] {
+        let (answer, err) = fast(puzzle, scramble, &[]);
+        let named = if engine == "optimal" {
+            err.contains("solving with optimal IDA*")
+        } else {
+            err.contains(&format!("({engine}"))
+        };
+        assert!(named, "{puzzle}: expected {engine}: {err}");
+        assert!(!answer.is_empty(), "{puzzle}");
+    }
+}
+
+#[test]
+fn a_whole_puzzle_rotation_is_answered_up_to_it() {
+    // R++ and D++ turn the whole megaminx but one face: the position is
+    // reachable only held differently.
+    let (answer, err) = fast("megaminx", "R++ D++ R-- D-- U", &[]);
+    assert!(err.contains("held differently"), "{err}");
+    assert!(!answer.is_empty());
+}
+
+#[test]
+fn an_out_of_reach_optimal_search_says_so_at_once() {
+    let scramble = "Rw U2 Fw' R2 Uw D' L2 Fw U R' Bw2 D Lw B2 Uw' R Fw2 L' U Rw2 D2 Fw R2 B";
+    let t0 = std::time::Instant::now();
+    let (code, out, err) = run(&["solve", "4x4x4", "--alg", scramble, "--no-write"], "");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("out of reach") && err.contains("--fast"),
+        "{err}"
+    );
+    assert!(out.contains("--fast"), "{out}");
+    // Decided from the estimate and a probe of a million nodes, not by
+    // searching to --max-depth (the bound is generous for a slow machine).
+    assert!(t0.elapsed().as_secs_f64() < 30.0);
+    // A shallow position of the same puzzle is still answered optimally.
+    let (out, _) = ok(&["solve", "4x4x4", "--alg", "R U Rw", "--no-write"], "");
+    assert_eq!(out.split_whitespace().count(), 4, "{out}");
+}
+
+#[test]
+fn a_stage_file_is_followed_and_a_bad_one_located() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let plan = dir.join("plan-444.txt");
+    std::fs::write(
+        &plan,
+        "# centres, then edges, then corners\nStage centres\nPieces CENTERS\n\nStage edges\nPieces EDGES\n\nStage corners\nPieces CORNERS\n",
+    )
+    .unwrap();
+    let scramble = "Rw U2 Fw' R2 Uw D' L2 Fw U R' Bw2 D Lw";
+    let (_, err) = fast(
+        "4x4x4",
+        scramble,
+        &["--stages", plan.to_str().unwrap(), "-v"],
+    );
+    // Each step belongs to a stage, and the stages come in the file's order.
+    let stages: Vec<&str> = err
+        .lines()
+        .filter_map(|l| l.strip_prefix("  "))
+        .filter_map(|l| l.split(':').next())
+        .filter(|s| ["centres", "edges", "corners"].contains(s))
+        .collect();
+    let first = |s: &str| stages.iter().position(|x| *x == s);
+    assert!(first("centres") < first("edges"), "{err}");
+    assert!(first("edges") < first("corners"), "{err}");
+    let bad = dir.join("plan-bad.txt");
+    std::fs::write(&bad, "Stage a\nPieces WINGS\n").unwrap();
+    let (code, _, err) = run(
+        &[
+            "solve",
+            "4x4x4",
+            "--alg",
+            "R",
+            "--stages",
+            bad.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("plan-bad.txt:2:8: unknown orbit \"WINGS\""),
+        "{err}"
+    );
+}
