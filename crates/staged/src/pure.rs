@@ -129,7 +129,7 @@ impl OrbitLibrary {
                 (dest, twist)
             })
             .collect();
-        let mut library = OrbitLibrary {
+        let library = OrbitLibrary {
             orbit,
             n,
             oris: model.oris[orbit],
@@ -139,22 +139,41 @@ impl OrbitLibrary {
             setups: Vec::new(),
             best: Vec::new(),
         };
-        library.setups = (0..library.ops.len())
-            .map(|c| library.setup_search(c))
-            .collect();
-        library.best = (0..n * n * n)
+        // Setups are searched when the library is first used.
+        Some(library)
+    }
+
+    /// Computes the setups (again, after [`OrbitLibrary::release`]).
+    pub fn prepare(&mut self) {
+        if !self.setups.is_empty() {
+            return;
+        }
+        let n = self.n;
+        self.setups = (0..self.ops.len()).map(|c| self.setup_search(c)).collect();
+        self.best = (0..n * n * n)
             .map(|t| {
-                (0..library.ops.len())
-                    .filter(|&c| library.ops[c].kind == OpKind::Cycle)
+                (0..self.ops.len())
+                    .filter(|&c| self.ops[c].kind == OpKind::Cycle)
                     .filter_map(|c| {
-                        let d = library.setups[c].0[t];
+                        let d = self.setups[c].0[t];
                         (d != u8::MAX)
-                            .then(|| (c as u16, 2 * d as u16 + library.ops[c].moves.len() as u16))
+                            .then(|| (c as u16, 2 * d as u16 + self.ops[c].moves.len() as u16))
                     })
                     .min_by_key(|&(c, cost)| (cost, c))
             })
             .collect();
-        Some(library)
+    }
+
+    /// Frees the setups, keeping the operations.
+    pub fn release(&mut self) {
+        self.setups = Vec::new();
+        self.best = Vec::new();
+    }
+
+    /// Bytes the setups hold.
+    pub fn bytes(&self) -> u64 {
+        let triples = self.best.len() as u64;
+        triples * (4 + 3 * self.setups.len() as u64)
     }
 
     fn triple(&self, t: u16, s: u16, u: u16) -> usize {

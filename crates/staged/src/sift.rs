@@ -52,6 +52,8 @@ pub(crate) struct Sifter {
     /// Per move (index into `moves`), the one undoing it.
     inverse: Vec<usize>,
     rng: SeededRng,
+    /// The group, for telling labelled positions in it apart.
+    group: StabilizerChain,
     /// log2 of the group's order, and of the tables' product so far.
     log2_order: f64,
     log2_tables: f64,
@@ -119,6 +121,7 @@ impl Sifter {
             })
             .collect();
         Some(Sifter {
+            group,
             point_base,
             base,
             images,
@@ -253,6 +256,34 @@ impl Sifter {
             }
         }
         false
+    }
+
+    /// Whether `state` (a pattern against `goal`), its pieces told apart
+    /// by `labels` (each slot's piece's home slot), is an element of the
+    /// group.
+    pub fn contains(
+        &self,
+        model: &Model,
+        layout: &twistor_core::Layout,
+        state: &[u8],
+        goal: &[u8],
+        labels: &[usize],
+    ) -> bool {
+        let points = self.images.first().map_or(0, |im| im.len());
+        let mut image = vec![0u16; points];
+        for (slot, &home) in labels.iter().enumerate() {
+            let k = model.orbit_of[slot] as usize;
+            let oris = model.oris[k];
+            let local = slot - model.base[k];
+            let (o, _) = layout.decode_orientation(k, layout.ori(state, k)[local]);
+            let (go, _) = layout.decode_orientation(k, layout.ori(goal, k)[home - model.base[k]]);
+            let x = (o + oris - go % oris) % oris;
+            for y in 0..oris {
+                image[self.point(model, home, y) as usize] =
+                    self.point(model, slot, (y + x) % oris);
+            }
+        }
+        self.group.contains(&image)
     }
 
     /// Whether no more sequences will be sifted.
