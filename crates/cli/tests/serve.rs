@@ -276,8 +276,8 @@ async fn the_page_in_a_real_browser() {
     assert_eq!(current, "U", "the current move is highlighted");
     screenshot(&c, "1-step-through").await;
 
-    // 2. A WCA scramble, solved with two-phase: the solution, stepped to
-    // its end, solves the cube.
+    // 2. A WCA scramble, solved by Solve (two-phase, for the 3x3x3): the
+    // solution, stepped to its end, solves the cube.
     c.find(Locator::Css("#event option[value='333']"))
         .await
         .unwrap()
@@ -301,7 +301,7 @@ async fn the_page_in_a_real_browser() {
         v.is_some_and(|v| v.split_whitespace().count() >= 15)
     })
     .await;
-    c.find(Locator::Id("solve-two-phase"))
+    c.find(Locator::Id("solve"))
         .await
         .unwrap()
         .click()

@@ -221,12 +221,13 @@ function solve(engine) {
   const box = $("solve-status");
   const scramble = state.alg;
   streamJob("/api/solve", { ...puzzleRef(), alg: scramble, engine }, (l) => {
-    if (l.event === "progress") box.textContent = `depth ${l.depth}: ${l.nodes.toLocaleString()} nodes, ${l.seconds.toFixed(1)} s`;
+    if (l.event === "progress" && l.stage !== undefined) box.textContent = `${l.stage}: ${l.step} (${l.moves} moves), ${l.seconds.toFixed(1)} s`;
+    else if (l.event === "progress") box.textContent = `depth ${l.depth}: ${l.nodes.toLocaleString()} nodes, ${l.seconds.toFixed(1)} s`;
     else if (l.event === "table") box.textContent = `table ${l.table}: ${l.building ? "building" : "depth " + l.depth}`;
     else if (l.event === "notice") box.textContent = l.notice;
     else if (l.event === "error") box.textContent = l.error;
     else if (l.event === "solution") {
-      box.textContent = `solution (${l.length} moves, ${l.engine}): ${l.alg}`;
+      box.textContent = `solution (${l.length} moves, ${l.engine}${l.optimal ? ", optimal" : ""}): ${l.alg}`;
       box.dataset.solution = l.alg;
       // Loaded into the player: the scramble, then the solution to step through.
       const before = moves.length;
@@ -237,8 +238,8 @@ function solve(engine) {
     } else if (l.event === "done" && l.outcome !== "solved") box.textContent = l.outcome;
   }, box);
 }
+$("solve").onclick = () => solve("fast");
 $("solve-optimal").onclick = () => solve("optimal");
-$("solve-two-phase").onclick = () => solve("two-phase");
 $("cancel").onclick = () => { if (job) job.abort(); };
 
 $("gods").onclick = () => {

@@ -115,11 +115,12 @@ fn a_hundred_concurrent_jobs_stay_within_the_pool() {
 #[test]
 fn a_client_that_goes_away_stops_its_job() {
     let server = Server::start(1);
-    // The 4x4x4 after 12 moves: the generic search takes far longer than
-    // this test.
+    // An optimal solve of an 18-move 3x3x3: the search (and the dedicated
+    // solver's table build) takes far longer than this test.
     let body = serde_json::json!({
-        "puzzle": "4x4x4",
-        "alg": "R 2U F' 2R U2 B 2F' L D2 2U' F R'",
+        "puzzle": "3x3x3",
+        "alg": "R U2 F' L D2 B R' U F2 L' D B2 U' R2 F D' L2 B'",
+        "engine": "optimal",
     })
     .to_string();
     let first = post_first_line(&server, "/api/solve", &body);
