@@ -1456,16 +1456,6 @@ impl<'a> Search<'a> {
             for len2 in h..=max2 {
                 if self.phase2_compact(cp, at, 0, len2, first) {
                     self.found = Some(len2);
-                    if std::env::var("TW_TRACE").is_ok() {
-                        eprintln!(
-                            "tw found dir {}{} len1 {} pre {} len2 {}",
-                            self.dir.sym,
-                            if self.dir.inverse { "i" } else { "" },
-                            self.len1,
-                            self.npre,
-                            len2
-                        );
-                    }
                     return true;
                 }
             }

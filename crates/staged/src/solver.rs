@@ -23,8 +23,9 @@ const MAX_STEP_DEPTH: u32 = 20;
 /// Classes considered at once for the next search step (the first ones
 /// not yet placed, in the definition's order).
 const POOL: usize = 64;
-/// Classes tried, nearest first, before the search phase ends.
-const TRIES: usize = 3;
+/// Classes whose search may run out of nodes before the search phase
+/// ends.
+const MAX_FAILED_STEPS: usize = 6;
 /// Most slots a puzzle may have for operations found by optimal search.
 const SEARCHED_OPS_SLOTS: usize = 600;
 /// Random sequences sifted at a time while a needed word is missing.
@@ -748,6 +749,7 @@ impl StagedSolver {
         stop: &AtomicBool,
         events: &mut dyn FnMut(StagedEvent),
     ) -> Result<(), StagedError> {
+        let mut failed: Vec<usize> = Vec::new();
         loop {
             if stop.load(Ordering::Relaxed) {
                 return Err(StagedError::Stopped);
@@ -765,7 +767,7 @@ impl StagedSolver {
                 .classes
                 .iter()
                 .copied()
-                .filter(|&c| !run.protected.contains(&c))
+                .filter(|&c| !run.protected.contains(&c) && !failed.contains(&c))
                 .take(POOL)
                 .collect();
             // Grips that turn no placed piece yet: the next piece should
@@ -777,7 +779,7 @@ impl StagedSolver {
                     free[g] = false;
                 }
             }
-            let mut candidates: Vec<(usize, u8, usize)> = Vec::new();
+            let mut candidates: Vec<(usize, usize, u8, usize)> = Vec::new();
             for c in pool {
                 if !self.pdb(&[c]) {
                     continue;
@@ -793,14 +795,19 @@ impl StagedSolver {
                     });
                 }
                 let taken = self.grips_of(c).into_iter().filter(|&g| free[g]).count();
-                candidates.push((taken, h, c));
+                // Pieces alike first: a class of them is placed as cheaply
+                // as one piece and frees nothing later stages need.
+                let alike = usize::MAX - self.classes[c].len();
+                candidates.push((alike, taken, h, c));
             }
             if candidates.is_empty() {
                 return Ok(());
             }
             candidates.sort_unstable();
+            // The nearest class; one whose search runs out of nodes is
+            // not tried again (pieces placed since only make it harder).
             let mut placed = false;
-            for &(_, _, c) in candidates.iter().take(TRIES) {
+            for &(_, _, _, c) in candidates.iter().take(1) {
                 let mut keys: Vec<Vec<usize>> = tracked.iter().map(|&t| vec![t]).collect();
                 keys.push(vec![c]);
                 // Pieces are bounded together with the ones placed last:
@@ -902,10 +909,10 @@ impl StagedSolver {
                         break;
                     }
                     SearchEnd::Stopped => return Err(StagedError::Stopped),
-                    SearchEnd::OverBudget | SearchEnd::NotWithin => {}
+                    SearchEnd::OverBudget | SearchEnd::NotWithin => failed.push(c),
                 }
             }
-            if !placed {
+            if !placed && failed.len() >= MAX_FAILED_STEPS {
                 return Ok(());
             }
         }
