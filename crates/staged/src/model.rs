@@ -155,6 +155,52 @@ impl Model {
             .iter()
             .fold((slot, 0), |at, &mv| step(&self.moves[mv], at, m))
     }
+
+    /// Whether orbit `k`'s pieces move under `moves` exactly as some orbit
+    /// marked in `kept` moves its own: a pairing of their slots that every
+    /// move keeps (the emperor pyraminx's tips ride with the vertices
+    /// under them). Then `k` is in place, up to twists, whenever that
+    /// orbit is, and twists alone finish it.
+    pub fn rides_with_kept(&self, k: usize, moves: &[usize], kept: &[bool]) -> bool {
+        (0..self.size.len())
+            .filter(|&j| j != k && kept[j] && self.size[j] == self.size[k])
+            .any(|j| self.paired(k, j, moves))
+    }
+
+    /// Whether some pairing of `k`'s slots with `j`'s (slot `i` with
+    /// `pair[i]`) is kept by every move: grown by following the moves
+    /// from each seed pair in turn.
+    fn paired(&self, k: usize, j: usize, moves: &[usize]) -> bool {
+        let (bk, bj, n) = (self.base[k], self.base[j], self.size[k]);
+        'seed: for seed in 0..n {
+            let mut pair = vec![usize::MAX; n];
+            pair[0] = seed;
+            let mut queue = vec![0usize];
+            while let Some(i) = queue.pop() {
+                for &m in moves {
+                    let dest = &self.moves[m].dest;
+                    let to_k = dest[bk + i] as usize - bk;
+                    let to_j = dest[bj + pair[i]] as usize - bj;
+                    if pair[to_k] == usize::MAX {
+                        pair[to_k] = to_j;
+                        queue.push(to_k);
+                    } else if pair[to_k] != to_j {
+                        continue 'seed;
+                    }
+                }
+            }
+            // A bijection every move keeps: whatever fixes `j`'s slots
+            // fixes `k`'s.
+            let mut seen = vec![false; n];
+            if pair
+                .iter()
+                .all(|&p| p != usize::MAX && !std::mem::replace(&mut seen[p], true))
+            {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// One move applied to a piece at `(slot, twist)` of an orbit with `m`

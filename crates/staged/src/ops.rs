@@ -45,6 +45,8 @@ const REFINE_POOL: usize = 1_500;
 const REFINE_ROUNDS: usize = 4;
 /// Longest refined word.
 const REFINE_WORD: usize = 96;
+/// Most slots the refinement follows through its words.
+const REFINE_WORK: u64 = 40_000_000;
 /// Most states of the kept orbits the kernel search walks.
 const KERNEL_STATES: usize = 200_000;
 /// Most kernel elements it pairs, and most of Schreier's generators it reads.
@@ -54,11 +56,21 @@ const KERNEL_GENERATORS: usize = 200_000;
 /// What the goal asks of each slot: the id of its piece and the modulus
 /// of its orientation, and per orbit whether some of its pieces are
 /// alike. A kept orbit of pieces alike stays solved under any operation
-/// that only exchanges pieces of one id.
+/// that only exchanges pieces of one id, and under that operation set up
+/// by moves that keep its pieces of one id together.
+#[derive(Clone)]
 pub(crate) struct GoalSlots {
     pub id: Vec<u8>,
     pub modulus: Vec<u8>,
+    /// Per orbit: whether it has pieces alike.
     pub alike: Vec<bool>,
+    /// Per move of the model: whether it carries pieces of one id onto
+    /// slots of one id in every orbit of pieces alike.
+    pub keeps_alike: Vec<bool>,
+    /// Per orbit: whether every move carries its pieces of one id onto
+    /// slots of one id (so an exchange of two alike is harmless under any
+    /// setup).
+    pub in_blocks: Vec<bool>,
 }
 
 /// The pure operations of `orbit` by `moves` that change no orbit `keep`
@@ -324,6 +336,8 @@ impl<'a> Finder<'a> {
                         }
                         for &y in &powers[g] {
                             let op = commutator(model, seq, &[y]);
+                            // Reading it follows every slot it moves.
+                            work += (op.len() * (sx.len() + model.moves[y].support.len())) as u64;
                             self.offer(&op, false);
                         }
                     }
@@ -388,6 +402,7 @@ impl<'a> Finder<'a> {
                 }
             }
         }
+        let mut work = 0u64;
         for _ in 0..REFINE_ROUNDS {
             if self.has_cycles() {
                 return;
@@ -408,6 +423,10 @@ impl<'a> Finder<'a> {
                         continue;
                     }
                     let word = commutator(self.model, &a.word, &b.word);
+                    work += (word.len() * (a.slots.len() + b.slots.len())) as u64;
+                    if work > REFINE_WORK {
+                        return;
+                    }
                     self.offer(&word, false);
                     let smaller = a.slots.len().min(b.slots.len());
                     if let Some(e) = element(self, word) {
@@ -604,6 +623,7 @@ pub(crate) fn read_op(
         slots = merge_sorted(&slots, &model.moves[m].support);
     }
     let mut changed: Vec<(u16, u16, u8)> = Vec::new();
+    let mut exchanges = false;
     for &s in &slots {
         let k = model.orbit_of[s as usize] as usize;
         if k != orbit && !keep[k] {
@@ -618,6 +638,7 @@ pub(crate) fn read_op(
             let alike =
                 goal.alike[k] && goal.id[i] == goal.id[t] && tw % goal.modulus[t].max(1) == 0;
             if alike {
+                exchanges = true;
                 continue;
             }
             return None;
@@ -644,6 +665,7 @@ pub(crate) fn read_op(
                     kind: OpKind::Cycle,
                     slots: [x.0 - base, y.0 - base, z.0 - base],
                     twist: [x.2, y.2, z.2],
+                    exchanges,
                 },
             ))
         }
@@ -659,6 +681,7 @@ pub(crate) fn read_op(
                         changed[1].0 - base,
                     ],
                     twist: [changed[0].2, changed[1].2, 0],
+                    exchanges,
                 },
             ))
         }
@@ -669,7 +692,7 @@ pub(crate) fn read_op(
 /// Whether `seq` leaves every invariant that counts as it was: even on
 /// each orbit whose parity counts, no twist added to one whose twist sum
 /// does.
-fn neutral(model: &Model, seq: &[usize], invariants: &[(bool, u8)]) -> bool {
+pub(crate) fn neutral(model: &Model, seq: &[usize], invariants: &[(bool, u8)]) -> bool {
     let mut slots: Vec<u16> = Vec::new();
     for &m in seq {
         slots = merge_sorted(&slots, &model.moves[m].support);

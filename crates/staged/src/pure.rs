@@ -33,6 +33,10 @@ pub(crate) struct PureOp {
     pub kind: OpKind,
     pub slots: [u16; 3],
     pub twist: [u8; 3],
+    /// Whether it exchanges pieces alike in a kept orbit: harmless as
+    /// found, but only setups whose moves carry pieces of one id onto
+    /// slots of one id keep it harmless.
+    pub exchanges: bool,
 }
 
 /// The pure 3-cycles of one orbit and their setups.
@@ -44,6 +48,9 @@ pub(crate) struct OrbitLibrary {
     moves: Vec<usize>,
     /// Per move of `moves`: local slot → local slot, and the twist gained.
     local: Vec<(Vec<u16>, Vec<u8>)>,
+    /// Per move of `moves`: whether it may set up an operation that
+    /// exchanges pieces alike.
+    keeps_alike: Vec<bool>,
     pub ops: Vec<PureOp>,
     /// Per operation: setup distance and last move (index into `moves`) of
     /// every ordered triple, `u8::MAX` where unreachable.
@@ -67,10 +74,14 @@ impl OrbitLibrary {
     /// The library of `ops` (3-cycles and 2-twists of `orbit`, found by
     /// [`crate::ops::find_ops`]): each with its inverse and its setups.
     /// `None` when there are none or the orbit is too big for setups.
+    /// `keeps_alike` says, per move of the model, whether it carries pieces
+    /// of one id onto slots of one id in every orbit of pieces alike (the
+    /// moves that may set up an operation that [`PureOp::exchanges`]).
     pub fn new(
         model: &Model,
         orbit: usize,
         moves: &[usize],
+        keeps_alike: &[bool],
         mut found: Vec<PureOp>,
     ) -> Option<OrbitLibrary> {
         let n = model.size[orbit];
@@ -107,12 +118,14 @@ impl OrbitLibrary {
                         kind: OpKind::Cycle,
                         slots: [c.slots[0], c.slots[2], c.slots[1]],
                         twist: [neg(c.twist[2]), neg(c.twist[1]), neg(c.twist[0])],
+                        exchanges: c.exchanges,
                     },
                     OpKind::Twist => PureOp {
                         moves,
                         kind: OpKind::Twist,
                         slots: c.slots,
                         twist: [neg(c.twist[0]), neg(c.twist[1]), 0],
+                        exchanges: c.exchanges,
                     },
                 }
             })
@@ -129,12 +142,14 @@ impl OrbitLibrary {
                 (dest, twist)
             })
             .collect();
+        let keeps_alike = touching.iter().map(|&m| keeps_alike[m]).collect();
         let library = OrbitLibrary {
             orbit,
             n,
             oris: model.oris[orbit],
             moves: touching,
             local,
+            keeps_alike,
             ops: found,
             setups: Vec::new(),
             best: Vec::new(),
@@ -196,6 +211,9 @@ impl OrbitLibrary {
                 let t = t as usize;
                 let (a, b, u) = (t / (n * n), (t / n) % n, t % n);
                 for (mi, (dest, _)) in self.local.iter().enumerate() {
+                    if self.ops[c].exchanges && !self.keeps_alike[mi] {
+                        continue;
+                    }
                     let to = self.triple(dest[a], dest[b], dest[u]);
                     if dist[to] == u8::MAX {
                         dist[to] = d + 1;
@@ -273,6 +291,37 @@ impl OrbitLibrary {
     fn twists_of(&self, model: &Model, moves: &[usize], slots: [u16; 3]) -> [u8; 3] {
         let base = model.base[self.orbit];
         slots.map(|s| model.follow(moves, (base + s as usize) as u16).1 % self.oris)
+    }
+
+    /// Whether some cycle, set up, moves every three distinct slots that
+    /// the moves connect (computing the setups).
+    pub fn reaches_every_triple(&mut self) -> bool {
+        self.prepare();
+        let n = self.n;
+        let mut root: Vec<usize> = (0..n).collect();
+        fn find(root: &mut [usize], mut x: usize) -> usize {
+            while root[x] != x {
+                root[x] = root[root[x]];
+                x = root[x];
+            }
+            x
+        }
+        for (dest, _) in &self.local {
+            for (s, &d) in dest.iter().enumerate() {
+                let (a, b) = (find(&mut root, s), find(&mut root, d as usize));
+                root[a] = b;
+            }
+        }
+        let component: Vec<usize> = (0..n).map(|s| find(&mut root, s)).collect();
+        (0..n * n * n).all(|t| {
+            let (a, b, c) = (t / (n * n), (t / n) % n, t % n);
+            a == b
+                || b == c
+                || a == c
+                || component[a] != component[b]
+                || component[b] != component[c]
+                || self.best[t].is_some()
+        })
     }
 
     /// The orbit's slot count.

@@ -18,7 +18,7 @@ use twistor_core::{Layout, Pattern, PatternOrbit, Puzzle};
 use twistor_search::{MoveSet, SolveOptions, Solver, SolverOptions};
 
 use crate::model::Model;
-use crate::ops::{read_op, GoalSlots};
+use crate::ops::{neutral, read_op, GoalSlots};
 use crate::pure::{OpKind, PureOp};
 
 /// Memory for the search's tables.
@@ -29,7 +29,9 @@ const MAX_OP_MOVES: u32 = 16;
 const SEARCH_SECS: f64 = 6.0;
 
 /// Operations of `orbit` (3-cycles, and 2-twists where pieces turn) that
-/// keep the orbits `keep` marks, by optimal search over all of `moves`.
+/// keep the orbits `keep` marks and the `invariants` (as
+/// [`crate::ops::find_ops`] takes them), by optimal search over all of
+/// `moves`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn ops_by_search(
     model: &Model,
@@ -38,10 +40,13 @@ pub(crate) fn ops_by_search(
     goal_slots: &GoalSlots,
     orbit: usize,
     keep: &[bool],
+    invariants: &[(bool, u8)],
     stop: &AtomicBool,
 ) -> Vec<PureOp> {
     let layout = moves.layout();
-    let Some(target) = target(layout, goal, orbit, keep) else {
+    let mut wanted = keep.to_vec();
+    wanted[orbit] = true;
+    let Some(target) = target_of(layout, goal, &wanted) else {
         return Vec::new();
     };
     let puzzle = Puzzle::new("staged operation", layout.clone(), target.clone());
@@ -114,7 +119,9 @@ pub(crate) fn ops_by_search(
             goal_slots,
             stop,
             end,
-        ) {
+        )
+        .filter(|op| neutral(model, &op.moves, invariants))
+        {
             // One cycle a component is enough: setups aim it anywhere
             // in it.
             for (s, c) in covered.iter_mut().enumerate() {
@@ -138,12 +145,45 @@ pub(crate) fn ops_by_search(
             stop,
             end,
         ) {
-            if op.kind == OpKind::Twist {
+            if op.kind == OpKind::Twist && neutral(model, &op.moves, invariants) {
                 found.push(op);
             }
         }
     }
     found
+}
+
+/// A shortest sequence taking `position` to the goal on the `wanted`
+/// orbits (the rest may end anywhere), by the generic optimal search
+/// within `node_limit` nodes: how orbits tied together (a skewb's corners
+/// and centres inside a bigger puzzle) are placed at once.
+pub(crate) fn solve_orbits(
+    moves: &MoveSet,
+    goal: &Pattern,
+    wanted: &[bool],
+    position: &Pattern,
+    node_limit: u64,
+    stop: &AtomicBool,
+) -> Option<Vec<usize>> {
+    let layout = moves.layout();
+    let target = target_of(layout, goal, wanted)?;
+    let puzzle = Puzzle::new("staged orbits", layout.clone(), target.clone());
+    let options = SolverOptions {
+        memory_bytes: SEARCH_MEMORY,
+        threads: 2,
+        store: Arc::new(NoStore),
+        symmetry: false,
+    };
+    let mut solver =
+        Solver::new(&puzzle, moves.clone(), target, &options, stop, &mut |_| {}).ok()?;
+    let options = SolveOptions {
+        threads: 2,
+        node_limit,
+        ..SolveOptions::default()
+    };
+    let position = target_of(layout, position, wanted)?;
+    let report = solver.solve(&position, &options, stop, &mut |_| {});
+    report.solutions.into_iter().next()
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -207,22 +247,25 @@ fn connected(model: &Model, orbit: usize, a: usize, b: usize) -> bool {
     false
 }
 
-/// The goal with every orbit but `orbit` and the kept ones left out (its
-/// pieces alike, their orientations unknown).
-fn target(layout: &Layout, goal: &Pattern, orbit: usize, keep: &[bool]) -> Option<Pattern> {
+/// `pattern` with every orbit but the `wanted` ones left out (its pieces
+/// alike, their orientations unknown).
+fn target_of(layout: &Layout, goal: &Pattern, wanted: &[bool]) -> Option<Pattern> {
     let orbits: Vec<PatternOrbit> = layout
         .pattern_orbits(goal)
         .into_iter()
         .enumerate()
         .map(|(k, o)| {
-            if k == orbit || keep[k] {
+            if wanted[k] {
                 o
             } else {
                 let n = o.pieces.len();
+                // An orientation modulus must be a proper divisor: an
+                // orbit whose pieces never turn has none to give.
+                let turns = layout.orbits()[k].num_orientations() > 1;
                 PatternOrbit {
                     pieces: vec![0; n],
                     orientation: vec![0; n],
-                    orientation_mod: Some(vec![1; n]),
+                    orientation_mod: turns.then(|| vec![1; n]),
                 }
             }
         })

@@ -13,8 +13,8 @@ use crate::ida::{SearchEnd, StageSearch};
 use crate::invariant::{fixing_moves, invariants, of_position};
 use crate::model::{class_points, classes, Class, Model};
 use crate::ops::{find_ops, GoalSlots};
-use crate::pure::{OpKind, OrbitLibrary};
-use crate::search_ops::ops_by_search;
+use crate::pure::{OpKind, OrbitLibrary, PureOp};
+use crate::search_ops::{ops_by_search, solve_orbits};
 use crate::sift::Sifter;
 use crate::StagedError;
 
@@ -36,6 +36,11 @@ const ORDER_LIBRARIES: usize = 48;
 const PAIRS: usize = 8;
 /// Most entries of the triple database a step adds.
 const TRIPLE_PDB: u64 = 1 << 18;
+/// Most entries of the database a step placing a piece only search can
+/// finish adds.
+const GROUP_PDB: u64 = 1 << 22;
+/// Most nodes the optimal search placing orbits tied together may visit.
+const COUPLED_NODES: u64 = 20_000_000;
 
 /// How the staged solver works.
 #[derive(Clone, Debug)]
@@ -241,6 +246,8 @@ impl StagedSolver {
             id: Vec::new(),
             modulus: Vec::new(),
             alike: Vec::new(),
+            keeps_alike: Vec::new(),
+            in_blocks: Vec::new(),
         };
         for (k, o) in layout.orbits().iter().enumerate() {
             let perm = layout.perm(goal.as_bytes(), k);
@@ -259,6 +266,32 @@ impl StagedSolver {
             ids.dedup();
             goal_slots.alike.push(ids.len() < perm.len());
         }
+        // Per move and orbit of pieces alike: whether the move carries
+        // pieces of one id onto slots of one id. An exchange of pieces
+        // alike set up by a move that does not (an inner slice on a big
+        // cube's centres) is no longer harmless.
+        let keeps: Vec<Vec<bool>> = model
+            .moves
+            .iter()
+            .map(|mv| {
+                (0..model.size.len())
+                    .map(|k| {
+                        let base = model.base[k];
+                        let ids = &goal_slots.id[base..base + model.size[k]];
+                        let mut image = vec![None; ids.len()];
+                        !goal_slots.alike[k]
+                            || ids.iter().enumerate().all(|(s, &id)| {
+                                let to = ids[mv.dest[base + s] as usize - base];
+                                *image[id as usize].get_or_insert(to) == to
+                            })
+                    })
+                    .collect()
+            })
+            .collect();
+        goal_slots.keeps_alike = keeps.iter().map(|k| k.iter().all(|&b| b)).collect();
+        goal_slots.in_blocks = (0..model.size.len())
+            .map(|k| keeps.iter().all(|m| m[k]))
+            .collect();
         Ok(StagedSolver {
             moves,
             layout,
@@ -362,13 +395,15 @@ impl StagedSolver {
         events: &mut dyn FnMut(StagedEvent),
     ) -> Result<(), StagedError> {
         let stage = self.stages[s].clone();
+        let earlier = run.protected.clone();
         // Pieces of the stage already in place stay there.
         for &c in &stage.classes {
             if self.solved(&run.state, c) && !run.protected.contains(&c) {
                 run.protected.push(c);
             }
         }
-        self.search_phase(&stage, run, stop, events)?;
+        let coupled = self.coupled_orbits(&stage, run);
+        self.search_phase(&stage, &coupled, &earlier, run, stop, events)?;
         // Everything placed so far, and the stage's pieces, must end in place.
         let mut scope: Vec<usize> = run.protected.clone();
         for &c in &stage.classes {
@@ -435,9 +470,17 @@ impl StagedSolver {
         stop: &AtomicBool,
         events: &mut dyn FnMut(StagedEvent),
     ) -> Result<(), StagedError> {
-        let gave_up = |me: &StagedSolver, reason: &str| StagedError::GaveUp {
+        // Sifting takes the stage whole: an error names its first orbit
+        // left unfinished.
+        let unfinished = stage
+            .classes
+            .iter()
+            .find(|&&c| !self.solved(&run.state, c))
+            .map_or(0, |&c| self.classes[c].orbit);
+        let orbit = self.orbit_name(unfinished);
+        let gave_up = |reason: &str| StagedError::GaveUp {
             stage: stage.name.clone(),
-            orbit: me.orbit_name(0),
+            orbit: orbit.clone(),
             reason: reason.to_string(),
         };
         if !self.sifters.contains_key(&stage.moves) {
@@ -446,7 +489,6 @@ impl StagedSolver {
         }
         let Some(mut sifter) = self.sifters.get_mut(&stage.moves).and_then(Option::take) else {
             return Err(gave_up(
-                self,
                 "too big to sift, and its commutators do not finish it",
             ));
         };
@@ -464,7 +506,7 @@ impl StagedSolver {
             };
         }
         let result = match result {
-            Err(StagedError::GaveUp { reason, .. }) => Err(gave_up(self, &reason)),
+            Err(StagedError::GaveUp { reason, .. }) => Err(gave_up(&reason)),
             other => other,
         };
         if let Ok(moves) = &result {
@@ -741,15 +783,247 @@ impl StagedSolver {
         self.tables[t].rank(&points)
     }
 
-    /// Phase 1: classes placed one at a time by search, nearest first.
+    /// The orbits of the stage no 3-cycle finishes while every other
+    /// orbit in scope stays put (tied to another orbit, as a skewb's
+    /// corners are to its centres): the search phase places them first.
+    fn coupled_orbits(&mut self, stage: &Stage, run: &Run) -> Vec<bool> {
+        let orbits = self.model.size.len();
+        let mut in_scope = vec![false; orbits];
+        for &c in run.protected.iter().chain(&stage.classes) {
+            in_scope[self.classes[c].orbit] = true;
+        }
+        // Where commutators can finish the orbits in some order, none
+        // needs placing first.
+        let scope: Vec<usize> = run
+            .protected
+            .iter()
+            .chain(&stage.classes)
+            .copied()
+            .collect();
+        if self
+            .finishing_order(stage, &scope, &run.state, false)
+            .is_some()
+        {
+            return vec![false; orbits];
+        }
+        let broken: Vec<bool> = (0..orbits)
+            .map(|k| {
+                self.model.size[k] >= 3
+                    && stage
+                        .classes
+                        .iter()
+                        .any(|&c| self.classes[c].orbit == k && !self.solved(&run.state, c))
+            })
+            .collect();
+        let coupled: Vec<bool> = (0..orbits)
+            .map(|k| {
+                let mut keep = in_scope.clone();
+                keep[k] = false;
+                broken[k] && self.library(k, &stage.moves, keep, false).is_none()
+            })
+            .collect();
+        // Where every broken orbit is tied, placing them first is
+        // solving the whole stage by search: pieces go one at a time.
+        if coupled == broken {
+            return vec![false; orbits];
+        }
+        coupled
+    }
+
+    /// One search step: a sequence placing the classes `new` while the
+    /// `tracked` ones stay, bounded by the databases of `keys`; the nodes
+    /// it visited are taken from the position's allowance.
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &self,
+        stage: &Stage,
+        run: &mut Run,
+        tracked: &[usize],
+        new: &[usize],
+        keys: &[Vec<usize>],
+        budget: u64,
+        stop: &AtomicBool,
+    ) -> (SearchEnd, u64) {
+        let all: Vec<usize> = tracked.iter().chain(new).copied().collect();
+        let start: Vec<u32> = all.iter().map(|&t| self.coord(&run.state, t)).collect();
+        let tables: Vec<&CoordTable> = all
+            .iter()
+            .map(|&t| &self.tables[self.table_of[t].flatten().expect("tracked")])
+            .collect();
+        let pdbs: Vec<(&Pdb, Vec<usize>)> = keys
+            .iter()
+            .map(|key| {
+                let at = key
+                    .iter()
+                    .map(|k| all.iter().position(|a| a == k).expect("a tracked class"))
+                    .collect();
+                (&self.pdbs[key], at)
+            })
+            .collect();
+        // A move that turns no tracked piece only lengthens the search.
+        let mut orbits = vec![false; self.model.size.len()];
+        for &c in &all {
+            orbits[self.classes[c].orbit] = true;
+        }
+        let moves: Vec<usize> = stage
+            .moves
+            .iter()
+            .copied()
+            .filter(|&m| {
+                self.model.moves[m]
+                    .support
+                    .iter()
+                    .any(|&s| orbits[self.model.orbit_of[s as usize] as usize])
+            })
+            .collect();
+        let search = StageSearch {
+            model: &self.model,
+            tables,
+            pdbs,
+            moves: &moves,
+        };
+        let mut spent = 0;
+        let last = run.moves.last().map(|&m| self.model.moves[m].grip);
+        let end = search.solve(&start, last, MAX_STEP_DEPTH, budget, &mut spent, stop);
+        run.nodes_left = run.nodes_left.saturating_sub(spent);
+        (end, spent)
+    }
+
+    /// The orbits no 3-cycle finishes, placed together in one step with a
+    /// database per orbit (a skewb inside a bigger puzzle is solved as a
+    /// skewb): whether it was done.
+    fn coupled_step(
+        &mut self,
+        stage: &Stage,
+        coupled: &[bool],
+        earlier: &[usize],
+        run: &mut Run,
+        stop: &AtomicBool,
+        events: &mut dyn FnMut(StagedEvent),
+    ) -> Result<bool, StagedError> {
+        let new: Vec<usize> = stage
+            .classes
+            .iter()
+            .copied()
+            .filter(|&c| coupled[self.classes[c].orbit] && !run.protected.contains(&c))
+            .collect();
+        if new.is_empty() {
+            return Ok(false);
+        }
+        let report_step = |me: &mut StagedSolver,
+                           run: &mut Run,
+                           moves: usize,
+                           nodes: u64,
+                           events: &mut dyn FnMut(StagedEvent)| {
+            let what = coupled
+                .iter()
+                .enumerate()
+                .filter(|(_, &x)| x)
+                .map(|(k, _)| me.orbit_name(k))
+                .collect::<Vec<_>>()
+                .join(", ");
+            me.report(run, &stage.name, Method::Search, what, moves, nodes, events);
+        };
+        // Where no earlier stage placed pieces outside these orbits, the
+        // generic optimal search over the whole orbits (its tables prune
+        // far better than databases of a few pieces).
+        let held_elsewhere = earlier.iter().any(|&c| !coupled[self.classes[c].orbit]);
+        if !held_elsewhere {
+            let position = self.layout.pattern_from_bytes(run.state.clone()).ok();
+            let path = position.and_then(|p| {
+                solve_orbits(&self.moves, &self.goal, coupled, &p, COUPLED_NODES, stop)
+            });
+            if stop.load(Ordering::Relaxed) {
+                return Err(StagedError::Stopped);
+            }
+            if let Some(path) = path {
+                self.play(run, &path);
+                for &c in &stage.classes {
+                    if coupled[self.classes[c].orbit] {
+                        // Tracked from now on, so later steps keep them.
+                        self.pdb(&[c]);
+                        if !run.protected.contains(&c) {
+                            run.protected.push(c);
+                        }
+                    }
+                }
+                report_step(self, run, path.len(), 0, events);
+                return Ok(true);
+            }
+        }
+        if new.len() > self.options.max_tracked {
+            return Ok(false);
+        }
+        let mut keys: Vec<Vec<usize>> = Vec::new();
+        for (k, _) in coupled.iter().enumerate().filter(|(_, &x)| x) {
+            let of_orbit: Vec<usize> = new
+                .iter()
+                .copied()
+                .filter(|&c| self.classes[c].orbit == k)
+                .collect();
+            let sizes: Option<Vec<u32>> = of_orbit
+                .iter()
+                .map(|&c| self.table(c).map(|t| self.tables[t].size))
+                .collect();
+            let Some(sizes) = sizes else {
+                return Ok(false);
+            };
+            let entries = Pdb::size_of(&sizes).unwrap_or(u64::MAX);
+            if entries <= GROUP_PDB && self.pdb(&of_orbit) {
+                keys.push(of_orbit);
+            } else {
+                for &c in &of_orbit {
+                    if !self.pdb(&[c]) {
+                        return Ok(false);
+                    }
+                    keys.push(vec![c]);
+                }
+            }
+        }
+        let tracked: Vec<usize> = run
+            .protected
+            .iter()
+            .copied()
+            .filter(|&c| self.table_of[c].flatten().is_some())
+            .collect();
+        if tracked.len() + new.len() > self.options.max_tracked {
+            return Ok(false);
+        }
+        for &t in &tracked {
+            if self.pdb(&[t]) {
+                keys.push(vec![t]);
+            }
+        }
+        // Half the allowance: the pieces one at a time get the rest.
+        let budget = run.nodes_left / 2;
+        let (end, spent) = self.step(stage, run, &tracked, &new, &keys, budget, stop);
+        match end {
+            SearchEnd::Found(path) => {
+                self.play(run, &path);
+                run.protected.extend(&new);
+                report_step(self, run, path.len(), spent, events);
+                Ok(true)
+            }
+            SearchEnd::Stopped => Err(StagedError::Stopped),
+            SearchEnd::OverBudget | SearchEnd::NotWithin => Ok(false),
+        }
+    }
+
+    /// Phase 1: classes placed one at a time by search, nearest first
+    /// (the coupled orbits' before the rest).
     fn search_phase(
         &mut self,
         stage: &Stage,
+        coupled: &[bool],
+        earlier: &[usize],
         run: &mut Run,
         stop: &AtomicBool,
         events: &mut dyn FnMut(StagedEvent),
     ) -> Result<(), StagedError> {
         let mut failed: Vec<usize> = Vec::new();
+        if coupled.iter().any(|&x| x) {
+            self.coupled_step(stage, coupled, earlier, run, stop, events)?;
+        }
         loop {
             if stop.load(Ordering::Relaxed) {
                 return Err(StagedError::Stopped);
@@ -779,7 +1053,7 @@ impl StagedSolver {
                     free[g] = false;
                 }
             }
-            let mut candidates: Vec<(usize, usize, u8, usize)> = Vec::new();
+            let mut candidates: Vec<(bool, usize, usize, u8, usize)> = Vec::new();
             for c in pool {
                 if !self.pdb(&[c]) {
                     continue;
@@ -798,7 +1072,8 @@ impl StagedSolver {
                 // Pieces alike first: a class of them is placed as cheaply
                 // as one piece and frees nothing later stages need.
                 let alike = usize::MAX - self.classes[c].len();
-                candidates.push((alike, taken, h, c));
+                let free_to_finish = !coupled[self.classes[c].orbit];
+                candidates.push((free_to_finish, alike, taken, h, c));
             }
             if candidates.is_empty() {
                 return Ok(());
@@ -807,8 +1082,12 @@ impl StagedSolver {
             // The nearest class; one whose search runs out of nodes is
             // not tried again (pieces placed since only make it harder).
             let mut placed = false;
-            for &(_, _, _, c) in candidates.iter().take(1) {
-                let mut keys: Vec<Vec<usize>> = tracked.iter().map(|&t| vec![t]).collect();
+            for &(_, _, _, _, c) in candidates.iter().take(1) {
+                let mut keys: Vec<Vec<usize>> = tracked
+                    .iter()
+                    .map(|&t| vec![t])
+                    .filter(|k| self.pdbs.contains_key(k))
+                    .collect();
                 keys.push(vec![c]);
                 // Pieces are bounded together with the ones placed last:
                 // pairs (and one triple) of single pieces, whatever orbit.
@@ -826,19 +1105,36 @@ impl StagedSolver {
                             keys.push(key);
                         }
                     }
-                    if partners.len() >= 2 {
-                        let mut key = vec![c, partners[0], partners[1]];
-                        key.sort_unstable();
-                        let sizes: Option<Vec<u32>> = key
-                            .iter()
-                            .map(|&k| self.table(k).map(|t| self.tables[t].size))
-                            .collect();
-                        let small = sizes
-                            .and_then(|s| Pdb::size_of(&s))
-                            .is_some_and(|n| n <= TRIPLE_PDB);
-                        if small && self.pdb(&key) {
-                            keys.push(key);
+                    // One database over the piece and the partners
+                    // placed last: a triple, or for an orbit only search
+                    // can finish, as many as fit a bigger database.
+                    let limit = if coupled[self.classes[c].orbit] {
+                        GROUP_PDB
+                    } else {
+                        TRIPLE_PDB
+                    };
+                    let most = if coupled[self.classes[c].orbit] {
+                        PAIRS
+                    } else {
+                        2
+                    };
+                    let mut key = vec![c];
+                    let mut entries = self
+                        .table(c)
+                        .map_or(u64::MAX, |t| self.tables[t].size as u64);
+                    for &p in partners.iter().take(most) {
+                        let size = self
+                            .table(p)
+                            .map_or(u64::MAX, |t| self.tables[t].size as u64);
+                        if entries.saturating_mul(size) > limit {
+                            break;
                         }
+                        entries *= size;
+                        key.push(p);
+                    }
+                    key.sort_unstable();
+                    if key.len() >= 3 && self.pdb(&key) {
+                        keys.push(key);
                     }
                 }
                 // The databases of several classes first (they prune the
@@ -851,34 +1147,8 @@ impl StagedSolver {
                     .copied()
                     .collect();
                 keys.retain(|k| k.len() > 1 || !covered.contains(&k[0]));
-                let mut all = tracked.clone();
-                all.push(c);
-                let start: Vec<u32> = all.iter().map(|&t| self.coord(&run.state, t)).collect();
-                let tables: Vec<&CoordTable> = all
-                    .iter()
-                    .map(|&t| &self.tables[self.table_of[t].flatten().expect("tracked")])
-                    .collect();
-                let pdbs: Vec<(&Pdb, Vec<usize>)> = keys
-                    .iter()
-                    .map(|key| {
-                        let at = key
-                            .iter()
-                            .map(|k| all.iter().position(|a| a == k).expect("a tracked class"))
-                            .collect();
-                        (&self.pdbs[key], at)
-                    })
-                    .collect();
-                let search = StageSearch {
-                    model: &self.model,
-                    tables,
-                    pdbs,
-                    moves: &stage.moves,
-                };
                 let budget = self.options.step_nodes.min(run.nodes_left);
-                let mut spent = 0;
-                let last = run.moves.last().map(|&m| self.model.moves[m].grip);
-                let end = search.solve(&start, last, MAX_STEP_DEPTH, budget, &mut spent, stop);
-                run.nodes_left = run.nodes_left.saturating_sub(spent);
+                let (end, spent) = self.step(stage, run, &tracked, &[c], &keys, budget, stop);
                 match end {
                     SearchEnd::Found(path) => {
                         self.play(run, &path);
@@ -1080,6 +1350,7 @@ impl StagedSolver {
                 })
                 .collect();
             let mut ops = find_ops(&self.model, k, moves, &key.2, &invariants, &self.goal_slots);
+
             // Where short commutators miss, an optimal search finds one
             // (on puzzles small enough for it, turning all their moves).
             let cycles = ops.iter().filter(|o| o.kind == OpKind::Cycle).count();
@@ -1098,13 +1369,58 @@ impl StagedSolver {
                     &self.goal_slots,
                     k,
                     &key.2,
+                    &invariants,
                     &AtomicBool::new(false),
                 ));
             }
-            let library = OrbitLibrary::new(&self.model, k, moves, ops);
+            let mut library = self.library_of(k, moves, &key.2, ops);
+            // Cycles exchanging pieces alike in a kept orbit are set up
+            // only by moves that keep those pieces in blocks; where they
+            // cannot reach every three slots that way, only cycles that
+            // leave pieces alike alone are taken.
+            if library
+                .as_mut()
+                .is_some_and(|l| l.ops.iter().any(|o| o.exchanges) && !l.reaches_every_triple())
+            {
+                let g = &self.goal_slots;
+                let strict = GoalSlots {
+                    alike: g
+                        .alike
+                        .iter()
+                        .zip(&g.in_blocks)
+                        .map(|(&a, &b)| a && b)
+                        .collect(),
+                    ..g.clone()
+                };
+                let ops = find_ops(&self.model, k, moves, &key.2, &invariants, &strict);
+                library = self.library_of(k, moves, &key.2, ops);
+            }
             self.libraries.insert(key.clone(), library);
         }
         self.libraries[&key].is_some().then_some(key)
+    }
+
+    /// The library of orbit `k`'s operations `ops` by `moves`, keeping
+    /// the orbits `keep` marks: `None` where twists alone are found for an
+    /// orbit whose pieces move (unless they ride with a kept orbit's).
+    fn library_of(
+        &self,
+        k: usize,
+        moves: &[usize],
+        keep: &[bool],
+        ops: Vec<PureOp>,
+    ) -> Option<OrbitLibrary> {
+        let base = self.model.base[k];
+        let permutes = moves.iter().any(|&m| {
+            (base..base + self.model.size[k]).any(|s| self.model.moves[m].dest[s] as usize != s)
+        });
+        if permutes
+            && !ops.iter().any(|o| o.kind == OpKind::Cycle)
+            && !self.model.rides_with_kept(k, moves, keep)
+        {
+            return None;
+        }
+        OrbitLibrary::new(&self.model, k, moves, &self.goal_slots.keeps_alike, ops)
     }
 
     /// Phase 3: orbit `k` finished by its 3-cycles (kept under `key`).
