@@ -85,6 +85,29 @@ fn every_kind_of_engine_answers_fast() {
 }
 
 #[test]
+fn big_cube_answers_are_written_with_wide_turns() {
+    // The searches turn single layers; a cuber writes `R 2R` as `Rw`.
+    let (answer, _) = fast("4x4x4", "Rw U Fw'", &[]);
+    assert_eq!(answer.split_whitespace().count(), 3, "{answer}");
+    assert!(answer.contains("Rw'") && answer.contains("Fw"), "{answer}");
+    for (puzzle, scramble) in [
+        ("4x4x4", "Rw U2 Fw' R2 Uw D' L2 Fw U R' Bw2 D Lw"),
+        ("5x5x5", "Rw U2 3Fw' r2 B Dw L2 f"),
+    ] {
+        let (answer, _) = fast(puzzle, scramble, &[]);
+        let words: Vec<&str> = answer.split_whitespace().collect();
+        for pair in words.windows(2) {
+            let (a, b) = (
+                pair[0].trim_start_matches('2'),
+                pair[1].trim_start_matches('2'),
+            );
+            let layered = pair[0].starts_with('2') != pair[1].starts_with('2');
+            assert!(!(layered && a == b), "{puzzle}: {answer} has {pair:?}");
+        }
+    }
+}
+
+#[test]
 fn a_whole_puzzle_rotation_is_answered_up_to_it() {
     // R++ and D++ turn the whole megaminx but one face: the position is
     // reachable only held differently.

@@ -17,7 +17,7 @@ use super::clock::ClockSolver;
 use super::cube444::Reduction444;
 use super::estimate::estimate;
 use super::square1::TwoPhaseSquare1;
-use super::{Answer, Engine, Engines, Notice, Outcome, PortfolioEvent, PortfolioOptions};
+use super::{wide, Answer, Engine, Engines, Notice, Outcome, PortfolioEvent, PortfolioOptions};
 use crate::analysis::{reachability, Reachability};
 use crate::rotations::WholeRotations;
 use crate::ToolError;
@@ -290,15 +290,29 @@ impl<'p> FastEngines<'p> {
                             rotation: r.clone(),
                         }));
                     }
-                    let length = words.len();
-                    let mut text = rotation.clone().unwrap_or_default();
-                    if !words.is_empty() {
-                        if !text.is_empty() {
-                            text.push(' ');
-                        }
-                        text.push_str(&words.join(" "));
+                    let with_rotation = |words: &[String]| {
+                        rotation
+                            .iter()
+                            .chain(words)
+                            .map(String::as_str)
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
+                    let mut length = words.len();
+                    let mut text = with_rotation(&words);
+                    // On big cubes, adjacent layers turned together are
+                    // written as the wide turn a cuber writes, where that
+                    // reads back to the same answer.
+                    let wide = wide::cube_size(self.puzzle.name())
+                        .filter(|&n| n >= 4)
+                        .and_then(|n| wide::with_wide_turns(&words.join(" "), n))
+                        .map(|w| w.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+                        .map(|w| (w.len(), with_rotation(&w)))
+                        .filter(|(_, w)| self.check(position, w).is_ok());
+                    match wide {
+                        Some((n, w)) => (length, text) = (n, w),
+                        None => self.check(position, &text)?,
                     }
-                    self.check(position, &text)?;
                     return Ok(Answer {
                         solutions: vec![text],
                         length: Some(length),

@@ -41,6 +41,7 @@ pub mod estimate;
 mod fast;
 mod optimal;
 mod square1;
+mod wide;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
