@@ -72,6 +72,8 @@ fn every_kind_of_engine_answers_fast() {
         ("megaminx", "R++ D-- R-- D++ U F' R2 BL", "staged"),
         ("5x5x5", "Rw U2 3Fw' r2 B Dw L2 f", "staged"),
         ("FTO", "R U' F BR L' D B' BL R'", "staged"),
+        // Corner turns beside F: derived moves in cubing.js's definition.
+        ("redi_cube", "F UR' B L R D' U UL", "staged"),
     ] {
         let (answer, err) = fast(puzzle, scramble, &[]);
         let named = if engine == "optimal" {

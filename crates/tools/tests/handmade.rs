@@ -118,9 +118,12 @@ fn definitions_match_cubing_js() {
                 m.name
             );
         }
+        // The redi cube's seven other corner turns, derived moves in
+        // cubing.js, are search moves here: solve turns every corner.
+        let turns_derived_there = if id == "redi_cube" { 7 } else { 0 };
         assert_eq!(
             ours.search_moves().len(),
-            theirs.search_moves().len(),
+            theirs.search_moves().len() + turns_derived_there,
             "{id}: search moves"
         );
     }

@@ -139,6 +139,16 @@ impl Builder {
         self.add(name, t, MoveKind::Derived, Some(alg.to_string()));
     }
 
+    /// A search move defined by an alg over the moves so far (a turn
+    /// cubing.js lists among its derived moves, but one the puzzle is
+    /// solved with).
+    fn sequence(&mut self, name: &str, alg: &str) {
+        let parsed = Alg::parse(alg).unwrap_or_else(|e| panic!("{name} = {alg}: {e}"));
+        let t = alg_transformation(&self.puzzle, &parsed)
+            .unwrap_or_else(|e| panic!("{name} = {alg}: {e}"));
+        self.add(name, t, MoveKind::Sequence, Some(alg.to_string()));
+    }
+
     fn add(&mut self, name: &str, t: Transformation, kind: MoveKind, definition: Option<String>) {
         self.puzzle
             .add_move(MoveDef {

@@ -5,6 +5,9 @@
 //! by thirds, carrying the three edges next to it. cubing.js defines one
 //! corner turn, `F` at the UFR corner, and the rotations `x` and `y`; the
 //! other corner turns (`UR U UL D L R B`) and `z` are conjugates of them.
+//! Here those corner turns are search moves (defined by their algs), so
+//! that `solve`, `random` and God's algorithm turn every corner, not `F`
+//! alone.
 
 use super::cubie::{turn, ufr, x, y, CORNERS, EDGES};
 use super::Builder;
@@ -44,7 +47,7 @@ pub(super) fn definition() -> twistor_core::Puzzle {
         ("R", "x2"),
         ("B", "y2 x"),
     ] {
-        b.derived(name, &format!("[{rotation}: F]"));
+        b.sequence(name, &format!("[{rotation}: F]"));
     }
     b.finish()
 }
