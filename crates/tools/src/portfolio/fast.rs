@@ -60,6 +60,9 @@ pub(super) struct FastEngines<'p> {
     staged: Option<StagedSolver>,
     /// The group of the moves, where positions are group elements.
     chain: Option<StabilizerChain>,
+    /// The slots (orbit, slot) no move turns: a position whose pieces
+    /// there are not the goal's is unreachable as held.
+    fixed: Vec<(usize, usize)>,
     /// The rotations a position may be held in, when the puzzle has some.
     rotations: Option<WholeRotations>,
 }
@@ -179,6 +182,11 @@ impl<'p> FastEngines<'p> {
             && !matches!(fast, Fast::Clock(_)))
         .then(|| reachability_chain(puzzle, &moves));
         let rotations = WholeRotations::of(puzzle).ok().filter(|r| !r.is_empty());
+        let fixed = if matches!(fast, Fast::Clock(_)) {
+            Vec::new()
+        } else {
+            fixed_slots(puzzle, &moves)
+        };
         let mut engines = FastEngines {
             puzzle,
             moves,
@@ -187,6 +195,7 @@ impl<'p> FastEngines<'p> {
             fast,
             staged: None,
             chain,
+            fixed,
             rotations,
         };
         if matches!(engines.fast, Fast::Staged) {
@@ -260,18 +269,27 @@ impl<'p> FastEngines<'p> {
                 )
             }));
         }
-        let reach = |p: &Pattern| match &self.chain {
-            Some(c) => reachability(layout, c, &self.goal, p),
-            None => Reachability::Unknown,
+        let reach = |p: &Pattern| {
+            if !self.fixed_slots_match(p) {
+                return Reachability::Unreachable;
+            }
+            match &self.chain {
+                Some(c) => reachability(layout, c, &self.goal, p),
+                None => Reachability::Unknown,
+            }
         };
         let decided: Vec<(Option<String>, Pattern)> = match reach(position) {
             Reachability::Reachable => starts.into_iter().take(1).collect(),
             Reachability::Unreachable => {
-                let found: Vec<_> = starts
+                // The rotations not ruled out, the first reachable one
+                // first.
+                let mut found: Vec<_> = starts
                     .into_iter()
-                    .filter(|(_, p)| reach(p) == Reachability::Reachable)
-                    .take(1)
+                    .map(|(r, p)| (reach(&p), r, p))
+                    .filter(|(reach, _, _)| *reach != Reachability::Unreachable)
                     .collect();
+                found.sort_by_key(|(reach, _, _)| *reach != Reachability::Reachable);
+                let found: Vec<_> = found.into_iter().map(|(_, r, p)| (r, p)).collect();
                 if found.is_empty() {
                     return Ok(Answer::empty(Outcome::Unreachable, self.engine(), 0));
                 }
@@ -452,6 +470,40 @@ fn words_of(text: &str) -> Vec<String> {
 
 /// The group the moves generate, for telling unreachable positions apart
 /// (built over every piece as distinguishable).
+/// The slots no move of `moves` turns or twists, as (orbit, slot).
+fn fixed_slots(puzzle: &Puzzle, moves: &MoveSet) -> Vec<(usize, usize)> {
+    let layout = puzzle.layout();
+    let identity = layout.identity_bytes();
+    (0..layout.orbits().len())
+        .flat_map(|k| (0..layout.orbits()[k].num_pieces()).map(move |s| (k, s)))
+        .filter(|&(k, s)| {
+            moves.moves().iter().all(|m| {
+                let t = m.transformation.as_bytes();
+                layout.perm(t, k)[s] == layout.perm(&identity, k)[s]
+                    && layout.ori(t, k)[s] == layout.ori(&identity, k)[s]
+            })
+        })
+        .collect()
+}
+
+impl FastEngines<'_> {
+    /// Whether `position` has the goal's pieces on every slot no move
+    /// turns (orientations compared where the goal knows them).
+    fn fixed_slots_match(&self, position: &Pattern) -> bool {
+        let layout = self.puzzle.layout();
+        let (p, g) = (position.as_bytes(), self.goal.as_bytes());
+        self.fixed.iter().all(|&(k, s)| {
+            let (po, _) = layout.decode_orientation(k, layout.ori(p, k)[s]);
+            let (go, modulus) = layout.decode_orientation(k, layout.ori(g, k)[s]);
+            let m = match modulus {
+                0 => layout.orbits()[k].num_orientations() as u8,
+                m => m,
+            };
+            layout.perm(p, k)[s] == layout.perm(g, k)[s] && po % m == go % m
+        })
+    }
+}
+
 fn reachability_chain(puzzle: &Puzzle, moves: &MoveSet) -> StabilizerChain {
     let layout = puzzle.layout();
     let gens: Vec<Vec<u16>> = moves
