@@ -14,14 +14,21 @@
 //!    coordinates of the classes already placed and the one added, bounded
 //!    by pattern databases of each class (and of pairs of pieces of one
 //!    orbit), and takes the class the databases say is nearest. A step
-//!    that would cost more than a node budget ends this phase.
+//!    that would cost more than a node budget ends this phase. Orbits tied
+//!    together, so that no 3-cycle moves one while the others stay (a
+//!    professor skewb's corners and centres), go first, placed together
+//!    by an optimal search over just those orbits.
 //! 2. **Invariants.** What commutators cannot change (an orbit's parity,
 //!    its total twist) is set right by a few moves found in the abelian
 //!    group of those invariants.
 //! 3. **Commutators.** Every orbit still unsolved is finished by pure
 //!    3-cycles, commutators found by search that move three pieces of the
 //!    orbit and nothing else, aimed at the pieces by setup moves: a
-//!    finished orbit is never disturbed, so this phase always ends.
+//!    finished orbit is never disturbed, so this phase always ends. (A
+//!    cycle may exchange two pieces alike of a finished orbit only where
+//!    its setups keep pieces of one id together.) Where no order of the
+//!    orbits lets each be finished this way, the stage is sifted through
+//!    tables of words (Minkwitz).
 //!
 //! A caller may also give its own stages ([`StageSpec`]: pieces to add and
 //! optionally the moves allowed), as twsearch users chain partial targets;
