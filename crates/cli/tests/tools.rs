@@ -195,6 +195,12 @@ fn scrambles_reproduce_and_unknown_events_are_input_errors() {
     let (code, _, err) = twistor(&["scramble", "sq2"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown scramble event"));
+    // A typo gets the nearest event ids and puzzle names.
+    let (code, _, err) = twistor(&["scramble", "3333"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean 333?"), "{err}");
+    let (_, _, err) = twistor(&["scramble", "pyraminxx"]);
+    assert!(err.contains("did you mean pyraminx?"), "{err}");
 }
 
 #[test]

@@ -147,12 +147,18 @@ pub fn all_names() -> Vec<String> {
 /// The known names nearest to `name`: up to three within an edit distance
 /// of a third of its length (at least 1, at most 3), nearest first.
 pub fn suggestions(name: &str) -> Vec<String> {
+    nearest(name, all_names())
+}
+
+/// The names among `names` nearest to `name`, as [`suggestions`] takes
+/// them.
+pub fn nearest(name: &str, names: Vec<String>) -> Vec<String> {
     let key = normalise(name);
     if key.is_empty() || key.len() > 64 {
         return Vec::new();
     }
     let limit = (key.chars().count() / 3).clamp(1, 3);
-    let mut near: Vec<(usize, String)> = all_names()
+    let mut near: Vec<(usize, String)> = names
         .into_iter()
         .map(|n| (edit_distance(&key, &normalise(&n)), n))
         .filter(|(d, _)| *d <= limit)

@@ -146,6 +146,11 @@ pub enum ToolError {
         known: String,
     },
     /// A scramble asked for a puzzle the scrambler does not know.
-    #[error("unknown scramble event {0:?} (known: {known})", known = scramble::Event::names().join(", "))]
-    UnknownEvent(String),
+    #[error("unknown scramble event {event:?}{hint} (known: {known})", known = scramble::Event::names().join(", "))]
+    UnknownEvent {
+        /// What was asked for (its first 40 characters).
+        event: String,
+        /// "; did you mean …?" where an event's id or puzzle is near.
+        hint: String,
+    },
 }

@@ -190,7 +190,16 @@ impl Event {
             .iter()
             .find(|(_, id, puzzle)| *id == name || *puzzle == name)
             .map(|e| e.0)
-            .ok_or_else(|| ToolError::UnknownEvent(name.chars().take(40).collect()))
+            .ok_or_else(|| {
+                let names = EVENTS
+                    .iter()
+                    .flat_map(|(_, id, puzzle)| [id.to_string(), puzzle.to_string()])
+                    .collect();
+                ToolError::UnknownEvent {
+                    event: name.chars().take(40).collect(),
+                    hint: crate::catalog::did_you_mean(&crate::catalog::nearest(name, names)),
+                }
+            })
     }
 
     /// The WCA ids of every event.
