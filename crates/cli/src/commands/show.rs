@@ -5,6 +5,7 @@ use twistor_formats::resolve::alg_transformation;
 use twistor_formats::tws::write_scrambles;
 use twistor_geometry::pronounce::RotationModel;
 use twistor_geometry::svg::{position_svg, SvgOptions};
+use twistor_tools::picture::Drawing;
 
 use crate::error::{CliError, CliResult};
 use crate::load::{parse_alg, shorten};
@@ -72,10 +73,26 @@ pub fn run(args: ShowArgs) -> CliResult {
         ));
     }
     let Some(gp) = args.source.generated(crate::puzzle_source::for_drawing)? else {
+        // The hand-written puzzles drawn on scramble sheets (the clock,
+        // the Square-1) are drawn here the same way.
+        if args.svg {
+            if let Ok(Some(Drawing::Model(id, puzzle))) = Drawing::of(&args.source.puzzle) {
+                let drawing = Drawing::Model(id, puzzle);
+                let shapes = drawing
+                    .shapes_of_alg(&parse_alg(&args.alg)?)
+                    .map_err(|e| CliError::input(format!("alg {:?}: {e}", shorten(&args.alg))))?;
+                let options = SvgOptions {
+                    width: args.width,
+                    height: args.height,
+                };
+                out!("{}", drawing.svg(&shapes, &options));
+                return Ok(());
+            }
+        }
         if views > 0 {
             return Err(CliError::input(format!(
-                "{}: --svg, --matrix, --pronounce and --sign need a puzzle built from geometry \
-                 (a name or a descriptor), not a definition file",
+                "{}: --matrix, --pronounce and --sign need a puzzle built from geometry \
+                 (a name or a descriptor), and --svg one of those or the clock or Square-1",
                 args.source.puzzle
             )));
         }
