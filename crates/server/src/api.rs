@@ -18,6 +18,7 @@ use twistor_formats::kpuzzle::{write_kpattern, JsonStyle};
 use twistor_formats::resolve::alg_transformation;
 use twistor_geometry::svg::SvgOptions;
 use twistor_tools::scramble::{Event, ScrambleOptions, Scrambler};
+use twistor_tools::sequence::amounts_reduced;
 
 use crate::puzzles::PuzzleRef;
 use crate::AppState;
@@ -342,7 +343,7 @@ pub async fn random(
         let (alg, random_state) = match solution {
             Some(s) => (
                 Alg::parse(&s)
-                    .map(|a| a.invert().to_string())
+                    .map(|a| amounts_reduced(p, &a.invert()).to_string())
                     .unwrap_or_default(),
                 true,
             ),
@@ -418,7 +419,7 @@ pub async fn import(
                     ))
                 })?;
                 Alg::parse(&solution)
-                    .map(|a| a.invert().to_string())
+                    .map(|a| amounts_reduced(&loaded.solving, &a.invert()).to_string())
                     .unwrap_or_default()
             }
         };

@@ -184,9 +184,12 @@ fn a_random_state_is_reached_by_its_alg() {
         .filter(|&i| p.moves()[i].is_search_move())
         .collect();
     let drawn = twistor_tools::random::RandomStates::new(&p, &grips, 11).next_pattern();
-    let alg = twistor_formats::alg::Alg::parse(body["alg"].as_str().unwrap()).unwrap();
+    let text = body["alg"].as_str().unwrap();
+    let alg = twistor_formats::alg::Alg::parse(text).unwrap();
     let t = twistor_formats::resolve::alg_transformation(&p, &alg).unwrap();
     assert_eq!(p.layout().apply(p.start(), &t), drawn);
+    // Half turns as cubers write them, not the inverse's U2'.
+    assert!(!text.contains("2'"), "{text}");
 }
 
 #[test]

@@ -142,6 +142,28 @@ impl<'p> MoveTable<'p> {
     }
 }
 
+/// `alg` with the amount of each of its top-level moves reduced as
+/// [`MoveTable::normalize`] reduces it (`U2'` → `U2` where `U` turns by
+/// quarters, `R5` → `R` on a cube), for showing a person an alg made by
+/// inverting one; groupings, comments and moves the puzzle does not know
+/// stay as written, and a move reduced to nothing stays too (the alg's
+/// length is kept).
+pub fn amounts_reduced(puzzle: &Puzzle, alg: &Alg) -> Alg {
+    let mut table = MoveTable::new(puzzle);
+    let nodes = alg
+        .nodes()
+        .iter()
+        .map(|node| match node {
+            AlgNode::Move(m) => match table.normalize(m) {
+                Ok(Some(n)) => AlgNode::Move(n),
+                _ => node.clone(),
+            },
+            other => other.clone(),
+        })
+        .collect();
+    Alg::from_nodes(nodes)
+}
+
 /// Whether `m` prints as text that reads back as the same move.
 fn writable(m: &Move) -> bool {
     if m.family == "U_SQ_" || m.family == "D_SQ_" {

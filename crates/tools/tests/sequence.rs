@@ -8,8 +8,8 @@ use twistor_search::canonical::FORBIDDEN;
 use twistor_search::{CanonicalFsm, Metric, MoveSet};
 use twistor_tools::rng::SeededRng;
 use twistor_tools::sequence::{
-    cancel, canonicalize, describe_transformation, expand, moves_to_alg, unrotate, MoveTable,
-    PositionFilter, MOVE_LIMIT,
+    amounts_reduced, cancel, canonicalize, describe_transformation, expand, moves_to_alg, unrotate,
+    MoveTable, PositionFilter, MOVE_LIMIT,
 };
 
 fn cube(name: &str) -> Puzzle {
@@ -180,4 +180,23 @@ fn describe_lists_cycles_and_twists() {
     // Following the cycle four times returns each piece: the cycle is R's.
     let p4 = l.power(r, 4);
     assert!(l.is_identity(&p4));
+}
+
+#[test]
+fn inverted_half_turns_are_written_plainly() {
+    use twistor_formats::resolve::alg_transformation;
+    let cube333 = cube("3x3x3");
+    let inverted = "R U2 F' D2 (R U2)2".parse::<Alg>().unwrap().invert();
+    // cubing.js's inverse keeps the sign of a half turn.
+    assert_eq!(inverted.to_string(), "(R U2)2' D2' F U2' R'");
+    let plain = amounts_reduced(&cube333, &inverted);
+    assert_eq!(plain.to_string(), "(R U2)2' D2 F U2 R'");
+    assert_eq!(
+        alg_transformation(&cube333, &plain).unwrap(),
+        alg_transformation(&cube333, &inverted).unwrap()
+    );
+    // A five-fold turn's double stays signed: U2' is not U2 there.
+    let minx = cube("megaminx");
+    let alg: Alg = "U2' R3".parse().unwrap();
+    assert_eq!(amounts_reduced(&minx, &alg).to_string(), "U2' R2'");
 }
