@@ -220,6 +220,31 @@ impl Event {
         EVENTS.iter().find(|e| e.0 == self).map_or("", |e| e.2)
     }
 
+    /// A scramble of the event laid out in the rows a printed sheet shows,
+    /// separated by newlines: the megaminx's seven rows, each ending in
+    /// its `U` or `U'` as the WCA prints them; any other event's on one
+    /// row.
+    pub fn rows(self, scramble: &str) -> String {
+        if self != Event::Megaminx {
+            return scramble.to_string();
+        }
+        let mut rows: Vec<String> = vec![String::new()];
+        for word in scramble.split_whitespace() {
+            let row = rows.last_mut().expect("a row");
+            if !row.is_empty() {
+                row.push(' ');
+            }
+            row.push_str(word);
+            if word == "U" || word == "U'" {
+                rows.push(String::new());
+            }
+        }
+        if rows.len() > 1 && rows.last().is_some_and(String::is_empty) {
+            rows.pop();
+        }
+        rows.join("\n")
+    }
+
     /// Whether its scrambles reach uniformly random states.
     pub fn is_random_state(self) -> bool {
         matches!(

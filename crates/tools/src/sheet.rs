@@ -27,7 +27,9 @@ use twistor_geometry::svg::DrawnSticker;
 pub struct SheetEntry {
     /// Its label (`1`, `2`, `E1` for extras).
     pub label: String,
-    /// The scramble in the event's notation.
+    /// The scramble in the event's notation, in rows separated by
+    /// newlines where the event prints it so (the megaminx's seven,
+    /// [`crate::scramble::Event::rows`]); each row is wrapped at spaces.
     pub scramble: String,
     /// The scrambled puzzle's net (empty: no picture).
     pub picture: Vec<DrawnSticker>,
@@ -40,8 +42,10 @@ const PAGE: (f32, f32) = (595.0, 842.0);
 const MARGIN: f32 = 40.0;
 const ENTRIES_PER_PAGE: usize = 5;
 const TEXT_SIZE: f32 = 11.0;
-/// Characters of scramble text a line, at [`TEXT_SIZE`] in the text column.
-const LINE_CHARS: usize = 52;
+/// Characters of scramble text a line, at [`TEXT_SIZE`] in the text column:
+/// Helvetica's move letters and signs average about 6 pt, and the column
+/// ends 10 pt before the picture (a megaminx row, 42 characters, fits).
+const LINE_CHARS: usize = 44;
 
 /// The sheet, as the bytes of a PDF file: a title on each page, then each
 /// scramble's label, its text (wrapped at spaces) and its picture.
@@ -94,7 +98,12 @@ fn page_content(title: &str, page: usize, pages: usize, entries: &[SheetEntry]) 
         c.line_to(PAGE.0 - MARGIN, top);
         c.stroke();
         text(&mut c, MARGIN, top - 18.0, 12.0, &format!("{}.", e.label));
-        for (l, line) in wrap(&e.scramble, LINE_CHARS).iter().enumerate() {
+        let lines: Vec<String> = e
+            .scramble
+            .lines()
+            .flat_map(|row| wrap(row, LINE_CHARS))
+            .collect();
+        for (l, line) in lines.iter().enumerate() {
             let y = top - 18.0 - l as f32 * (TEXT_SIZE + 3.0);
             text(&mut c, MARGIN + 28.0, y, TEXT_SIZE, line);
         }

@@ -128,3 +128,23 @@ fn puzzle_names_find_their_main_event() {
     assert_eq!(Event::parse("3x3x3").unwrap(), Event::parse("333").unwrap());
     assert_eq!(Event::parse("5x5x5").unwrap(), Event::parse("555").unwrap());
 }
+
+#[test]
+fn megaminx_scrambles_are_laid_out_in_the_wcas_seven_rows() {
+    let event = Event::parse("minx").unwrap();
+    for s in scrambles("minx", 5) {
+        let rows = event.rows(&s);
+        let rows: Vec<&str> = rows.lines().collect();
+        assert_eq!(rows.len(), 7, "{s}");
+        for row in &rows {
+            let words: Vec<&str> = row.split_whitespace().collect();
+            // Ten R and D turns, then U or U'.
+            assert_eq!(words.len(), 11, "{row}");
+            assert!(matches!(*words.last().unwrap(), "U" | "U'"), "{row}");
+        }
+        assert_eq!(rows.join(" "), s);
+    }
+    // Other events stay on one row.
+    let cube = Event::parse("333").unwrap();
+    assert_eq!(cube.rows("R U F2"), "R U F2");
+}

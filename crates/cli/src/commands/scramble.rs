@@ -112,7 +112,7 @@ pub fn run(args: ScrambleArgs) -> CliResult {
         if args.sheet.is_some() {
             entries.push(SheetEntry {
                 label: i.to_string(),
-                scramble: s.alg.clone(),
+                scramble: event.rows(&s.alg),
                 picture: shapes,
                 picture_size: (size.width, size.height),
             });
