@@ -470,6 +470,53 @@ fn have(program: &str) -> bool {
 }
 
 #[test]
+fn sheets_have_a_header_and_extra_scrambles() {
+    let dir = std::env::temp_dir().join(format!("twistor-extra-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pdf = dir.join("pyram.pdf");
+    let p = pdf.to_str().unwrap();
+    let args = [
+        "scramble", "pyram", "-n", "3", "--extra", "2", "--seed", "5",
+    ];
+    let lines = ok(&[&args[..], &["--json"]].concat());
+    let extra: Vec<bool> = lines
+        .lines()
+        .map(|l| l.contains("\"extra\":true"))
+        .collect();
+    assert_eq!(extra, [false, false, false, true, true], "{lines}");
+    let header = [
+        "--competition",
+        "Dutch Open 2026",
+        "--round",
+        "2",
+        "--group",
+        "B",
+    ];
+    let algs = ok(&[&args[..], &["--sheet", p], &header[..]].concat());
+    assert_eq!(algs.lines().count(), 5);
+    if have("pdftotext") {
+        let text = Command::new("pdftotext")
+            .args(["-raw", p, "-"])
+            .output()
+            .unwrap();
+        let text: String = String::from_utf8_lossy(&text.stdout)
+            .split_whitespace()
+            .collect();
+        assert!(
+            text.contains("DutchOpen2026-pyraminx-Round2-GroupB"),
+            "{text}"
+        );
+        assert!(text.contains("E1.") && text.contains("E2."), "{text}");
+        let last = algs.lines().last().unwrap();
+        assert!(
+            text.contains(&format!("E2.{}", last.replace(' ', ""))),
+            "{text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn scramble_sheets_are_pdfs_with_every_scramble_and_picture() {
     let dir = std::env::temp_dir().join(format!("twistor-sheet-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

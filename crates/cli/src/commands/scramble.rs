@@ -21,13 +21,13 @@ use crate::progress::Progress;
 states at least 2, 4, 6 and 7 moves from solved, as the WCA requires), the inverse of a solution \
 (two-phase for 333, optimal for the others; 222 uses R U F, pyram U L R B then tips u l r b, \
 skewb R U L B). 333oh as 333; 333bf and 333mbf end in a random whole-cube orientation (Rw Uw'); 333fm is R' U' F, a random-state scramble, R' U' F, with nothing cancelling into the padding. 444: random state, by a three-phase reduction (about 44 moves in U R F D L B and Uw Rw Fw); 444bf the same, then a random orientation (x y'). 555, 666, 777: random moves (60, 80, 100) with wide turns Rw, 3Rw; 555bf then 3Rw 3Uw'. \
-minx: Pochmann's R++ D-- ... U' rows, seven to a scramble, on one line. clock: UR DR DL UL U R D L \
+minx: Pochmann's R++ D-- ... U' rows, seven to a scramble, on one line (on a sheet, in its seven rows). clock: UR DR DL UL U R D L \
 ALL y2 U R D L ALL, each with an amount 0+ to 6+ or 1- to 5- drawn uniformly (random state), as \
 in UR4- DR3+ DL0+ UL2- U5+ R1- D3+ L6+ ALL2- y2 U2+ R5- D1- L0+ ALL4+. sq1: random state, \
 solved shape first then colours, written as TNoodle does: (a,b) / tuples with a and b from -5 to 6, a bare / \
 where neither layer turns, a last tuple without / when one is needed, about 11.7 slashes. One scramble a line; \
 the same --seed gives the same scrambles on any number of threads.\n\nExamples:\n  twistor scramble 333 -n 5 --seed 1\n  twistor scramble pyram\n  \
-twistor scramble minx -n 2 --json\n  twistor scramble clock -n 5\n  twistor scramble sq1 --seed 3"
+twistor scramble minx -n 2 --json\n  twistor scramble minx -n 5 --extra 2 --sheet minx.pdf --competition 'Dutch Open 2026' --round 1 --group A\n  twistor scramble clock -n 5\n  twistor scramble sq1 --seed 3"
 )]
 pub struct ScrambleArgs {
     /// The event: 333, 333bf, 333fm, 333oh, 333mbf, 222, 444, 444bf, 555, 555bf, 666, 777, pyram, skewb, minx, clock,
@@ -50,6 +50,20 @@ pub struct ScrambleArgs {
     /// drawn).
     #[arg(long, value_name = "FILE.pdf")]
     sheet: Option<std::path::PathBuf>,
+    /// Extra scrambles after the others, for a delegate to use when one
+    /// goes wrong: labelled E1, E2, ... on the sheet and in --svg names,
+    /// `"extra": true` with --json.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    extra: u64,
+    /// The competition, printed in the sheet's header.
+    #[arg(long, value_name = "NAME")]
+    competition: Option<String>,
+    /// The round, printed in the sheet's header.
+    #[arg(long, value_name = "N")]
+    round: Option<u32>,
+    /// The group (scramble set), printed in the sheet's header.
+    #[arg(long, value_name = "NAME")]
+    group: Option<String>,
     #[command(flatten)]
     cache: CacheArgs,
 }
@@ -96,8 +110,15 @@ pub fn run(args: ScrambleArgs) -> CliResult {
     bar.finish();
     let size = SvgOptions::default();
     let mut i = 0;
-    scrambler.scrambles(args.count, options.threads, |s| -> Result<(), CliError> {
+    let total = args.count.saturating_add(args.extra);
+    scrambler.scrambles(total, options.threads, |s| -> Result<(), CliError> {
         i += 1;
+        let extra = i > args.count;
+        let label = if extra {
+            format!("E{}", i - args.count)
+        } else {
+            i.to_string()
+        };
         let shapes = match &drawing {
             Some(d) => d
                 .shapes_of_alg(&crate::load::parse_alg(&s.alg)?)
@@ -105,13 +126,13 @@ pub fn run(args: ScrambleArgs) -> CliResult {
             None => Vec::new(),
         };
         if let (Some(dir), Some(d)) = (&args.svg, &drawing) {
-            let path = dir.join(format!("{}-{i}.svg", event.id()));
+            let path = dir.join(format!("{}-{label}.svg", event.id()));
             std::fs::write(&path, d.svg(&shapes, &size))
                 .map_err(|e| CliError::input(format!("--svg {}: {e}", path.display())))?;
         }
         if args.sheet.is_some() {
             entries.push(SheetEntry {
-                label: i.to_string(),
+                label,
                 scramble: event.rows(&s.alg),
                 picture: shapes,
                 picture_size: (size.width, size.height),
@@ -122,6 +143,9 @@ pub fn run(args: ScrambleArgs) -> CliResult {
             if let Some(d) = s.distance {
                 v["distance"] = json!(d);
             }
+            if extra {
+                v["extra"] = json!(true);
+            }
             emit(&v.to_string())?;
         } else {
             emit(&s.alg)?;
@@ -129,7 +153,12 @@ pub fn run(args: ScrambleArgs) -> CliResult {
         Ok(())
     })?;
     if let Some(path) = &args.sheet {
-        let pdf = scramble_sheet(&format!("{} scrambles", event.id()), &entries);
+        // The header TNoodle prints: competition, event, round, group.
+        let mut title: Vec<String> = args.competition.iter().cloned().collect();
+        title.push(event.puzzle_name().to_string());
+        title.extend(args.round.map(|r| format!("Round {r}")));
+        title.extend(args.group.as_ref().map(|g| format!("Group {g}")));
+        let pdf = scramble_sheet(&title.join(" - "), &entries);
         std::fs::write(path, pdf)
             .map_err(|e| CliError::input(format!("--sheet {}: {e}", path.display())))?;
     }
