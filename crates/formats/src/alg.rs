@@ -415,12 +415,17 @@ impl FromStr for Alg {
 impl fmt::Display for Alg {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut prev_newline = true;
+        let mut prev_comment = false;
         for n in &self.nodes {
             let is_newline = matches!(n, AlgNode::Newline);
             if !prev_newline && !is_newline {
-                f.write_str(" ")?;
+                // A line comment runs to the end of its line: what follows
+                // it goes on the next (as cubing.js writes an inverted alg
+                // whose comment came before a newline).
+                f.write_str(if prev_comment { "\n" } else { " " })?;
             }
             prev_newline = is_newline;
+            prev_comment = matches!(n, AlgNode::LineComment(_));
             match n {
                 AlgNode::Move(m) => write!(f, "{m}")?,
                 AlgNode::Grouping(a, k) => {
@@ -802,6 +807,20 @@ fn is_blank(n: &AlgNode) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_inverted_line_comment_keeps_its_line_to_itself() {
+        let alg = Alg::parse("R U // c\nF D").unwrap();
+        let inverted = alg.invert();
+        // cubing.js: the comment, then a newline, then the moves after it.
+        assert_eq!(inverted.to_string(), "D' F'\n// c\nU' R'");
+        // Read back, the same moves: none swallowed by the comment.
+        let read = Alg::parse(&inverted.to_string()).unwrap();
+        assert_eq!(
+            read.expanded_moves(100).unwrap(),
+            inverted.expanded_moves(100).unwrap()
+        );
+    }
 
     fn round_trip(s: &str) -> String {
         Alg::parse(s)
