@@ -673,8 +673,20 @@ impl Parser<'_> {
                 self.i += 1;
                 let s2 = self.i;
                 let d2 = self.digits();
+                let v2 = self.layer(s2, &d2)?;
+                // cubing.js reads a range only from an outer layer to a
+                // deeper one: `2-3Rw`, not `3-2Rw` or `2-2Rw`.
+                if v2 <= v1 {
+                    return Err(self.err_at(
+                        s2,
+                        AlgErrorKind::BadNumber(
+                            d2,
+                            "a range's inner layer must be deeper than its outer one",
+                        ),
+                    ));
+                }
                 outer = Some(v1);
-                inner = Some(self.layer(s2, &d2)?);
+                inner = Some(v2);
             } else {
                 inner = Some(v1);
             }
@@ -908,6 +920,15 @@ mod tests {
     fn count_does_not_expand() {
         let a = Alg::parse("((R U)1000000)1000000").unwrap();
         assert_eq!(a.move_count(), 2_000_000_000_000);
+    }
+
+    #[test]
+    fn reversed_and_empty_ranges_are_refused() {
+        for text in ["3-2Rw", "2-2Rw", "1-1R"] {
+            let e = Alg::parse(text).unwrap_err();
+            assert_eq!(e.column, text.find('-').unwrap() + 2, "{text}: {e}");
+        }
+        assert!(Alg::parse("1-2R").is_ok());
     }
 
     #[test]

@@ -258,7 +258,9 @@ fn layers() -> impl Strategy<Value = (Option<u32>, Option<u32>)> {
     prop_oneof![
         4 => Just((None, None)),
         2 => (1u32..=9).prop_map(|i| (None, Some(i))),
-        1 => (1u32..=4, 1u32..=9).prop_map(|(o, i)| (Some(o), Some(i))),
+        // A range runs from an outer layer to a deeper one (cubing.js
+        // refuses `3-2Rw` and `2-2Rw`).
+        1 => (1u32..=4, 1u32..=5).prop_map(|(o, d)| (Some(o), Some(o + d))),
         1 => Just((None, Some(u32::MAX))),
     ]
 }
