@@ -156,6 +156,37 @@ impl Model {
             .fold((slot, 0), |at, &mv| step(&self.moves[mv], at, m))
     }
 
+    /// Per slot of `orbit`, the component the `moves` put it in (slots
+    /// they connect share one), numbered from 0 in slot order.
+    pub fn components(&self, orbit: usize, moves: &[usize]) -> Vec<usize> {
+        let (base, n) = (self.base[orbit], self.size[orbit]);
+        let mut root: Vec<usize> = (0..n).collect();
+        fn find(root: &mut [usize], mut x: usize) -> usize {
+            while root[x] != x {
+                root[x] = root[root[x]];
+                x = root[x];
+            }
+            x
+        }
+        for &m in moves {
+            for s in 0..n {
+                let d = self.moves[m].dest[base + s] as usize - base;
+                let (a, b) = (find(&mut root, s), find(&mut root, d));
+                root[a] = b;
+            }
+        }
+        let mut ids: Vec<usize> = Vec::new();
+        (0..n)
+            .map(|s| {
+                let r = find(&mut root, s);
+                ids.iter().position(|&x| x == r).unwrap_or_else(|| {
+                    ids.push(r);
+                    ids.len() - 1
+                })
+            })
+            .collect()
+    }
+
     /// Whether orbit `k`'s pieces move under `moves` exactly as some orbit
     /// marked in `kept` moves its own: a pairing of their slots that every
     /// move keeps (the emperor pyraminx's tips ride with the vertices

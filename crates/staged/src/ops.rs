@@ -128,7 +128,6 @@ impl<'a> Finder<'a> {
         goal: &'a GoalSlots,
     ) -> Option<Finder<'a>> {
         let n = model.size[orbit];
-        let base = model.base[orbit];
         let in_orbit = |s: u16| model.orbit_of[s as usize] as usize == orbit;
         let touching: Vec<usize> = moves
             .iter()
@@ -152,36 +151,9 @@ impl<'a> Finder<'a> {
             .collect();
         let counted: Vec<u16> = (0..model.slots() as u16).filter(|&s| counts(s)).collect();
         // Components: slots of the orbit the moves connect.
-        let mut root: Vec<usize> = (0..n).collect();
-        fn find(root: &mut [usize], x: usize) -> usize {
-            let mut x = x;
-            while root[x] != x {
-                root[x] = root[root[x]];
-                x = root[x];
-            }
-            x
-        }
-        for &m in &touching {
-            for s in 0..n {
-                let d = model.moves[m].dest[base + s] as usize - base;
-                let (a, b) = (find(&mut root, s), find(&mut root, d));
-                root[a] = b;
-            }
-        }
-        let mut ids: Vec<usize> = Vec::new();
-        let component: Vec<usize> = (0..n)
-            .map(|s| {
-                let r = find(&mut root, s);
-                match ids.iter().position(|&x| x == r) {
-                    Some(i) => i,
-                    None => {
-                        ids.push(r);
-                        ids.len() - 1
-                    }
-                }
-            })
-            .collect();
-        let component_size = (0..ids.len())
+        let component = model.components(orbit, &touching);
+        let count = component.iter().max().map_or(0, |&c| c + 1);
+        let component_size = (0..count)
             .map(|c| component.iter().filter(|&&x| x == c).count())
             .collect();
         Some(Finder {

@@ -295,24 +295,10 @@ impl OrbitLibrary {
 
     /// Whether some cycle, set up, moves every three distinct slots that
     /// the moves connect (computing the setups).
-    pub fn reaches_every_triple(&mut self) -> bool {
+    pub fn reaches_every_triple(&mut self, model: &Model) -> bool {
         self.prepare();
         let n = self.n;
-        let mut root: Vec<usize> = (0..n).collect();
-        fn find(root: &mut [usize], mut x: usize) -> usize {
-            while root[x] != x {
-                root[x] = root[root[x]];
-                x = root[x];
-            }
-            x
-        }
-        for (dest, _) in &self.local {
-            for (s, &d) in dest.iter().enumerate() {
-                let (a, b) = (find(&mut root, s), find(&mut root, d as usize));
-                root[a] = b;
-            }
-        }
-        let component: Vec<usize> = (0..n).map(|s| find(&mut root, s)).collect();
+        let component = model.components(self.orbit, &self.moves);
         (0..n * n * n).all(|t| {
             let (a, b, c) = (t / (n * n), (t / n) % n, t % n);
             a == b

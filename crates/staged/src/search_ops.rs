@@ -46,24 +46,7 @@ pub(crate) fn ops_by_search(
     let layout = moves.layout();
     let mut wanted = keep.to_vec();
     wanted[orbit] = true;
-    let Some(target) = target_of(layout, goal, &wanted) else {
-        return Vec::new();
-    };
-    let puzzle = Puzzle::new("staged operation", layout.clone(), target.clone());
-    let options = SolverOptions {
-        memory_bytes: SEARCH_MEMORY,
-        threads: 2,
-        store: Arc::new(NoStore),
-        symmetry: false,
-    };
-    let Ok(mut solver) = Solver::new(
-        &puzzle,
-        moves.clone(),
-        target.clone(),
-        &options,
-        stop,
-        &mut |_| {},
-    ) else {
+    let Some((mut solver, target)) = orbits_solver(moves, goal, &wanted, stop) else {
         return Vec::new();
     };
     let base = model.base[orbit];
@@ -165,6 +148,25 @@ pub(crate) fn solve_orbits(
     node_limit: u64,
     stop: &AtomicBool,
 ) -> Option<Vec<usize>> {
+    let (mut solver, _) = orbits_solver(moves, goal, wanted, stop)?;
+    let options = SolveOptions {
+        threads: 2,
+        node_limit,
+        ..SolveOptions::default()
+    };
+    let position = target_of(moves.layout(), position, wanted)?;
+    let report = solver.solve(&position, &options, stop, &mut |_| {});
+    report.solutions.into_iter().next()
+}
+
+/// The generic optimal search reaching `goal` on the `wanted` orbits (the
+/// rest blanked), and that target.
+fn orbits_solver(
+    moves: &MoveSet,
+    goal: &Pattern,
+    wanted: &[bool],
+    stop: &AtomicBool,
+) -> Option<(Solver, Pattern)> {
     let layout = moves.layout();
     let target = target_of(layout, goal, wanted)?;
     let puzzle = Puzzle::new("staged orbits", layout.clone(), target.clone());
@@ -174,16 +176,16 @@ pub(crate) fn solve_orbits(
         store: Arc::new(NoStore),
         symmetry: false,
     };
-    let mut solver =
-        Solver::new(&puzzle, moves.clone(), target, &options, stop, &mut |_| {}).ok()?;
-    let options = SolveOptions {
-        threads: 2,
-        node_limit,
-        ..SolveOptions::default()
-    };
-    let position = target_of(layout, position, wanted)?;
-    let report = solver.solve(&position, &options, stop, &mut |_| {});
-    report.solutions.into_iter().next()
+    let solver = Solver::new(
+        &puzzle,
+        moves.clone(),
+        target.clone(),
+        &options,
+        stop,
+        &mut |_| {},
+    )
+    .ok()?;
+    Some((solver, target))
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -1378,10 +1378,9 @@ impl StagedSolver {
             // only by moves that keep those pieces in blocks; where they
             // cannot reach every three slots that way, only cycles that
             // leave pieces alike alone are taken.
-            if library
-                .as_mut()
-                .is_some_and(|l| l.ops.iter().any(|o| o.exchanges) && !l.reaches_every_triple())
-            {
+            if library.as_mut().is_some_and(|l| {
+                l.ops.iter().any(|o| o.exchanges) && !l.reaches_every_triple(&self.model)
+            }) {
                 let g = &self.goal_slots;
                 let strict = GoalSlots {
                     alike: g
