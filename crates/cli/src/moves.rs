@@ -48,3 +48,22 @@ pub fn positive_count(s: &str) -> Result<u64, String> {
         Err(_) => Err(format!("{s:?} is not a whole number")),
     }
 }
+
+/// `-M` for the commands that build a puzzle's group (`info`, `random`):
+/// its bound is checked before anything is built.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct GroupMemory {
+    /// Memory the puzzle's group (its Schreier-Sims chain) may take, in
+    /// MiB; a puzzle whose group might need more is refused before it is
+    /// built, with the estimate.
+    #[arg(short = 'M', long = "memory", default_value_t = twistor_tools::budget::DEFAULT_GROUP_BYTES >> 20, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    memory: u64,
+}
+
+impl GroupMemory {
+    /// Refuses `puzzle` when its group might not fit.
+    pub fn check(self, puzzle: &twistor_core::Puzzle) -> Result<(), CliError> {
+        twistor_tools::budget::check_group(puzzle, self.memory << 20)
+            .map_err(|e| CliError::input(format!("{e} (-M {} MiB)", self.memory)))
+    }
+}

@@ -55,7 +55,8 @@ impl Served {
         let mut s = TcpStream::connect(self.addr()).unwrap();
         write!(
             s,
-            "GET /api/status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            "GET /api/status HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.addr()
         )
         .unwrap();
         let mut text = String::new();

@@ -320,6 +320,28 @@ impl Puzzle {
         if degree <= DETERMINISTIC_DEGREE || gens.is_empty() {
             return StabilizerChain::new(degree, &gens);
         }
+        let blocks = self.point_blocks();
+        let bound = projection_bound(&gens, &blocks);
+        for seed in 1..=3 {
+            let chain = StabilizerChain::randomized(degree, &gens, &blocks, &bound, 30, seed);
+            if chain.order() == bound {
+                return chain;
+            }
+        }
+        StabilizerChain::new(degree, &gens)
+    }
+
+    /// An upper bound on the bytes [`Puzzle::group`] takes for any of the
+    /// puzzle's moves, known before building it (see
+    /// [`StabilizerChain::bytes_bound`]): a caller with a memory limit
+    /// refuses a group that might not fit instead of finding out.
+    pub fn group_bytes_bound(&self) -> u64 {
+        StabilizerChain::bytes_bound(&self.point_blocks())
+    }
+
+    /// The layout's orbits as blocks of points, which every move maps
+    /// onto themselves.
+    fn point_blocks(&self) -> Vec<PointBlock> {
         let mut blocks = Vec::new();
         let mut start = 0;
         for o in self.layout.orbits() {
@@ -330,14 +352,7 @@ impl Puzzle {
             });
             start += o.num_pieces() * o.num_orientations();
         }
-        let bound = projection_bound(&gens, &blocks);
-        for seed in 1..=3 {
-            let chain = StabilizerChain::randomized(degree, &gens, &blocks, &bound, 30, seed);
-            if chain.order() == bound {
-                return chain;
-            }
-        }
-        StabilizerChain::new(degree, &gens)
+        blocks
     }
 
     /// The exact order of the group the given moves generate.

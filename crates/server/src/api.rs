@@ -6,17 +6,22 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use axum::extract::State;
+use tokio::sync::Semaphore;
+
+use axum::extract::{FromRequest, Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use twistor_formats::alg::{Alg, AlgError, AlgNode};
 use twistor_formats::kpuzzle::{write_kpattern, JsonStyle};
 use twistor_formats::resolve::alg_transformation;
 use twistor_geometry::svg::SvgOptions;
+use twistor_tools::budget::check_group;
 use twistor_tools::scramble::{Event, ScrambleOptions, Scrambler};
 use twistor_tools::sequence::amounts_reduced;
 
@@ -25,6 +30,23 @@ use crate::AppState;
 
 /// Moves an alg may expand to.
 const MOVE_LIMIT: usize = 100_000;
+
+/// Longest alg a request may carry, in bytes: far beyond any alg a person
+/// writes, and small enough that the few quick requests at a time parse
+/// theirs in a few megabytes.
+const ALG_LIMIT: usize = 128 << 10;
+
+/// An alg from a request, refused (400) past [`ALG_LIMIT`].
+pub fn parse_alg(text: &str) -> Result<Alg, ApiError> {
+    if text.len() > ALG_LIMIT {
+        return Err(ApiError::bad_request(format!(
+            "alg: {} KiB is longer than the {} KiB a request may carry",
+            text.len() >> 10,
+            ALG_LIMIT >> 10
+        )));
+    }
+    Alg::parse(text).map_err(|e| ApiError::alg(&e))
+}
 
 /// A request's failure, as JSON with its status.
 #[derive(Debug)]
@@ -48,6 +70,15 @@ impl ApiError {
     pub fn not_found(message: impl Into<String>) -> ApiError {
         ApiError {
             status: StatusCode::NOT_FOUND,
+            message: message.into(),
+            column: None,
+        }
+    }
+
+    /// 403: a request from elsewhere than the server's own page.
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::FORBIDDEN,
             message: message.into(),
             column: None,
         }
@@ -83,14 +114,55 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// A JSON request body; one that is not JSON, lacks a field or has one of
+/// the wrong type is refused with the API's error body, not axum's text.
+pub struct JsonBody<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<JsonBody<T>, ApiError> {
+        match Json::<T>::from_request(request, state).await {
+            Ok(Json(value)) => Ok(JsonBody(value)),
+            Err(rejection) => Err(ApiError {
+                // A missing or mistyped field is as bad a request as
+                // broken JSON; other statuses (413, 415) say more.
+                status: match rejection.status() {
+                    StatusCode::UNPROCESSABLE_ENTITY => StatusCode::BAD_REQUEST,
+                    status => status,
+                },
+                message: format!("request body: {}", rejection.body_text()),
+                column: None,
+            }),
+        }
+    }
+}
+
+/// How long a quick request waits for its turn before it is told the
+/// server is busy.
+const QUICK_WAIT: Duration = Duration::from_secs(10);
+
 /// Runs `work` on a blocking thread (puzzles are built and positions
-/// computed there, never on the async workers).
+/// computed there, never on the async workers), as one of the server's
+/// few quick requests at a time: beyond them a request waits, and after
+/// [`QUICK_WAIT`] is refused (503), so no number of requests holds more
+/// than those few puzzles' work in memory at once.
 pub async fn blocking<T: Send + 'static>(
+    turns: Arc<Semaphore>,
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .unwrap_or_else(|e| Err(ApiError::bad_request(format!("the request failed: {e}"))))
+    let turn = tokio::time::timeout(QUICK_WAIT, turns.acquire_owned()).await;
+    let Ok(Ok(permit)) = turn else {
+        return Err(ApiError::busy(
+            "the server is busy with other requests; try again shortly",
+        ));
+    };
+    tokio::task::spawn_blocking(move || {
+        let _turn = permit;
+        work()
+    })
+    .await
+    .unwrap_or_else(|e| Err(ApiError::bad_request(format!("the request failed: {e}"))))
 }
 
 /// `GET /api/puzzles`: the names a puzzle may be given by, and the WCA
@@ -134,11 +206,11 @@ pub struct ApplyRequest {
 /// the first `step` of them.
 pub async fn apply(
     State(state): State<Arc<AppState>>,
-    Json(r): Json<ApplyRequest>,
+    JsonBody(r): JsonBody<ApplyRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    blocking(move || {
+    blocking(Arc::clone(&state.quick), move || {
         let loaded = state.puzzles.load(&r.puzzle)?;
-        let alg = Alg::parse(&r.alg).map_err(|e| ApiError::alg(&e))?;
+        let alg = parse_alg(&r.alg)?;
         // Every move must exist: checked on the whole alg, so the column
         // points into what was typed.
         alg_transformation(&loaded.solving, &alg).map_err(|e| ApiError::alg(&e))?;
@@ -220,9 +292,9 @@ pub struct ScrambleRequest {
 /// show it on.
 pub async fn scramble(
     State(state): State<Arc<AppState>>,
-    Json(r): Json<ScrambleRequest>,
+    JsonBody(r): JsonBody<ScrambleRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    blocking(move || {
+    blocking(Arc::clone(&state.quick), move || {
         let event = Event::parse(&r.event).map_err(|e| ApiError::not_found(e.to_string()))?;
         let options = ScrambleOptions {
             store: Arc::clone(&state.options.store),
@@ -283,12 +355,12 @@ pub struct ExportRequest {
 /// or the puzzle's definition as `.tws`.
 pub async fn export(
     State(state): State<Arc<AppState>>,
-    Json(r): Json<ExportRequest>,
+    JsonBody(r): JsonBody<ExportRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    blocking(move || {
+    blocking(Arc::clone(&state.quick), move || {
         let loaded = state.puzzles.load(&r.puzzle)?;
         let p = &loaded.solving;
-        let alg = Alg::parse(&r.alg).map_err(|e| ApiError::alg(&e))?;
+        let alg = parse_alg(&r.alg)?;
         let t = alg_transformation(p, &alg).map_err(|e| ApiError::alg(&e))?;
         let pattern = p.layout().apply(p.start(), &t);
         let text = match r.format.as_str() {
@@ -327,9 +399,11 @@ const RANDOM_STATE_SECS: u64 = 10;
 /// given instead, and said to be one (`"random_state": false`).
 pub async fn random(
     State(state): State<Arc<AppState>>,
-    Json(r): Json<RandomRequest>,
+    JsonBody(r): JsonBody<RandomRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    blocking(move || {
+    let worker = crate::jobs::enter(&state, Duration::from_secs(RANDOM_STATE_SECS)).await?;
+    blocking(Arc::clone(&state.quick), move || {
+        let _worker = worker;
         let loaded = state.puzzles.load(&r.puzzle)?;
         let seed = r.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
@@ -338,19 +412,32 @@ pub async fn random(
         });
         let p = &loaded.solving;
         let grips = p.search_moves();
-        let position = twistor_tools::random::RandomStates::new(p, &grips, seed).next_pattern();
-        let solution = crate::jobs::solve_quietly(&state, &loaded, &position, RANDOM_STATE_SECS);
-        let (alg, random_state) = match solution {
-            Some(s) => (
+        // The group a random state is drawn from must fit in a job's
+        // memory; where it might not (the 40x40x40's takes 2.4 GiB),
+        // random moves are given, and said to be.
+        let drawn = match check_group(p, state.options.memory_bytes) {
+            Ok(()) => {
+                let position =
+                    twistor_tools::random::RandomStates::new(p, &grips, seed).next_pattern();
+                crate::jobs::solve_quietly(&state, &loaded, &position, RANDOM_STATE_SECS)
+                    .ok_or_else(|| {
+                        format!("no solution of a random state came within {RANDOM_STATE_SECS} s")
+                    })
+            }
+            Err(e) => Err(e.to_string()),
+        };
+        let (alg, random_state, note) = match drawn {
+            Ok(s) => (
                 Alg::parse(&s)
                     .map(|a| amounts_reduced(p, &a.invert()).to_string())
                     .unwrap_or_default(),
                 true,
+                None,
             ),
-            None => (random_moves(p, &grips, seed), false),
+            Err(why) => (random_moves(p, &grips, seed), false, Some(why)),
         };
         Ok(Json(
-            json!({ "alg": alg, "random_state": random_state, "seed": seed }),
+            json!({ "alg": alg, "random_state": random_state, "seed": seed, "note": note }),
         ))
     })
     .await
@@ -394,9 +481,11 @@ pub struct ImportRequest {
 /// within a few seconds, else an error saying so).
 pub async fn import(
     State(state): State<Arc<AppState>>,
-    Json(r): Json<ImportRequest>,
+    JsonBody(r): JsonBody<ImportRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    blocking(move || {
+    let worker = crate::jobs::enter(&state, Duration::from_secs(RANDOM_STATE_SECS)).await?;
+    blocking(Arc::clone(&state.quick), move || {
+        let _worker = worker;
         let loaded = state.puzzles.load(&r.puzzle)?;
         let file = r.name.as_deref().unwrap_or("imported");
         let entries = twistor_formats::positions::read_positions(&r.text, file, &loaded.solving);

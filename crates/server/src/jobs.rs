@@ -18,7 +18,6 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, Semaphore};
@@ -26,13 +25,12 @@ use tokio_stream::wrappers::ReceiverStream;
 use tokio_stream::StreamExt;
 use twistor_core::store::StoreEvent;
 use twistor_core::Pattern;
-use twistor_formats::alg::Alg;
 use twistor_formats::resolve::alg_transformation;
 use twistor_search::gods::{self, GodsControl, GodsEvent, GodsOptions};
 use twistor_search::{Metric, MoveSet, TableEvent};
 use twistor_tools::portfolio::{Mode, Outcome, Portfolio, PortfolioEvent, PortfolioOptions};
 
-use crate::api::{blocking, ApiError};
+use crate::api::{blocking, ApiError, JsonBody};
 use crate::puzzles::{Loaded, PuzzleRef};
 use crate::AppState;
 
@@ -106,9 +104,40 @@ impl Lines {
 /// A running job's place in the pool: counted out, and its worker given
 /// back, when it ends however it ends (a panic too), in that order, so
 /// that no more than the workers ever count as running.
-struct Running {
+pub struct Running {
     state: Arc<AppState>,
     _permit: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl Running {
+    /// Counts in a job that holds `permit`.
+    fn start(state: &Arc<AppState>, permit: tokio::sync::OwnedSemaphorePermit) -> Running {
+        let pool = &state.jobs;
+        let running = pool.running.fetch_add(1, Ordering::SeqCst) + 1;
+        pool.most_running.fetch_max(running, Ordering::SeqCst);
+        pool.started.fetch_add(1, Ordering::SeqCst);
+        Running {
+            state: Arc::clone(state),
+            _permit: permit,
+        }
+    }
+}
+
+/// A worker for work that answers in one response rather than a stream
+/// (the solve behind a random state or an imported pattern): waits up to
+/// `wait` for one, else the server is busy (503). It counts as a running
+/// job until dropped, so such work is bounded by the workers like any job.
+pub async fn enter(state: &Arc<AppState>, wait: Duration) -> Result<Running, ApiError> {
+    let pool = &state.jobs;
+    pool.waiting.fetch_add(1, Ordering::SeqCst);
+    let permit = tokio::time::timeout(wait, Arc::clone(&pool.permits).acquire_owned()).await;
+    pool.waiting.fetch_sub(1, Ordering::SeqCst);
+    match permit {
+        Ok(Ok(permit)) => Ok(Running::start(state, permit)),
+        _ => Err(ApiError::busy(
+            "the server is busy with other jobs; try again shortly",
+        )),
+    }
 }
 
 impl Drop for Running {
@@ -146,9 +175,6 @@ async fn run_job(
         if lines.tx.is_closed() {
             return; // the client left while the job waited
         }
-        let running = pool.running.fetch_add(1, Ordering::SeqCst) + 1;
-        pool.most_running.fetch_max(running, Ordering::SeqCst);
-        pool.started.fetch_add(1, Ordering::SeqCst);
         // Heartbeat, client watch and time limit.
         let limit = Duration::from_secs(job_state.options.job_seconds);
         let (watch_tx, watch_stop) = (lines.tx.clone(), Arc::clone(&lines.stop));
@@ -163,10 +189,7 @@ async fn run_job(
                 }
             }
         });
-        let counted = Running {
-            state: Arc::clone(&job_state),
-            _permit: permit,
-        };
+        let counted = Running::start(&job_state, permit);
         let _ = tokio::task::spawn_blocking(move || {
             let result = work(&lines);
             if let Err(e) = result {
@@ -204,15 +227,15 @@ pub struct SolveRequest {
 /// search's progress and then the solution.
 pub async fn solve(
     State(state): State<Arc<AppState>>,
-    Json(r): Json<SolveRequest>,
+    JsonBody(r): JsonBody<SolveRequest>,
 ) -> Result<Response, ApiError> {
     // Bad input is answered at once, with its status, not inside the stream.
     let (loaded, start) = {
         let state = Arc::clone(&state);
         let (puzzle, alg) = (r.puzzle.clone(), r.alg.clone());
-        blocking(move || {
+        blocking(Arc::clone(&state.quick), move || {
             let loaded = state.puzzles.load(&puzzle)?;
-            let parsed = Alg::parse(&alg).map_err(|e| ApiError::alg(&e))?;
+            let parsed = crate::api::parse_alg(&alg)?;
             let t = alg_transformation(&loaded.solving, &parsed).map_err(|e| ApiError::alg(&e))?;
             let start = loaded.solving.layout().apply(loaded.solving.start(), &t);
             Ok((loaded, start))
@@ -386,11 +409,11 @@ pub struct GodsRequest {
 /// moves reach, depth by depth, then the local maxima.
 pub async fn gods(
     State(state): State<Arc<AppState>>,
-    Json(r): Json<GodsRequest>,
+    JsonBody(r): JsonBody<GodsRequest>,
 ) -> Result<Response, ApiError> {
     let (loaded, moves) = {
         let state = Arc::clone(&state);
-        blocking(move || {
+        blocking(Arc::clone(&state.quick), move || {
             let loaded = state.puzzles.load(&r.puzzle)?;
             let p = &loaded.solving;
             let moves = match r.moves.as_deref().map(str::trim).filter(|m| !m.is_empty()) {

@@ -11,8 +11,14 @@
 //! engine. Long work (solving, God's algorithm) runs as a *job* on a
 //! bounded pool of worker threads, streams its progress to the page as
 //! lines of JSON, stops when the client goes away or asks it to, and
-//! gives up at the job time limit. Request bodies are bounded; nothing is
-//! read from or written to disk except through the table store.
+//! gives up at the job time limit. Everything else a request can make
+//! grow is bounded too ([`guard`] and the request handlers): request
+//! bodies and algs, the quick requests that run at once, the memory a
+//! random state's group may take (checked before it is built), the
+//! puzzles kept, the connections held and how long they may idle; and
+//! only the server's own page may drive it (`Host` and `Origin` checked
+//! against DNS rebinding). Nothing is read from or written to disk except
+//! through the table store.
 //!
 //! The page is three files embedded in the binary (no network at run
 //! time, no build step).
@@ -31,15 +37,20 @@
 
 mod api;
 mod assets;
+pub mod guard;
 mod jobs;
 mod puzzles;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use std::time::Duration;
+
 use axum::extract::DefaultBodyLimit;
+use axum::middleware;
 use axum::routing::{get, post};
 use axum::Router;
+use tokio::sync::Semaphore;
 use twistor_core::store::{NoStore, TableStore};
 
 pub use jobs::JobStats;
@@ -62,6 +73,17 @@ pub struct ServeOptions {
     pub max_body: usize,
     /// Where tables are kept between runs.
     pub store: Arc<dyn TableStore>,
+    /// Quick requests (pictures, positions, scrambles, exports) worked on
+    /// at once; more wait up to 10 s, then get 503.
+    pub quick: usize,
+    /// Connections held at once; more wait to be accepted.
+    pub max_connections: usize,
+    /// Seconds a connection may go without reading or writing before it
+    /// is closed.
+    pub idle_seconds: u64,
+    /// Names besides IP addresses and `localhost` that requests may give
+    /// as their `Host`.
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for ServeOptions {
@@ -74,6 +96,10 @@ impl Default for ServeOptions {
             job_seconds: 600,
             max_body: 1 << 20,
             store: Arc::new(NoStore),
+            quick: 4,
+            max_connections: 128,
+            idle_seconds: 60,
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -84,6 +110,8 @@ pub(crate) struct AppState {
     puzzles: puzzles::PuzzleCache,
     jobs: jobs::Pool,
     scramblers: api::Scramblers,
+    /// Turns for quick requests (see [`api::blocking`]).
+    quick: Arc<Semaphore>,
 }
 
 /// The application: the page and the API under `/api`.
@@ -92,8 +120,10 @@ pub fn router(options: ServeOptions) -> Router {
         jobs: jobs::Pool::new(options.workers, options.queue),
         puzzles: puzzles::PuzzleCache::default(),
         scramblers: api::Scramblers::default(),
+        quick: Arc::new(Semaphore::new(options.quick.max(1))),
         options: options.clone(),
     });
+    let allowed = Arc::new(guard::AllowedHosts(options.allowed_hosts.clone()));
     Router::new()
         .route("/", get(assets::index))
         .route("/app.js", get(assets::script))
@@ -108,6 +138,7 @@ pub fn router(options: ServeOptions) -> Router {
         .route("/api/solve", post(jobs::solve))
         .route("/api/gods", post(jobs::gods))
         .layer(DefaultBodyLimit::max(options.max_body))
+        .layer(middleware::from_fn_with_state(allowed, guard::same_origin))
         .with_state(state)
 }
 
@@ -116,7 +147,9 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     options: ServeOptions,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(options)).await
+    let idle = Duration::from_secs(options.idle_seconds.max(1));
+    let connections = guard::Connections::new(listener, options.max_connections, idle);
+    axum::serve(connections, router(options)).await
 }
 
 /// Binds `addr`, tells `ready` the address bound (the port may have been

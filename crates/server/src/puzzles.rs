@@ -20,8 +20,10 @@ use twistor_tools::picture::Drawing;
 
 use crate::api::ApiError;
 
-/// Puzzles kept at most; the cache is cleared when it is full.
+/// Puzzles kept at most, and the bytes they may take (by
+/// [`Loaded::bytes`]); the cache is cleared when either is reached.
 const KEPT: usize = 24;
+const KEPT_BYTES: usize = 256 << 20;
 
 /// A puzzle as a request names it.
 #[derive(Clone, Debug, Deserialize)]
@@ -67,6 +69,18 @@ pub struct Loaded {
     pub drawing: Option<Drawing>,
 }
 
+impl Loaded {
+    /// About what it takes in memory: its moves, which dominate (each as
+    /// long as a position), and a drawing of its puzzle again.
+    fn bytes(&self) -> usize {
+        let one = |p: &Puzzle| {
+            let position = p.start().as_bytes().len();
+            (p.moves().len() + 2) * position + 64 * p.layout().num_points()
+        };
+        one(&self.solving) + self.drawing.as_ref().map_or(0, |d| one(d.puzzle()))
+    }
+}
+
 /// Puzzles built so far.
 #[derive(Default)]
 pub struct PuzzleCache {
@@ -83,7 +97,8 @@ impl PuzzleCache {
         }
         let loaded = Arc::new(build(r)?);
         let mut kept = self.lock();
-        if kept.len() >= KEPT {
+        let bytes: usize = kept.values().map(|p| p.bytes()).sum();
+        if kept.len() >= KEPT || bytes + loaded.bytes() > KEPT_BYTES {
             kept.clear();
         }
         kept.insert(key, Arc::clone(&loaded));

@@ -74,6 +74,7 @@
 
 pub mod analysis;
 pub mod bench;
+pub mod budget;
 pub mod catalog;
 pub mod cosets;
 pub mod cube;
@@ -144,6 +145,16 @@ pub enum ToolError {
         name: String,
         /// The moves there are.
         known: String,
+    },
+    /// Work whose memory, bounded before it starts, exceeds the limit.
+    #[error("{what} needs up to {} to build, more than the limit of {}", budget::Bytes(*needs), budget::Bytes(*limit))]
+    TooLarge {
+        /// What would be built.
+        what: String,
+        /// Its upper bound, in bytes.
+        needs: u64,
+        /// The limit, in bytes.
+        limit: u64,
     },
     /// A scramble asked for a puzzle the scrambler does not know.
     #[error("unknown scramble event {event:?}{hint} (known: {known})", known = scramble::Event::names().join(", "))]

@@ -159,3 +159,20 @@ fn seeds_reproduce() {
     assert_eq!(a, b);
     assert_ne!(a, c);
 }
+
+/// The group's memory bound, known before the chain is built, holds for
+/// the chains built (deterministic closure and randomized alike) and is
+/// not loose by more than a small factor where orbits are whole symmetric
+/// groups (the bound counts one representative per point of the block).
+#[test]
+fn the_group_memory_bound_holds_and_is_near() {
+    for name in ["2x2x2", "3x3x3", "4x4x4", "megaminx", "6x6x6", "pyraminx"] {
+        let p = build(name, &PuzzleOptions::default())
+            .unwrap()
+            .into_puzzle();
+        let chain = p.group(&p.search_moves());
+        let (bound, built) = (p.group_bytes_bound(), chain.heap_bytes());
+        assert!(built <= bound, "{name}: built {built} > bound {bound}");
+        assert!(bound <= 4 * built, "{name}: bound {bound}, built {built}");
+    }
+}

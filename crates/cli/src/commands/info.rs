@@ -6,7 +6,7 @@ use twistor_search::Metric;
 use twistor_tools::analysis::{constraints, has_indistinguishable_pieces, move_orders, positions};
 
 use crate::error::{CliError, CliResult};
-use crate::moves::{move_set, MoveSubset};
+use crate::moves::{move_set, GroupMemory, MoveSubset};
 use crate::puzzle_source::PuzzleSource;
 
 /// Arguments of `twistor info`.
@@ -30,11 +30,14 @@ pub struct InfoArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    memory: GroupMemory,
 }
 
 /// Runs `twistor info`.
 pub fn run(args: InfoArgs) -> CliResult {
     let (puzzle, generators) = generators(&args)?;
+    args.memory.check(&puzzle)?;
     let gens: Vec<&Transformation> = generators.iter().map(|(_, t)| t).collect();
     let chain = puzzle.group_of(&gens.iter().map(|t| t.as_bytes()).collect::<Vec<_>>());
     let order = chain.order();

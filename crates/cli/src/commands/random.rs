@@ -6,7 +6,7 @@ use twistor_tools::random::RandomStates;
 
 use crate::commands::algio::emit;
 use crate::error::{CliError, CliResult};
-use crate::moves::{listed_move_set, MoveSubset};
+use crate::moves::{listed_move_set, GroupMemory, MoveSubset};
 use crate::puzzle_source::PuzzleSource;
 use twistor_search::Metric;
 
@@ -36,6 +36,8 @@ pub struct RandomArgs {
     /// Print one KPattern JSON object a line instead of a scramble file.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    memory: GroupMemory,
 }
 
 /// `--seed`, for every command that draws at random.
@@ -67,6 +69,7 @@ impl SeedArg {
 /// and positions drawn from their group were unreachable to `solve`.
 pub fn run(args: RandomArgs) -> CliResult {
     let puzzle = args.source.load_in_notation()?;
+    args.memory.check(&puzzle)?;
     // The moves listed may be a move's powers alone (`U,R2`), as in
     // `solve --moves`.
     let chain = match &args.moves.moves {

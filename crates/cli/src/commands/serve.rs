@@ -31,6 +31,12 @@ pub struct ServeArgs {
     /// Seconds a job may run before it is stopped.
     #[arg(long, default_value_t = 600)]
     job_seconds: u64,
+    /// A name (besides IP addresses and localhost) by which browsers may
+    /// reach the server, as in `--bind 0.0.0.0 --allow-host cube.lan`;
+    /// requests naming any other host are refused (403), so that no web
+    /// page can drive the server by pointing its own name at this machine.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_host: Vec<String>,
     #[command(flatten)]
     cache: CacheArgs,
 }
@@ -45,6 +51,7 @@ pub fn run(args: ServeArgs) -> CliResult {
         workers: args.workers,
         job_seconds: args.job_seconds.max(1),
         store: args.cache.store()?,
+        allowed_hosts: args.allow_host,
         ..ServeOptions::default()
     };
     let open = args.open;

@@ -20,8 +20,13 @@ impl Server {
     /// Starts a server with `workers` job workers, its tables kept beside
     /// the other tests' (`CARGO_TARGET_TMPDIR`).
     pub fn start(workers: usize) -> Server {
+        Server::start_with(workers, |_| {})
+    }
+
+    /// [`Server::start`], with `adjust` changing the options first.
+    pub fn start_with(workers: usize, adjust: impl FnOnce(&mut ServeOptions)) -> Server {
         let (tx, rx) = std::sync::mpsc::channel();
-        let options = ServeOptions {
+        let mut options = ServeOptions {
             workers,
             queue: 4,
             memory_bytes: 64 << 20,
@@ -31,6 +36,7 @@ impl Server {
             )),
             ..ServeOptions::default()
         };
+        adjust(&mut options);
         std::thread::spawn(move || {
             serve_blocking("127.0.0.1:0".parse().unwrap(), options, |addr| {
                 tx.send(addr).unwrap()
@@ -49,12 +55,27 @@ impl Server {
 }
 
 fn request(server: &Server, method: &str, path: &str, body: &str) -> TcpStream {
+    let host = format!("Host: {}", server.addr);
+    request_with(server, method, path, &[&host], body)
+}
+
+/// A request with the given header lines (a `Host` among them, or not).
+fn request_with(
+    server: &Server,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+    body: &str,
+) -> TcpStream {
     let mut s = TcpStream::connect(server.addr).unwrap();
+    let mut head = format!("{method} {path} HTTP/1.1\r\n");
+    for h in headers {
+        head.push_str(h);
+        head.push_str("\r\n");
+    }
     write!(
         s,
-        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n",
-        server.addr,
+        "{head}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     )
     .unwrap();
@@ -117,6 +138,12 @@ pub fn post_raw(server: &Server, path: &str, body: &str) -> (u16, String) {
 /// POST, the body as JSON (`Null` when it is not JSON).
 pub fn post(server: &Server, path: &str, body: &str) -> (u16, Value) {
     let (status, text) = post_raw(server, path, body);
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// POST with the given header lines instead of the usual `Host`.
+pub fn post_with(server: &Server, path: &str, headers: &[&str], body: &str) -> (u16, Value) {
+    let (status, text) = response(request_with(server, "POST", path, headers, body));
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 

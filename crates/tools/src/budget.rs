@@ -1,0 +1,87 @@
+//! Memory limits for the work outside the engines' tables that grows with a
+//! puzzle: its group.
+//!
+//! Random states, `info`'s group order and the reachability test all build
+//! the Schreier–Sims chain of the puzzle's group, whose representatives
+//! take memory roughly cubic in the points of an orbit times the points
+//! below it: 2.3 GiB on the 40x40x40, more than 8 GiB on an icosahedron
+//! with 23 vertex cuts. [`StabilizerChain::bytes_bound`] knows an upper
+//! bound before anything is built; [`check_group`] compares it with a
+//! limit so that a caller can refuse (or take another road, as the
+//! server's random moves do) instead of finding out when the memory is
+//! gone.
+//!
+//! ```
+//! use twistor_geometry::{build, PuzzleOptions};
+//! use twistor_tools::budget::check_group;
+//!
+//! let cube = build("3x3x3", &PuzzleOptions::default())?;
+//! assert!(check_group(cube.puzzle(), 64 << 20).is_ok());
+//! let big = build("10x10x10", &PuzzleOptions::default())?;
+//! assert!(check_group(big.puzzle(), 1 << 20).is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`StabilizerChain::bytes_bound`]: twistor_core::StabilizerChain::bytes_bound
+
+use std::fmt;
+
+use twistor_core::Puzzle;
+
+use crate::ToolError;
+
+/// The limit the command line uses unless told otherwise: a quarter of a
+/// 16 GiB machine, above every named puzzle up to the 40x40x40.
+pub const DEFAULT_GROUP_BYTES: u64 = 4 << 30;
+
+/// Whether the puzzle's group fits in `limit` bytes, by its upper bound.
+pub fn check_group(puzzle: &Puzzle, limit: u64) -> Result<(), ToolError> {
+    let needs = puzzle.group_bytes_bound();
+    if needs > limit {
+        return Err(ToolError::TooLarge {
+            what: format!(
+                "the group of {}'s moves ({} points)",
+                puzzle.name(),
+                puzzle.layout().num_points()
+            ),
+            needs,
+            limit,
+        });
+    }
+    Ok(())
+}
+
+/// Bytes as people read them: `512 KiB`, `2.3 GiB`.
+pub struct Bytes(pub u64);
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+        let mut value = self.0 as f64;
+        let mut unit = 0;
+        while value >= 1024.0 && unit + 1 < UNITS.len() {
+            value /= 1024.0;
+            unit += 1;
+        }
+        if unit == 0 {
+            write!(f, "{} bytes", self.0)
+        } else if value < 10.0 {
+            write!(f, "{value:.1} {}", UNITS[unit])
+        } else {
+            write!(f, "{value:.0} {}", UNITS[unit])
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_read_as_people_write_them() {
+        assert_eq!(Bytes(512).to_string(), "512 bytes");
+        assert_eq!(Bytes(1536).to_string(), "1.5 KiB");
+        assert_eq!(Bytes(256 << 20).to_string(), "256 MiB");
+        assert_eq!(Bytes(2_500_000_000).to_string(), "2.3 GiB");
+    }
+}
