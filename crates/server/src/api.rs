@@ -84,6 +84,15 @@ impl ApiError {
         }
     }
 
+    /// 413: a request for more than the server's limits allow.
+    pub fn too_large(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            message: message.into(),
+            column: None,
+        }
+    }
+
     /// 503: the workers are busy.
     pub fn busy(message: impl Into<String>) -> ApiError {
         ApiError {
@@ -209,7 +218,7 @@ pub async fn apply(
     JsonBody(r): JsonBody<ApplyRequest>,
 ) -> Result<Json<Value>, ApiError> {
     blocking(Arc::clone(&state.quick), move || {
-        let loaded = state.puzzles.load(&r.puzzle)?;
+        let loaded = state.puzzles.load(&r.puzzle, state.options.memory_bytes)?;
         let alg = parse_alg(&r.alg)?;
         // Every move must exist: checked on the whole alg, so the column
         // points into what was typed.
@@ -279,6 +288,9 @@ fn spans(text: &str, alg: &Alg) -> Option<Vec<[usize; 2]>> {
 #[derive(Default)]
 pub struct Scramblers {
     kept: Mutex<HashMap<&'static str, Scrambler>>,
+    /// Held while a scrambler's tables are built, so that the first
+    /// requests for an event build them once, not each.
+    building: Mutex<()>,
 }
 
 /// `POST /api/scramble`.
@@ -315,6 +327,11 @@ pub async fn scramble(
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
         };
+        let building = state
+            .scramblers
+            .building
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         if !lock().contains_key(event.id()) {
             let seed = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -322,6 +339,7 @@ pub async fn scramble(
             let fresh = new(seed)?;
             lock().entry(event.id()).or_insert(fresh);
         }
+        drop(building);
         let mut kept = lock();
         let Some(scrambler) = kept.get_mut(event.id()) else {
             return Err(ApiError::bad_request("scrambler lost".to_string()));
@@ -358,7 +376,7 @@ pub async fn export(
     JsonBody(r): JsonBody<ExportRequest>,
 ) -> Result<Json<Value>, ApiError> {
     blocking(Arc::clone(&state.quick), move || {
-        let loaded = state.puzzles.load(&r.puzzle)?;
+        let loaded = state.puzzles.load(&r.puzzle, state.options.memory_bytes)?;
         let p = &loaded.solving;
         let alg = parse_alg(&r.alg)?;
         let t = alg_transformation(p, &alg).map_err(|e| ApiError::alg(&e))?;
@@ -404,7 +422,7 @@ pub async fn random(
     let worker = crate::jobs::enter(&state, Duration::from_secs(RANDOM_STATE_SECS)).await?;
     blocking(Arc::clone(&state.quick), move || {
         let _worker = worker;
-        let loaded = state.puzzles.load(&r.puzzle)?;
+        let loaded = state.puzzles.load(&r.puzzle, state.options.memory_bytes)?;
         let seed = r.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -486,7 +504,7 @@ pub async fn import(
     let worker = crate::jobs::enter(&state, Duration::from_secs(RANDOM_STATE_SECS)).await?;
     blocking(Arc::clone(&state.quick), move || {
         let _worker = worker;
-        let loaded = state.puzzles.load(&r.puzzle)?;
+        let loaded = state.puzzles.load(&r.puzzle, state.options.memory_bytes)?;
         let file = r.name.as_deref().unwrap_or("imported");
         let entries = twistor_formats::positions::read_positions(&r.text, file, &loaded.solving);
         let entry = entries

@@ -234,7 +234,7 @@ pub async fn solve(
         let state = Arc::clone(&state);
         let (puzzle, alg) = (r.puzzle.clone(), r.alg.clone());
         blocking(Arc::clone(&state.quick), move || {
-            let loaded = state.puzzles.load(&puzzle)?;
+            let loaded = state.puzzles.load(&puzzle, state.options.memory_bytes)?;
             let parsed = crate::api::parse_alg(&alg)?;
             let t = alg_transformation(&loaded.solving, &parsed).map_err(|e| ApiError::alg(&e))?;
             let start = loaded.solving.layout().apply(loaded.solving.start(), &t);
@@ -414,7 +414,7 @@ pub async fn gods(
     let (loaded, moves) = {
         let state = Arc::clone(&state);
         blocking(Arc::clone(&state.quick), move || {
-            let loaded = state.puzzles.load(&r.puzzle)?;
+            let loaded = state.puzzles.load(&r.puzzle, state.options.memory_bytes)?;
             let p = &loaded.solving;
             let moves = match r.moves.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
                 None => MoveSet::all(p, Metric::Htm),

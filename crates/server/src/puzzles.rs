@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex};
 use serde::Deserialize;
 use twistor_core::Puzzle;
 use twistor_geometry::PuzzleOptions;
+use twistor_tools::budget::Bytes;
 use twistor_tools::catalog::{self, NameError};
 use twistor_tools::picture::Drawing;
 
@@ -73,29 +74,43 @@ impl Loaded {
     /// About what it takes in memory: its moves, which dominate (each as
     /// long as a position), and a drawing of its puzzle again.
     fn bytes(&self) -> usize {
-        let one = |p: &Puzzle| {
-            let position = p.start().as_bytes().len();
-            (p.moves().len() + 2) * position + 64 * p.layout().num_points()
-        };
-        one(&self.solving) + self.drawing.as_ref().map_or(0, |d| one(d.puzzle()))
+        puzzle_bytes(&self.solving)
+            + self
+                .drawing
+                .as_ref()
+                .map_or(0, |d| puzzle_bytes(d.puzzle()))
     }
+}
+
+/// About what a puzzle takes in memory: its moves, each as long as a
+/// position, and some bytes a point for its layout.
+fn puzzle_bytes(p: &Puzzle) -> usize {
+    (p.moves().len() + 2) * p.start().as_bytes().len() + 64 * p.layout().num_points()
 }
 
 /// Puzzles built so far.
 #[derive(Default)]
 pub struct PuzzleCache {
     kept: Mutex<HashMap<String, Arc<Loaded>>>,
+    /// Held while a puzzle is built: one build at a time, so that many
+    /// requests for a puzzle not yet kept build it once, not each.
+    building: Mutex<()>,
 }
 
 impl PuzzleCache {
-    /// The puzzle `r` names, built if it is not kept yet. Runs the build
-    /// on the calling thread: call it from a blocking task.
-    pub fn load(&self, r: &PuzzleRef) -> Result<Arc<Loaded>, ApiError> {
+    /// The puzzle `r` names, built if it is not kept yet, refused when it
+    /// would take more than `limit` bytes. Runs the build on the calling
+    /// thread: call it from a blocking task.
+    pub fn load(&self, r: &PuzzleRef, limit: u64) -> Result<Arc<Loaded>, ApiError> {
         let key = r.key()?;
         if let Some(p) = self.lock().get(&key) {
             return Ok(Arc::clone(p));
         }
-        let loaded = Arc::new(build(r)?);
+        let _building = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = self.lock().get(&key) {
+            return Ok(Arc::clone(p));
+        }
+        let loaded = Arc::new(build(r, limit)?);
         let mut kept = self.lock();
         let bytes: usize = kept.values().map(|p| p.bytes()).sum();
         if kept.len() >= KEPT || bytes + loaded.bytes() > KEPT_BYTES {
@@ -110,11 +125,29 @@ impl PuzzleCache {
     }
 }
 
-fn build(r: &PuzzleRef) -> Result<Loaded, ApiError> {
+/// Refuses a puzzle that takes more than `limit` bytes (it is drawn from
+/// a copy as large again).
+fn within(name: &str, p: &Puzzle, limit: u64) -> Result<(), ApiError> {
+    let bytes = 2 * puzzle_bytes(p) as u64;
+    if bytes > limit {
+        return Err(ApiError::too_large(format!(
+            "{name}: this puzzle ({} points, {} moves) takes about {} to keep, more than \
+             the server's limit of {} (twistor serve -M)",
+            p.layout().num_points(),
+            p.moves().len(),
+            Bytes(bytes),
+            Bytes(limit)
+        )));
+    }
+    Ok(())
+}
+
+fn build(r: &PuzzleRef, limit: u64) -> Result<Loaded, ApiError> {
     if let Some(text) = &r.definition {
         let file = r.filename.as_deref().unwrap_or("uploaded.tws");
         let solving = twistor_formats::read_puzzle(text, file)
             .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        within(file, &solving, limit)?;
         return Ok(Loaded {
             name: solving.name().to_string(),
             solving,
@@ -137,6 +170,7 @@ fn build(r: &PuzzleRef) -> Result<Loaded, ApiError> {
         .map_err(not_found)?
         .in_notation()
         .map_err(|e| ApiError::bad_request(format!("{name}: {e}")))?;
+    within(name, &solving, limit)?;
     let drawing = Drawing::of(name).map_err(not_found)?;
     Ok(Loaded {
         name: name.to_string(),
