@@ -8,6 +8,10 @@ use twistor_core::store::{NoStore, StoreEvent, TableStore};
 use twistor_search::TableEvent;
 use twistor_store::{default_cache_dir, DirStore};
 
+/// The cache's size limit unless `--cache-limit` says otherwise, in MiB:
+/// room for the 3x3x3's optimal table (1.3 GB) and every other kind.
+const DEFAULT_CACHE_MIB: u64 = 8192;
+
 use crate::error::CliError;
 use crate::progress::Progress;
 
@@ -20,6 +24,11 @@ pub struct CacheArgs {
     /// Never write tables to the cache (read them if present).
     #[arg(long)]
     pub no_write: bool,
+    /// Most the cache may hold, in MiB (default 8192): after a table is
+    /// written, the least recently used others are removed until the rest
+    /// fit.
+    #[arg(long, value_name = "MiB", value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    pub cache_limit: Option<u64>,
 }
 
 impl CacheArgs {
@@ -28,7 +37,13 @@ impl CacheArgs {
     pub fn store(&self) -> Result<Arc<dyn TableStore>, CliError> {
         Ok(match self.dir()? {
             Some(dir) if self.no_write => Arc::new(DirStore::new(dir).read_only()),
-            Some(dir) => Arc::new(DirStore::new(dir)),
+            Some(dir) => {
+                let limit = self.cache_limit.unwrap_or(DEFAULT_CACHE_MIB) << 20;
+                let store = DirStore::new(dir).with_limit(limit);
+                // What a killed process was writing is never finished.
+                store.remove_stale_temporaries();
+                Arc::new(store)
+            }
             None => Arc::new(NoStore),
         })
     }

@@ -189,3 +189,55 @@ fn two_hundred_concurrent_mixed_requests_are_answered_or_refused() {
     let (_, status) = get(&server, "/api/status");
     assert!(status["most_running"].as_u64().unwrap() <= 2, "{status}");
 }
+
+#[test]
+fn the_table_cache_stays_bounded_across_fifty_renamed_uploads() {
+    let dir = std::env::temp_dir().join(format!("twistor-serve-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let limit = 64u64 << 20;
+    let store_dir = dir.clone();
+    let server = Server::start_with(1, move |o| {
+        o.store = std::sync::Arc::new(twistor_store::DirStore::new(store_dir).with_limit(limit))
+    });
+    let cube = twistor_geometry::build("2x2x2", &twistor_geometry::PuzzleOptions::default())
+        .unwrap()
+        .into_puzzle();
+    let definition = twistor_formats::tws::write_tws(&cube).unwrap();
+    let tables = || -> Vec<(String, u64)> {
+        let mut v: Vec<(String, u64)> = std::fs::read_dir(&dir)
+            .map(|d| {
+                d.flatten()
+                    .map(|e| {
+                        let len = e.metadata().unwrap().len();
+                        (e.file_name().to_string_lossy().into_owned(), len)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        v.sort();
+        v
+    };
+    let mut first = None;
+    for i in 0..50 {
+        // Only the Name line differs.
+        let renamed = definition.replacen("Name ", &format!("Name upload{i}-"), 1);
+        let request = serde_json::json!({
+            "definition": renamed, "filename": format!("upload{i}.tws"),
+            "alg": "R U F' R2", "engine": "optimal",
+        });
+        let (status, text) = post_raw(&server, "/api/solve", &request.to_string());
+        assert_eq!(status, 200);
+        assert!(text.contains("\"solution\""), "{text}");
+        let now = tables();
+        let total: u64 = now.iter().map(|t| t.1).sum();
+        assert!(total <= limit, "{total} bytes after {i} uploads");
+        match &first {
+            None => {
+                assert!(!now.is_empty(), "the first solve caches its tables");
+                first = Some(now);
+            }
+            Some(f) => assert_eq!(&now, f, "upload {i} found the first one's tables"),
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -28,6 +28,21 @@ impl FileCheckpoint {
         &self.path
     }
 
+    /// Removes the temporary files of this checkpoint that killed
+    /// processes left beside it (see [`crate::remove_stale_temporaries`]);
+    /// returns how many.
+    pub fn remove_stale_temporaries(&self) -> usize {
+        let (Some(dir), Some(name)) = (self.path.parent(), self.path.file_name()) else {
+            return 0;
+        };
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        crate::remove_stale_temporaries(dir, |written| *written == *name)
+    }
+
     fn temp_path(&self) -> PathBuf {
         let mut name = self
             .path

@@ -85,11 +85,68 @@ pub fn default_cache_dir() -> Option<PathBuf> {
         .map(|h| Path::new(&h).join(".cache").join("twistor"))
 }
 
+/// Removes the temporary files that processes killed while writing left
+/// in `dir` (tables, shards and checkpoints are written as
+/// `<name>.tmp<pid>` and renamed into place): those whose `<name>`
+/// `ours` accepts and whose process is gone (on Linux, no `/proc/<pid>`;
+/// elsewhere, a day old). Returns how many it removed; a directory that
+/// cannot be read has none.
+pub fn remove_stale_temporaries(dir: &Path, ours: impl Fn(&str) -> bool) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some((pid, written)) = name.to_str().and_then(temporary_pid) else {
+            continue;
+        };
+        if !ours(written) {
+            continue;
+        }
+        let gone = if cfg!(target_os = "linux") {
+            pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists()
+        } else {
+            entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age.as_secs() > 24 * 3600)
+        };
+        if gone && fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// The writer's process id and the name written, when `name` is a
+/// temporary file's name.
+fn temporary_pid(name: &str) -> Option<(u32, &str)> {
+    let (written, tail) = name.rsplit_once(".tmp")?;
+    if tail.is_empty() || !tail.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((tail.parse().ok()?, written))
+}
+
+impl DirStore {
+    /// Removes the temporary table files killed processes left (see
+    /// [`remove_stale_temporaries`]); returns how many.
+    pub fn remove_stale_temporaries(&self) -> usize {
+        remove_stale_temporaries(&self.dir, |written| {
+            written.starts_with('.') && written.ends_with(".tbl")
+        })
+    }
+}
+
 /// Tables in a directory, one file each.
 #[derive(Clone, Debug)]
 pub struct DirStore {
     dir: PathBuf,
     write: bool,
+    limit: Option<u64>,
 }
 
 impl DirStore {
@@ -98,6 +155,57 @@ impl DirStore {
         DirStore {
             dir: dir.into(),
             write: true,
+            limit: None,
+        }
+    }
+
+    /// The same directory, holding at most `bytes` of tables: after a
+    /// table is saved, the least recently used others are removed until
+    /// the rest fit (a table is used when it is saved or loaded).
+    pub fn with_limit(self, bytes: u64) -> DirStore {
+        DirStore {
+            limit: Some(bytes),
+            ..self
+        }
+    }
+
+    /// Removes the least recently used tables but `keep` until the tables
+    /// in the directory take at most the limit. Returns how many it
+    /// removed.
+    fn evict(&self, keep: &Path) -> usize {
+        let (Some(limit), Ok(entries)) = (self.limit, fs::read_dir(&self.dir)) else {
+            return 0;
+        };
+        let mut tables: Vec<(std::time::SystemTime, u64, PathBuf)> = entries
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "tbl"))
+            .filter_map(|e| {
+                let m = e.metadata().ok()?;
+                Some((m.modified().ok()?, m.len(), e.path()))
+            })
+            .collect();
+        let mut total: u64 = tables.iter().map(|t| t.1).sum();
+        tables.sort();
+        let mut removed = 0;
+        for (_, len, path) in tables {
+            if total <= limit {
+                break;
+            }
+            if path != keep && fs::remove_file(&path).is_ok() {
+                total -= len;
+                removed += 1;
+            }
+        }
+        removed
+    }
+
+    /// Marks `path` as used now (its modification time: access times are
+    /// often not kept).
+    fn touch(&self, path: &Path) {
+        if self.write && self.limit.is_some() {
+            if let Ok(f) = File::open(path) {
+                let _ = f.set_modified(std::time::SystemTime::now());
+            }
         }
     }
 
@@ -274,6 +382,7 @@ impl TableStore for DirStore {
             return Ok(None);
         };
         let extras = validate(key, len, &map, true)?;
+        self.touch(&path);
         Ok(Some(StoredTable {
             extras,
             bytes: TableBytes::new(Payload(map)),
@@ -326,6 +435,7 @@ impl TableStore for DirStore {
         if sum.finish() != read_u64(&header, 40) {
             return Err(StoreError::Checksum);
         }
+        self.touch(&path);
         Ok(Some(extras))
     }
 
@@ -394,7 +504,9 @@ impl TableStore for DirStore {
         fs::rename(&tmp, &path).map_err(|e| {
             let _ = fs::remove_file(&tmp);
             io(&path, e)
-        })
+        })?;
+        self.evict(&path);
+        Ok(())
     }
 
     fn contains(&self, key: &TableKey, len: PayloadLen) -> bool {

@@ -25,6 +25,12 @@ impl DirShardStore {
         &self.dir
     }
 
+    /// Removes the temporary shard files killed processes left (see
+    /// [`crate::remove_stale_temporaries`]); returns how many.
+    pub fn remove_stale_temporaries(&self) -> usize {
+        crate::remove_stale_temporaries(&self.dir, |written| written.starts_with("shard-"))
+    }
+
     fn prefix(shard: usize, shards: usize) -> String {
         format!("shard-{shard}-of-{shards}.depth-")
     }

@@ -276,6 +276,9 @@ pub fn run(args: GodsArgs) -> CliResult {
         }
     }
     let mut store = args.checkpoint.as_ref().map(FileCheckpoint::new);
+    if let Some(s) = &store {
+        s.remove_stale_temporaries();
+    }
     let control = GodsControl {
         stop: None,
         progress: crate::progress::drawn().then_some(&draw as _),

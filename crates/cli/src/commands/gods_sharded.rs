@@ -69,10 +69,11 @@ pub(super) fn run(args: &GodsArgs, puzzle: &Puzzle, moves: &MoveSet, workers: us
         fingerprint: fingerprint(puzzle, moves),
         ..DistributedOptions::default()
     };
-    let store = args
-        .checkpoint
-        .as_ref()
-        .map(|d| Arc::new(DirShardStore::new(d)) as Arc<dyn ShardStore>);
+    let store = args.checkpoint.as_ref().map(|d| {
+        let store = DirShardStore::new(d);
+        store.remove_stale_temporaries();
+        Arc::new(store) as Arc<dyn ShardStore>
+    });
     let started = std::time::Instant::now();
     let progress = Arc::new(move |e: &DistributedEvent| {
         match e {

@@ -110,10 +110,9 @@ impl Solver {
         let mut tables = Vec::new();
         for TablePlan { mut projection } in plan {
             projection.arrange_for(nmoves);
-            let key = TableKey::new(
-                puzzle.name(),
-                table_key(&layout, &moves, &goal, &projection),
-            );
+            // Named after what it is, not the puzzle's name: a definition
+            // renamed (only its `Name` line changed) finds its tables.
+            let key = TableKey::new("search", table_key(&layout, &moves, &goal, &projection));
             let site = StoreSite {
                 store: &*options.store,
                 key: &key,
@@ -183,7 +182,7 @@ impl Solver {
             None
         };
         let hashed_key = TableKey::new(
-            puzzle.name(),
+            "search-hashed",
             hashed_key(&layout, &moves, &goal, hashed_cap, symmetry.as_ref()),
         );
         let hashed = if hashed_bytes >= 1 << 16 {
