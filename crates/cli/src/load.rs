@@ -42,21 +42,57 @@ pub fn parse_alg(text: &str) -> Result<Alg, CliError> {
     Alg::parse(text).map_err(|e| CliError::input(format!("alg {:?}: {e}", shorten(text))))
 }
 
-/// The algs given as arguments, or else the lines of standard input.
+/// Longest line read from standard input: far beyond any alg, and a
+/// bound on what one line can make the reader hold.
+const MAX_LINE_BYTES: u64 = 16 << 20;
+
+/// The lines of standard input, streamed (one held at a time), each at
+/// most [`MAX_LINE_BYTES`]: a longer one is an error naming its line.
+pub fn stdin_lines() -> impl Iterator<Item = Result<String, CliError>> {
+    let mut input = std::io::stdin().lock();
+    let mut number = 0usize;
+    let mut failed = false;
+    std::iter::from_fn(move || {
+        if failed {
+            return None;
+        }
+        number += 1;
+        let mut bytes = Vec::new();
+        let read = (&mut input)
+            .take(MAX_LINE_BYTES + 1)
+            .read_until(b'\n', &mut bytes);
+        let result = match read {
+            Ok(0) => return None,
+            Err(e) => Err(CliError::input(format!("reading standard input: {e}"))),
+            Ok(_) if bytes.len() as u64 > MAX_LINE_BYTES => Err(CliError::input(format!(
+                "standard input, line {number}: longer than {} MiB",
+                MAX_LINE_BYTES >> 20
+            ))),
+            Ok(_) => {
+                if bytes.last() == Some(&b'\n') {
+                    bytes.pop();
+                    if bytes.last() == Some(&b'\r') {
+                        bytes.pop();
+                    }
+                }
+                String::from_utf8(bytes).map_err(|_| {
+                    CliError::input(format!("standard input, line {number}: not UTF-8"))
+                })
+            }
+        };
+        failed = result.is_err();
+        Some(result)
+    })
+}
+
+/// The algs given as arguments, or else the lines of standard input
+/// (streamed, as [`stdin_lines`] reads them).
 pub fn algs_or_stdin(args: &[String]) -> Box<dyn Iterator<Item = Result<String, CliError>>> {
     if !args.is_empty() {
         let owned: Vec<Result<String, CliError>> = args.iter().cloned().map(Ok).collect();
         return Box::new(owned.into_iter());
     }
-    let stdin = std::io::stdin();
-    Box::new(
-        stdin
-            .lock()
-            .lines()
-            .map(|l| l.map_err(|e| CliError::input(format!("reading standard input: {e}"))))
-            .collect::<Vec<_>>()
-            .into_iter(),
-    )
+    Box::new(stdin_lines())
 }
 
 /// A prefix of `s` fit for an error message.

@@ -300,3 +300,75 @@ fn recognised_cube_without_cached_tables_tries_the_generic_search_first() {
     assert_eq!(undone.trim(), "", "{undone}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A damaged checkpoint is bad input (exit 2, as a damaged definition
+/// is), not a failure of the program (it exited 1).
+#[test]
+fn a_corrupt_checkpoint_exits_2() {
+    let dir = std::env::temp_dir().join(format!("twistor-bad-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("run.ckpt");
+    std::fs::write(&path, "not a checkpoint\n").unwrap();
+    let ckpt = path.to_str().unwrap();
+    let (code, _, err) = twistor(&["gods", "2x2x2", "--checkpoint", ckpt, "--resume"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a valid checkpoint"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `333 tables` builds tables to keep them: when they cannot be saved it
+/// says so and fails (it exited 0).
+#[test]
+fn tables_333_that_could_not_be_saved_exit_1() {
+    let dir = std::env::temp_dir().join(format!("twistor-unsaved-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A cache directory under a file cannot be created.
+    let file = dir.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let cache = file.join("cache");
+    let (code, _, err) = twistor(&["333", "tables", "--cache-dir", cache.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("not saved to the cache"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A line of standard input longer than any alg is refused with its line
+/// number (exit 2) by every sequence tool, after the lines before it are
+/// answered, instead of being read whole (a 1 GB line aborted them).
+#[test]
+fn a_huge_stdin_line_is_refused_by_every_sequence_tool() {
+    let huge = "R ".repeat(9 << 20);
+    for tool in [
+        "invert",
+        "cancel",
+        "canonicalize",
+        "unrotate",
+        "unique",
+        "order",
+    ] {
+        let args: &[&str] = if tool == "invert" {
+            &[tool]
+        } else {
+            &[tool, "3x3x3"]
+        };
+        let mut child = Command::new(env!("CARGO_BIN_EXE_twistor"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let input = format!("R U\n{huge}\nF\n");
+        // The tool stops reading at the limit: a closed pipe is expected.
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(input.as_bytes());
+        });
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{tool}: {err}");
+        assert!(err.contains("line 2: longer than 16 MiB"), "{tool}: {err}");
+        assert!(!out.stdout.is_empty(), "{tool}: the first line is answered");
+    }
+}

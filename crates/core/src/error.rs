@@ -37,10 +37,12 @@ pub enum CoreError {
         found: usize,
     },
     /// An orbit's data of the wrong length.
-    #[error("orbit {orbit}: expected {expected} entries, found {found}")]
+    #[error("orbit {orbit}: {list} has {found} entries, expected {expected} (one a piece)")]
     OrbitLength {
         /// Orbit name.
         orbit: String,
+        /// Which list: `pieces`, `orientation` or `orientationMod`.
+        list: &'static str,
         /// Expected length.
         expected: usize,
         /// Length found.

@@ -64,20 +64,22 @@ impl Layout {
             let n = orbit.num_pieces();
             let m = orbit.num_orientations();
             let name = || orbit.name().to_string();
-            if po.pieces.len() != n || po.orientation.len() != n {
-                return Err(CoreError::OrbitLength {
-                    orbit: name(),
-                    expected: n,
-                    found: po.pieces.len().max(po.orientation.len()),
-                });
-            }
-            if let Some(mods) = &po.orientation_mod {
-                if mods.len() != n {
-                    return Err(CoreError::OrbitLength {
-                        orbit: name(),
-                        expected: n,
-                        found: mods.len(),
-                    });
+            let lists = [
+                ("pieces", Some(po.pieces.len())),
+                ("orientation", Some(po.orientation.len())),
+                ("orientationMod", po.orientation_mod.as_ref().map(Vec::len)),
+            ];
+            for (list, len) in lists {
+                match len {
+                    Some(found) if found != n => {
+                        return Err(CoreError::OrbitLength {
+                            orbit: name(),
+                            list,
+                            expected: n,
+                            found,
+                        })
+                    }
+                    _ => {}
                 }
             }
             let off = self.offset(k);
@@ -273,5 +275,23 @@ mod tests {
         assert!(bad(vec![0, 0], vec![3, 0]));
         assert!(bad(vec![0, 0], vec![4, 0]));
         assert!(!bad(vec![1, 3], vec![2, 0]));
+    }
+
+    /// The KPattern message that said "expected 4 entries, found 4" when
+    /// the pieces were right and the orientations short.
+    #[test]
+    fn kpattern_short_list_names_the_list_and_its_length() {
+        let l = Layout::new(vec![Orbit::new("CORNERS", 4, 3).unwrap()]).unwrap();
+        let e = l
+            .pattern(&[PatternOrbit {
+                pieces: vec![0, 1, 2, 3],
+                orientation: vec![0, 0, 0],
+                orientation_mod: None,
+            }])
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "orbit CORNERS: orientation has 3 entries, expected 4 (one a piece)"
+        );
     }
 }

@@ -3,8 +3,6 @@
 //! pipeline of any length runs in bounded memory), and lines written as
 //! they are ready.
 
-use std::io::BufRead;
-
 use twistor_formats::alg::{Alg, Move};
 use twistor_tools::sequence::{expand, moves_to_alg};
 use twistor_tools::ToolError;
@@ -24,9 +22,8 @@ pub fn for_each_alg(
         }
         return Ok(());
     }
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let line = line.map_err(|e| CliError::input(format!("reading standard input: {e}")))?;
+    for line in crate::load::stdin_lines() {
+        let line = line?;
         if line.trim().is_empty() {
             continue;
         }

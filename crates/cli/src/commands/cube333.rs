@@ -693,7 +693,16 @@ fn run_bench(a: BenchArgs) -> CliResult {
 
 fn run_tables(a: TablesArgs) -> CliResult {
     let store = a.cache.store()?;
-    let mut report = reporter(true);
+    // Building tables to keep them is this command's whole job: one that
+    // could not be saved fails it (after the rest are built and said).
+    let unsaved = std::cell::Cell::new(0usize);
+    let mut shown = reporter(true);
+    let mut report = |e: StoreEvent| {
+        if matches!(e, StoreEvent::SaveFailed { .. }) {
+            unsaved.set(unsaved.get() + 1);
+        }
+        shown(e)
+    };
     let t0 = Instant::now();
     let tables = TwoPhaseTables::load(&*store, &mut report);
     note!(
@@ -711,5 +720,11 @@ fn run_tables(a: TablesArgs) -> CliResult {
             t0.elapsed().as_secs_f64()
         );
     }
-    Ok(())
+    match unsaved.get() {
+        0 => Ok(()),
+        n => Err(CliError::failure(format!(
+            "{n} table{} built but not saved to the cache",
+            if n == 1 { " was" } else { "s were" }
+        ))),
+    }
 }

@@ -153,7 +153,13 @@ pub struct GodsArgs {
 }
 
 fn gods_error(e: GodsError) -> CliError {
+    use twistor_search::gods::CheckpointError;
     match e {
+        // A damaged checkpoint is bad input, as a damaged definition is;
+        // one that cannot be read or written is the system's failure.
+        GodsError::Checkpoint(CheckpointError::Corrupt { .. } | CheckpointError::Inconsistent) => {
+            CliError::input(e)
+        }
         GodsError::Stopped { .. } | GodsError::Checkpoint(_) | GodsError::Threads(_) => {
             CliError::failure(e)
         }
