@@ -8,6 +8,25 @@ pub fn peak_memory() -> Option<u64> {
     parse_kib_field(&text, "VmHWM:")
 }
 
+/// This process's resident memory now (Linux's `VmRSS`), in bytes; 0
+/// where unknown.
+pub fn resident_memory() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|text| parse_kib_field(&text, "VmRSS:"))
+        .unwrap_or(0)
+}
+
+/// The bytes God's algorithm's arrays may take under `-M` (MiB) for the
+/// whole process (see [`twistor_tools::budget::for_tables`]).
+pub fn gods_memory(limit_mib: u64) -> u64 {
+    twistor_tools::budget::for_tables(
+        limit_mib.saturating_mul(1 << 20),
+        resident_memory(),
+        twistor_tools::budget::GODS_RESERVE,
+    )
+}
+
 /// Bytes of memory available (Linux's `MemAvailable`), if known.
 pub fn available_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;

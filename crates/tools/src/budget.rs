@@ -34,6 +34,26 @@ use crate::ToolError;
 /// 16 GiB machine, above every named puzzle up to the 40x40x40.
 pub const DEFAULT_GROUP_BYTES: u64 = 4 << 30;
 
+/// What `-M` keeps back for all that is not tables in a search: its
+/// stacks and buffers, the puzzle's group for telling unreachable
+/// positions apart, the allocator's slack.
+pub const SEARCH_RESERVE: u64 = 4 << 20;
+
+/// What `-M` keeps back beside God's algorithm's arrays, whose estimate
+/// counts nearly all it holds.
+pub const GODS_RESERVE: u64 = 1 << 20;
+
+/// The bytes engines' tables may take when the whole process is to stay
+/// within `limit`, `in_use` bytes are resident already (the program
+/// itself, the puzzle) and `reserve` is kept for the rest: `-M` is a
+/// promise about the process's peak, not only its tables. Never less than
+/// 1 MiB (an engine that cannot work in that says so).
+pub fn for_tables(limit: u64, in_use: u64, reserve: u64) -> u64 {
+    limit
+        .saturating_sub(in_use.saturating_add(reserve))
+        .max(1 << 20)
+}
+
 /// Whether the puzzle's group fits in `limit` bytes, by its upper bound.
 pub fn check_group(puzzle: &Puzzle, limit: u64) -> Result<(), ToolError> {
     let needs = puzzle.group_bytes_bound();

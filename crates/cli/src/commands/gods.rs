@@ -260,7 +260,7 @@ pub fn run(args: GodsArgs) -> CliResult {
             StorageArg::Sorted => Storage::SortedArray,
         },
         threads: args.threads,
-        memory_limit: args.memory.saturating_mul(1 << 20),
+        memory_limit: crate::machine::gods_memory(args.memory),
         symmetry: !args.no_symmetry,
     };
     if let Some(subgroup) = &args.subgroup {
@@ -293,7 +293,13 @@ pub fn run(args: GodsArgs) -> CliResult {
     };
     let report = gods::enumerate(&puzzle, &moves, &options, control);
     bars.clear();
-    let report = report.map_err(gods_error)?;
+    let report = report.map_err(|e| match e {
+        GodsError::NotEnoughMemory { .. } => CliError::input(format!(
+            "{e}: -M {} MiB less what the program itself holds; raise -M",
+            args.memory
+        )),
+        e => gods_error(e),
+    })?;
     print_report(&args, &moves, &report);
     Ok(())
 }

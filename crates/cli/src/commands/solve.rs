@@ -144,7 +144,7 @@ pub fn run(args: SolveArgs) -> CliResult {
         .is_none()
         .then(crate::machine::available_memory)
         .flatten();
-    let budgets = memory_budgets(args.memory, free);
+    let budgets = memory_budgets(args.memory, free, crate::machine::resident_memory());
     let (memory_bytes, dedicated_memory_bytes) =
         (budgets.memory_bytes, budgets.dedicated_memory_bytes);
     let stages = match &args.stages {

@@ -247,7 +247,7 @@ pub enum GodsError {
     #[error("--subgroup: {0}")]
     Subgroup(String),
     /// The positions do not fit the memory limit.
-    #[error("this enumeration needs about {} MB of memory; the limit is {} MB (raise it with -M)", mb(*.needed), mb(*.limit))]
+    #[error("this enumeration needs about {} MB of memory, more than the {} MB it may use", mb(*.needed), mb(*.limit))]
     NotEnoughMemory {
         /// Bytes needed.
         needed: u64,

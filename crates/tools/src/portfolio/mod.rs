@@ -175,11 +175,21 @@ pub struct MemoryBudgets {
 /// memory the machine has free: the generic search keeps to
 /// [`DEFAULT_MEMORY_MIB`], and the dedicated 3x3x3 solver may use what
 /// is free beside it (its huge table answers deep cubes in minutes, not
-/// hours), never more than a limit given.
-pub fn memory_budgets(limit_mib: Option<u64>, free_bytes: Option<u64>) -> MemoryBudgets {
-    let memory_bytes = limit_mib
-        .unwrap_or(DEFAULT_MEMORY_MIB)
-        .saturating_mul(1 << 20);
+/// hours), never more than a limit given. The limit is the whole
+/// process's: what is resident already (`in_use_bytes`) and a working
+/// reserve come off it ([`crate::budget::for_tables`]).
+pub fn memory_budgets(
+    limit_mib: Option<u64>,
+    free_bytes: Option<u64>,
+    in_use_bytes: u64,
+) -> MemoryBudgets {
+    let memory_bytes = crate::budget::for_tables(
+        limit_mib
+            .unwrap_or(DEFAULT_MEMORY_MIB)
+            .saturating_mul(1 << 20),
+        in_use_bytes,
+        crate::budget::SEARCH_RESERVE,
+    );
     let free = limit_mib.is_none().then_some(free_bytes).flatten();
     let dedicated_memory_bytes = free.map_or(memory_bytes, |f| f.saturating_sub(memory_bytes));
     MemoryBudgets {
