@@ -331,6 +331,23 @@ impl Mapper {
     }
 }
 
+/// `grip` (in `from` face names) in `to` face names, its faces in every
+/// order but the written one (at most three faces; none for others).
+fn reorderings(grip: &str, from: &[&str], to: &[&str]) -> Vec<String> {
+    let Some(parts) = split_face_names(grip, from) else {
+        return Vec::new();
+    };
+    let orders: &[&[usize]] = match parts.len() {
+        2 => &[&[1, 0]],
+        3 => &[&[0, 2, 1], &[1, 0, 2], &[1, 2, 0], &[2, 0, 1], &[2, 1, 0]],
+        _ => &[],
+    };
+    orders
+        .iter()
+        .map(|order| order.iter().map(|&j| to[parts[j]]).collect())
+        .collect()
+}
+
 /// Rewrites a grip written with `from` face names into `to` face names
 /// (same face indices), keeping a `v` or `w` suffix and lower case.
 fn rename(grip: &str, from: &[&str], to: &[&str]) -> Option<String> {
@@ -686,7 +703,7 @@ impl GeometryNotation {
             Mapper::Pyraminx => words(&["U", "L", "R", "B", "u", "l", "r", "b"]),
             Mapper::Renamed { external, .. } => {
                 let internal: Vec<&str> = self.face_names.iter().map(String::as_str).collect();
-                puzzle
+                let mut named: Vec<(String, Vec<(usize, i32)>)> = puzzle
                     .search_moves()
                     .into_iter()
                     .map(|i| {
@@ -694,7 +711,28 @@ impl GeometryNotation {
                         let shown = rename(name, &internal, external).unwrap_or(name.clone());
                         (shown, vec![(i, 1)])
                     })
-                    .collect()
+                    .collect();
+                // Where two moves get one name (on a dodecahedron cut at its
+                // edges, the face C is FR and so is the edge between F and
+                // R), the one the name reads as keeps it; the other is
+                // written with its faces in another order (RF), which reads
+                // as it.
+                for k in 0..named.len() {
+                    let (name, word) = &named[k];
+                    let shared = named.iter().filter(|(n, _)| n == name).count() > 1;
+                    let reads_back = |n: &str| self.moves_for(n, None, None).as_ref() == Some(word);
+                    if !shared || reads_back(name) {
+                        continue;
+                    }
+                    let internal_name = &puzzle.moves()[word[0].0].name;
+                    let other = reorderings(internal_name, &internal, external)
+                        .into_iter()
+                        .find(|n| reads_back(n) && !named.iter().any(|(m, _)| m == n));
+                    if let Some(other) = other {
+                        named[k].0 = other;
+                    }
+                }
+                named
             }
             Mapper::Plain | Mapper::Cube { .. } | Mapper::Tetraminx => Vec::new(),
         }

@@ -355,6 +355,29 @@ pub fn in_notation(
 mod tests {
     use super::*;
 
+    /// `solve`, `random` and `scramble` said "move FR is defined twice":
+    /// cut at its edges, a dodecahedron's face C is FR in the megaminx's
+    /// names and so is the edge between F and R.
+    #[test]
+    fn dodecahedron_cut_at_edges_names_each_move_once() {
+        let p = build_named("d e 0.2 f 0.3", &PuzzleOptions::for_notation(), false)
+            .unwrap()
+            .in_notation()
+            .expect("the notation's moves are named apart");
+        let moves = p.search_moves();
+        let names: Vec<&str> = moves.iter().map(|&i| p.moves()[i].name.as_str()).collect();
+        let distinct: std::collections::HashSet<&str> = names.iter().copied().collect();
+        assert_eq!(distinct.len(), names.len(), "{names:?}");
+        assert!(names.contains(&"FR") && names.contains(&"RF"), "{names:?}");
+        // Every name reads back, in the notation, as its own move.
+        for &i in &moves {
+            let m = &p.moves()[i];
+            let alg: twistor_formats::alg::Alg = m.name.parse().unwrap();
+            let t = twistor_formats::resolve::alg_transformation(&p, &alg).unwrap();
+            assert_eq!(t, m.transformation, "{}", m.name);
+        }
+    }
+
     #[test]
     fn wca_event_ids_name_their_puzzles() {
         for (id, pg) in [
