@@ -78,3 +78,57 @@ fn peak_memory_stays_within_m_on_the_4x4x4_and_pyraminx_gods() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The 3x3x3's cached phase-1 table (67 MiB) was loaded at any `-M`
+/// (90 MiB at `-M 1`): now the generic search answers alone within a
+/// smaller `-M`, and `333 solve --optimal` refuses, saying what it needs.
+#[test]
+fn a_cached_3x3x3_table_larger_than_m_is_not_loaded() {
+    let dir = std::env::temp_dir().join(format!("twistor-memory-333-{}", std::process::id()));
+    let cache = dir.join("cache");
+    let cache = cache.to_str().unwrap();
+    let (code, _, err) = peak_kib(&[
+        "333",
+        "solve",
+        "--alg",
+        "R U",
+        "--optimal",
+        "--optimal-table",
+        "small",
+        "--cache-dir",
+        cache,
+    ]);
+    assert_eq!(code, 0, "the phase-1 table is built and cached: {err}");
+    let t_perm = "R U R' U' R' F R2 U' R' U' R U R' F'";
+    for m in [32u64, 64] {
+        let ms = m.to_string();
+        let args = [
+            "solve",
+            "3x3x3",
+            "--alg",
+            t_perm,
+            "-M",
+            &ms,
+            "--cache-dir",
+            cache,
+        ];
+        let (code, kib, err) = peak_kib(&args);
+        assert_eq!(code, 0, "{err}");
+        assert!(err.contains("does not fit"), "{err}");
+        assert!(kib <= m * 1024 * 11 / 10, "-M {m}: peak {kib} KiB");
+        let (code, _, err) = peak_kib(&[
+            "333",
+            "solve",
+            "--alg",
+            t_perm,
+            "--optimal",
+            "-M",
+            &ms,
+            "--cache-dir",
+            cache,
+        ]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("phase-1 table takes"), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

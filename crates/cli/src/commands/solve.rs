@@ -507,6 +507,7 @@ fn notice(label: &str, n: &Notice) {
             "{label}: not solved by the generic search in its time; \
              the dedicated solver takes this and the rest"
         ),
+        Notice::DedicatedTooLarge { .. } => note!("{}; -M 96 or more lets it in", n.describe()),
         Notice::DeepTable { limit, table } => note!(
             "{label}: longer than {limit} moves; the {} table (built once if not cached)",
             table.title()

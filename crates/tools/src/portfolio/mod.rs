@@ -465,6 +465,14 @@ pub enum Notice {
     /// The generic search did not solve a position in its time: the
     /// dedicated solver takes it and the rest.
     SwitchedToDedicated,
+    /// The 3x3x3 is recognised, but the dedicated solver's smallest table
+    /// is larger than the memory given: the generic search answers alone.
+    DedicatedTooLarge {
+        /// The smallest table's bytes.
+        table_bytes: u64,
+        /// The memory its table would have had.
+        memory_bytes: u64,
+    },
     /// A position is longer than the phase-1 table solves quickly: a
     /// deeper table is loaded (and built, once, if it is not cached).
     DeepTable {
@@ -516,6 +524,15 @@ impl Notice {
             ),
             Notice::GenericFirst { secs } => format!(
                 "the 3x3x3: its dedicated solver's tables are not cached, so the generic search tries first for up to {secs} s"
+            ),
+            Notice::DedicatedTooLarge {
+                table_bytes,
+                memory_bytes,
+            } => format!(
+                "the 3x3x3: its dedicated solver's smallest table ({}) does not fit in the {} the \
+                 memory limit leaves, so the generic search answers alone (deep positions take long)",
+                crate::budget::Bytes(*table_bytes),
+                crate::budget::Bytes(*memory_bytes)
             ),
             Notice::SwitchedToDedicated => {
                 "the generic search did not finish in its time: the dedicated solver takes over"

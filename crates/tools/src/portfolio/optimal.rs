@@ -119,18 +119,31 @@ impl<'p> OptimalEngines<'p> {
             && portfolio.rotations.is_none();
         if dedicated_allowed {
             if let Some(correspondence) = CubeCorrespondence::find(puzzle, &grips) {
-                portfolio.dedicated = Some(Dedicated {
-                    correspondence,
-                    solver: None,
-                });
-                if portfolio.dedicated_tables_cached() {
-                    portfolio.activate_dedicated(events);
-                    return Ok(portfolio);
+                // `-M` is a promise: a table that does not fit is not
+                // loaded, however it is cached.
+                let (table_bytes, memory_bytes) = (
+                    OptimalTableKind::Small.bytes(),
+                    portfolio.options.dedicated_memory_bytes,
+                );
+                if table_bytes > memory_bytes {
+                    events(PortfolioEvent::Notice(Notice::DedicatedTooLarge {
+                        table_bytes,
+                        memory_bytes,
+                    }));
+                } else {
+                    portfolio.dedicated = Some(Dedicated {
+                        correspondence,
+                        solver: None,
+                    });
+                    if portfolio.dedicated_tables_cached() {
+                        portfolio.activate_dedicated(events);
+                        return Ok(portfolio);
+                    }
+                    events(PortfolioEvent::Notice(Notice::GenericFirst {
+                        secs: GENERIC_FIRST_SECS,
+                    }));
+                    portfolio.generic_budget = Some(GENERIC_FIRST_SECS);
                 }
-                events(PortfolioEvent::Notice(Notice::GenericFirst {
-                    secs: GENERIC_FIRST_SECS,
-                }));
-                portfolio.generic_budget = Some(GENERIC_FIRST_SECS);
             }
         }
         let solver_options = SolverOptions {
