@@ -287,8 +287,8 @@ fn solve_job(
     let moves =
         MoveSet::all(puzzle, Metric::Htm).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let options = PortfolioOptions {
-        memory_bytes: state.options.memory_bytes,
-        dedicated_memory_bytes: state.options.memory_bytes,
+        memory_bytes: state.job_tables(),
+        dedicated_memory_bytes: state.job_tables(),
         threads: state.options.threads,
         max_depth,
         store: Arc::clone(&state.options.store),
@@ -359,8 +359,8 @@ pub fn solve_quietly(
     let puzzle = &loaded.solving;
     let moves = MoveSet::all(puzzle, Metric::Htm).ok()?;
     let options = PortfolioOptions {
-        memory_bytes: state.options.memory_bytes,
-        dedicated_memory_bytes: state.options.memory_bytes,
+        memory_bytes: state.job_tables(),
+        dedicated_memory_bytes: state.job_tables(),
         threads: state.options.threads,
         store: Arc::clone(&state.options.store),
         ..PortfolioOptions::new(Mode::Fast)
@@ -437,7 +437,11 @@ pub async fn gods(
         let options = GodsOptions {
             local_maxima: true,
             threads: job_state.options.threads,
-            memory_limit: job_state.options.memory_bytes,
+            memory_limit: twistor_tools::budget::for_tables(
+                job_state.options.memory_bytes,
+                0,
+                twistor_tools::budget::GODS_RESERVE,
+            ),
             ..GodsOptions::default()
         };
         let progress = |e: &GodsEvent| {

@@ -58,7 +58,8 @@ pub use jobs::JobStats;
 /// How the server runs.
 #[derive(Clone)]
 pub struct ServeOptions {
-    /// Memory one job's tables may use, in bytes.
+    /// Memory one job may use, in bytes (its tables get this less a working
+    /// reserve).
     pub memory_bytes: u64,
     /// Jobs that may run at once; more wait, and beyond
     /// [`ServeOptions::queue`] waiting ones are refused (503).
@@ -112,6 +113,18 @@ pub(crate) struct AppState {
     scramblers: api::Scramblers,
     /// Turns for quick requests (see [`api::blocking`]).
     quick: Arc<Semaphore>,
+}
+
+impl AppState {
+    /// The bytes one job's search tables get: `-M` is a job's whole
+    /// memory, so the search's working reserve comes off it.
+    fn job_tables(&self) -> u64 {
+        twistor_tools::budget::for_tables(
+            self.options.memory_bytes,
+            0,
+            twistor_tools::budget::SEARCH_RESERVE,
+        )
+    }
 }
 
 /// The application: the page and the API under `/api`.
