@@ -68,9 +68,6 @@ pub enum AlgErrorKind {
     /// An amount or layer too large, or with a leading zero.
     #[error("bad number {0:?}: {1}")]
     BadNumber(String, &'static str),
-    /// An empty side of a commutator or conjugate.
-    #[error("empty {0} operand")]
-    EmptyOperand(&'static str),
     /// Suffixes used the wrong way (`R2++`, `UR-`).
     #[error("{0}")]
     BadSuffix(&'static str),
@@ -240,7 +237,26 @@ pub struct Alg {
 impl Alg {
     /// Parses an alg.
     pub fn parse(s: &str) -> Result<Alg, AlgError> {
-        let chars: Vec<char> = s.chars().collect();
+        // Paste artefacts, read as the ASCII they stand for (one character
+        // for one, so columns stay right): typographic primes and quotes,
+        // and the no-break and thin spaces web pages set algs with.
+        // Comments keep what they say.
+        let mut chars: Vec<char> = Vec::with_capacity(s.len());
+        let mut in_comment = false;
+        for c in s.chars() {
+            let read = match c {
+                _ if in_comment => c,
+                '\u{2019}' | '\u{2018}' | '\u{2032}' | '\u{00b4}' => '\'',
+                '\u{00a0}' | '\u{202f}' | '\u{2009}' => ' ',
+                c => c,
+            };
+            if c == '\n' {
+                in_comment = false;
+            } else if c == '/' && chars.last() == Some(&'/') {
+                in_comment = true;
+            }
+            chars.push(read);
+        }
         let mut p = Parser { s: &chars, i: 0 };
         let alg = p.alg(&[], 0)?;
         if p.i < chars.len() {
@@ -431,6 +447,11 @@ impl fmt::Display for Alg {
                 AlgNode::Grouping(a, k) => {
                     if let Some((u, d)) = square1_tuple(a, *k) {
                         write!(f, "({u}, {d})")?;
+                    } else if let [AlgNode::Commutator(..) | AlgNode::Conjugate(..)] = &a.nodes[..]
+                    {
+                        // A commutator's brackets group it: `[R, U]2`.
+                        write!(f, "{a}")?;
+                        write_amount(f, *k)?;
                     } else {
                         write!(f, "({a})")?;
                         write_amount(f, *k)?;
@@ -500,7 +521,9 @@ impl Parser<'_> {
                 }
             };
             match c {
-                ' ' | '\t' | '\r' => {
+                // Spaces and newlines only, as cubing.js reads: a tab or a
+                // carriage return is refused where it stands.
+                ' ' => {
                     self.i += 1;
                     crowded = false;
                 }
@@ -517,7 +540,7 @@ impl Parser<'_> {
                     } else {
                         let inner = self.alg(&[')'], depth + 1)?;
                         self.expect(')')?;
-                        let amount = self.amount(true)?;
+                        let amount = self.amount()?;
                         nodes.push(AlgNode::Grouping(inner, amount));
                     }
                     crowded = true;
@@ -533,20 +556,13 @@ impl Parser<'_> {
                     self.i += 1;
                     let b = self.alg(&[']'], depth + 1)?;
                     self.expect(']')?;
-                    let kind = if sep == ',' {
-                        "commutator"
-                    } else {
-                        "conjugate"
-                    };
-                    if a.nodes.iter().all(is_blank) || b.nodes.iter().all(is_blank) {
-                        return Err(self.err_at(start, AlgErrorKind::EmptyOperand(kind)));
-                    }
+                    // Either side may be empty (`[, U]`, `[R:]`), as in cubing.js.
                     let node = if sep == ',' {
                         AlgNode::Commutator(a, b)
                     } else {
                         AlgNode::Conjugate(a, b)
                     };
-                    let amount = self.amount(false)?;
+                    let amount = self.amount()?;
                     nodes.push(if amount == 1 {
                         node
                     } else {
@@ -637,24 +653,15 @@ impl Parser<'_> {
         })
     }
 
-    /// `(\d+)?('?)`; with `allow_minus`, also `-\d+` (a grouping extension).
-    fn amount(&mut self, allow_minus: bool) -> Result<i32, AlgError> {
+    /// `(\d+)?('?)`.
+    fn amount(&mut self) -> Result<i32, AlgError> {
         let start = self.i;
-        let negative = allow_minus
-            && self.peek() == Some('-')
-            && self.peek_at(1).is_some_and(|c| c.is_ascii_digit());
-        if negative {
-            self.i += 1;
-        }
         let d = self.digits();
         let mut amount = if d.is_empty() {
             1
         } else {
             self.number(start, &d)?
         };
-        if negative {
-            amount = -amount;
-        }
         if self.peek() == Some('\'') {
             self.i += 1;
             amount = -amount;
@@ -812,10 +819,6 @@ impl Parser<'_> {
     }
 }
 
-fn is_blank(n: &AlgNode) -> bool {
-    matches!(n, AlgNode::Newline | AlgNode::LineComment(_))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -855,9 +858,9 @@ mod tests {
             let printed = round_trip(s);
             assert_eq!(round_trip(&printed), printed, "{s}");
         }
-        assert_eq!(round_trip("R  U\t F"), "R U F");
-        assert_eq!(round_trip("(R U)-2"), "(R U)2'");
+        assert_eq!(round_trip("R  U  F"), "R U F");
         assert_eq!(round_trip("[R, U]1"), "[R, U]");
+        assert_eq!(round_trip("[R,]"), "[R, ]");
     }
 
     #[test]
@@ -865,8 +868,9 @@ mod tests {
         for s in [
             "R,",
             "::",
-            "[, ]",
-            "[R, ]",
+            "R\tU",
+            "R\r\nU",
+            "(R U)-2",
             "(R U",
             "R U)",
             "R2''",

@@ -332,7 +332,12 @@ fn algs(leaf: BoxedStrategy<AlgNode>, operand_move: BoxedStrategy<Move>) -> Boxe
         prop::collection::vec(
             prop_oneof![
                 4 => leaf.clone(),
-                2 => (inner.clone(), amount()).prop_map(|(a, k)| AlgNode::Grouping(a, k)),
+                // A commutator's brackets group it: `[R, U]` once is the
+                // commutator itself, as cubing.js prints and reads it.
+                2 => (inner.clone(), amount()).prop_map(|(a, k)| match a.nodes() {
+                    [n @ (AlgNode::Commutator(..) | AlgNode::Conjugate(..))] if k == 1 => n.clone(),
+                    _ => AlgNode::Grouping(a, k),
+                }),
                 1 => (operand.clone(), operand.clone())
                     .prop_map(|(a, b)| AlgNode::Commutator(a, b)),
                 1 => (operand.clone(), operand).prop_map(|(a, b)| AlgNode::Conjugate(a, b)),

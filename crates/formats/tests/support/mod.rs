@@ -77,7 +77,7 @@ pub const ALGS: &[&str] = &[
     "R U R' U'",
     "R U2' F2 D' L3 B0",
     "2R 2-3Rw' r x y2 z' Uv 3Uw2 DFR BL'",
-    "(R U)3 (R U)2' (R U)-2 [R, U] [F: [R, U]] [R, U]2 [F: R]'",
+    "(R U)3 (R U)2' [R, U] [F: [R, U]] [R, U]2 [F: R]'",
     "R++ D-- 2R++ UR4+ DL2- ALL0+ U6-",
     "(3, 0) / (-1, 2) / (0,-3)/",
     "R . U\nF // a comment\nB . .",
