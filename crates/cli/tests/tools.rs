@@ -372,3 +372,42 @@ fn a_huge_stdin_line_is_refused_by_every_sequence_tool() {
         assert!(!out.stdout.is_empty(), "{tool}: the first line is answered");
     }
 }
+
+/// `info` and `describe-sets` list moves by the names people use (the
+/// megaminx's faces, the pyraminx's tips), the definition's own names
+/// beside them; `info --json` keeps the definition's in `moves` (the
+/// conformance contract) and gives the notation's in `notation_moves`.
+#[test]
+fn info_and_describe_sets_speak_the_community_notation() {
+    let megaminx = ok(&["info", "megaminx"]);
+    let moves = megaminx.lines().find(|l| l.starts_with("moves: ")).unwrap();
+    assert_eq!(moves, "moves: U D F B L DR BL FR BR FL R DL");
+    assert!(megaminx.contains("as the definition names them: U D F BF L E BL C BR A R I"));
+    let pyraminx = ok(&["info", "pyraminx"]);
+    assert!(
+        pyraminx.contains("moves: r BL l BR b F u D\n"),
+        "{pyraminx}"
+    );
+    let sets = ok(&["describe-sets", "pyraminx"]);
+    assert!(sets.lines().any(|l| l == "u (FRL)"), "{sets}");
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&["info", "pyraminx", "--json"])).unwrap();
+    assert_eq!(json["moves"][0], "DRF");
+    assert_eq!(json["notation_moves"][0], "r");
+    // Every name given reads back, in the notation, as its move: the
+    // pattern it reaches is the definition move's (read from the written
+    // definition, where only the definition's names exist).
+    let dir = std::env::temp_dir().join(format!("twistor-notation-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tws = dir.join("pyraminx.tws");
+    std::fs::write(&tws, ok(&["convert", "pyraminx", "--to", "tws"])).unwrap();
+    let tws = tws.to_str().unwrap();
+    let names = json["moves"].as_array().unwrap();
+    for (own, people) in names.iter().zip(json["notation_moves"].as_array().unwrap()) {
+        let (own, people) = (own.as_str().unwrap(), people.as_str().unwrap());
+        let defined = ok(&["apply", tws, own]);
+        let read = ok(&["apply", "pyraminx", people]);
+        assert_eq!(defined, read, "{own} and {people}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

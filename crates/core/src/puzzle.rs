@@ -106,6 +106,15 @@ pub trait MoveNotation: Send + Sync + std::fmt::Debug {
         outer_layer: Option<u32>,
         inner_layer: Option<u32>,
     ) -> Option<Vec<(usize, i32)>>;
+
+    /// The name the notation gives move `index` of `puzzle` turned once,
+    /// when it has one that reads back as exactly that move: what people
+    /// call a definition's own move (the megaminx's `BR` for
+    /// PuzzleGeometry's `E`). `None` where it has none, or the move's own
+    /// name is the notation's.
+    fn name_of(&self, _puzzle: &Puzzle, _index: usize) -> Option<String> {
+        None
+    }
 }
 
 /// A puzzle definition.

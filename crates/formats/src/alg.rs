@@ -68,6 +68,9 @@ pub enum AlgErrorKind {
     /// An amount or layer too large, or with a leading zero.
     #[error("bad number {0:?}: {1}")]
     BadNumber(String, &'static str),
+    /// A commutator with nothing on either side (`[, ]`).
+    #[error("a commutator of nothing: [, ]")]
+    EmptyCommutator,
     /// Suffixes used the wrong way (`R2++`, `UR-`).
     #[error("{0}")]
     BadSuffix(&'static str),
@@ -556,7 +559,14 @@ impl Parser<'_> {
                     self.i += 1;
                     let b = self.alg(&[']'], depth + 1)?;
                     self.expect(']')?;
-                    // Either side may be empty (`[, U]`, `[R:]`), as in cubing.js.
+                    // Either side may be empty (`[, U]`, `[R:]`, `[:]`), as in
+                    // cubing.js; but a commutator of nothing at all (`[, ]`)
+                    // is refused, as the conformance suite's bad inputs
+                    // have it (cubing.js reads it as nothing).
+                    let blank = |x: &Alg| x.nodes.iter().all(|n| matches!(n, AlgNode::Newline));
+                    if sep == ',' && blank(&a) && blank(&b) {
+                        return Err(self.err_at(start, AlgErrorKind::EmptyCommutator));
+                    }
                     let node = if sep == ',' {
                         AlgNode::Commutator(a, b)
                     } else {
@@ -868,6 +878,7 @@ mod tests {
         for s in [
             "R,",
             "::",
+            "[, ]",
             "R\tU",
             "R\r\nU",
             "(R U)-2",

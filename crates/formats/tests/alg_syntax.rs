@@ -13,6 +13,10 @@ fn deliberate_extension(alg: &str) -> bool {
     alg.contains(['\u{2019}', '\u{2032}', '\u{00a0}'])
 }
 
+/// Where twistor refuses what cubing.js reads, and why: a commutator of
+/// nothing, which the conformance suite lists among bad inputs.
+const REFUSED_DELIBERATELY: [&str; 2] = ["[, ]", "[,]"];
+
 #[test]
 fn algs_read_and_print_as_cubing_js_does() {
     let text = include_str!("data/alg-syntax.jsonl");
@@ -61,6 +65,7 @@ fn algs_read_and_print_as_cubing_js_does() {
                     ));
                 }
             }
+            (true, Err(_)) if REFUSED_DELIBERATELY.contains(&alg) => {}
             (true, Err(e)) => {
                 differences.push(format!("{alg:?}: refused ({e}), cubing.js reads it"))
             }

@@ -749,6 +749,30 @@ impl MoveNotation for GeometryNotation {
     ) -> Option<Vec<(usize, i32)>> {
         self.moves_for(family, outer_layer, inner_layer)
     }
+
+    fn name_of(&self, puzzle: &Puzzle, index: usize) -> Option<String> {
+        let name = &puzzle.moves().get(index)?.name;
+        let listed = |names: &[&str]| names.iter().map(|n| n.to_string()).collect();
+        let candidates: Vec<String> = match &self.mapper {
+            Mapper::Skewb => listed(&["R", "U", "L", "B", "UL", "F", "UR", "D"]),
+            Mapper::Pyraminx | Mapper::Tetraminx => listed(&[
+                "U", "L", "R", "B", "u", "l", "r", "b", "D", "F", "BL", "BR", "d", "f", "bl", "br",
+            ]),
+            Mapper::Renamed { external, .. } => {
+                let internal: Vec<&str> = self.face_names.iter().map(String::as_str).collect();
+                rename(name, &internal, external)
+                    .into_iter()
+                    .chain(reorderings(name, &internal, external))
+                    .collect()
+            }
+            Mapper::Plain | Mapper::Cube { .. } => return None,
+        };
+        let once = [(index, 1)];
+        candidates
+            .into_iter()
+            .find(|c| self.moves_for(c, None, None).as_deref() == Some(&once[..]))
+            .filter(|c| c != name)
+    }
 }
 
 #[cfg(test)]

@@ -45,6 +45,8 @@ pub fn run(args: DescribeSetsArgs) -> CliResult {
     let layout = puzzle.layout();
     for i in indices {
         let mv = &puzzle.moves()[i];
+        // The name people use for it, where the notation has another.
+        let people = puzzle.notation().and_then(|n| n.name_of(&puzzle, i));
         let effects = describe_transformation(layout, &mv.transformation);
         if args.json {
             let orbits: Vec<_> = effects
@@ -57,10 +59,17 @@ pub fn run(args: DescribeSetsArgs) -> CliResult {
                     })
                 })
                 .collect();
-            emit(&json!({"move": mv.name, "orbits": orbits}).to_string())?;
+            let mut v = json!({"move": mv.name, "orbits": orbits});
+            if let Some(n) = &people {
+                v["notation"] = json!(n);
+            }
+            emit(&v.to_string())?;
             continue;
         }
-        emit(&mv.name)?;
+        match &people {
+            Some(n) => emit(&format!("{n} ({})", mv.name))?,
+            None => emit(&mv.name)?,
+        }
         for e in &effects {
             let cycles: Vec<String> = e
                 .cycles

@@ -44,6 +44,17 @@ pub fn run(args: InfoArgs) -> CliResult {
     let orders = move_orders(&puzzle, &gens);
     let c = constraints(&puzzle, &gens);
     let gen_names: Vec<&str> = generators.iter().map(|(n, _)| n.as_str()).collect();
+    // What people call each generator, where the notation names it
+    // otherwise (the megaminx's faces, the pyraminx's tips and layers).
+    let people: Vec<String> = gen_names
+        .iter()
+        .map(|&n| {
+            (puzzle.find_move(n))
+                .and_then(|i| puzzle.notation()?.name_of(&puzzle, i))
+                .unwrap_or_else(|| n.to_string())
+        })
+        .collect();
+    let renamed = people.iter().zip(&gen_names).any(|(p, n)| p != n);
     let counted = has_indistinguishable_pieces(&puzzle).then(|| positions(&puzzle, &chain));
     let layout = puzzle.layout();
     let orbit_name = |k: usize| layout.orbits()[k].name().to_string();
@@ -52,6 +63,7 @@ pub fn run(args: InfoArgs) -> CliResult {
             "name": puzzle.name(),
             "orbits": orbits(&puzzle),
             "moves": gen_names,
+            "notation_moves": people,
             "group_order": order.to_string(),
             "move_orders": orders.iter().map(|o| o.to_string()).collect::<Vec<_>>(),
             "orientation_sums": c.orientation_sums.iter().map(|s| json!({
@@ -80,7 +92,10 @@ pub fn run(args: InfoArgs) -> CliResult {
             o.num_orientations()
         );
     }
-    outln!("moves: {}", gen_names.join(" "));
+    outln!("moves: {}", people.join(" "));
+    if renamed {
+        outln!("as the definition names them: {}", gen_names.join(" "));
+    }
     let rotations = puzzle.rotations();
     if !rotations.is_empty() {
         let names: Vec<&str> = (rotations.iter())
