@@ -411,3 +411,26 @@ fn info_and_describe_sets_speak_the_community_notation() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Answers come in the notation people write, whichever engine finds
+/// them: wide turns on big cubes, `(u, d) /` on the Square-1, the WCA's
+/// turns on the clock (whose linear solver answers `solve` too, proven
+/// shortest: the generic search knows only the clock's three base turns
+/// and called `UR1+` unreachable).
+#[test]
+fn optimal_answers_speak_the_community_notation() {
+    let wide = ok(&["solve", "4x4x4", "--alg", "Rw U Rw'"]);
+    assert_eq!(wide.trim(), "Lw F' Lw'");
+    let sq1 = ok(&["solve", "square1", "--alg", "(1,0) / (3,3) / (-1,0) /"]);
+    assert!(!sq1.contains("_SQ_") && !sq1.contains("_SLASH_"), "{sq1}");
+    let undo = ok(&[
+        "apply",
+        "square1",
+        &format!("(1,0) / (3,3) / (-1,0) / {}", sq1.trim()),
+    ]);
+    assert_eq!(undo, ok(&["apply", "square1", ""]), "{sq1}");
+    let (code, clock, err) = twistor(&["solve", "clock", "--alg", "UR1+ DR2- ALL3+"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(clock.trim(), "UR1- DR2+ ALL3-");
+    assert!(err.contains("optimal"), "{err}");
+}

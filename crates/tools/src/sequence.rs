@@ -58,6 +58,16 @@ pub fn moves_to_alg(moves: &[Move]) -> Alg {
     Alg::from_nodes(nodes)
 }
 
+/// A Square-1 answer written with the definition's turns (`_SLASH_
+/// U_SQ_3' D_SQ_`) in the WCA's notation (`/ (-3, 1) /`); the text as it
+/// is if it does not read.
+pub fn in_square1_notation(text: &str) -> String {
+    match Alg::parse(text).map(|a| a.expanded_moves(1 << 20)) {
+        Ok(Ok(moves)) => moves_to_alg(&moves).to_string(),
+        _ => text.to_string(),
+    }
+}
+
 /// The quantum of a move with amount 1.
 fn unit(m: &Move) -> Move {
     Move::new(m.family.clone(), 1).with_layers(m.outer_layer, m.inner_layer)

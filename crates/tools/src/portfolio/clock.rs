@@ -65,6 +65,9 @@ impl ClockSolver {
     /// turns, or `None` when no rotation and amounts reach the goal.
     pub fn solve(&self, puzzle: &Puzzle, position: &Pattern) -> Option<(String, usize)> {
         let layout = puzzle.layout();
+        // Held each way the goal may be reached from, the answer is unique;
+        // the fewest turns over those ways is the shortest answer.
+        let mut best: Option<(String, usize)> = None;
         for r in self.rotations.iter() {
             let held = layout.apply(position, &r.transformation);
             let hours: Vec<u8> = layout
@@ -99,11 +102,13 @@ impl ClockSolver {
                 .ok()
                 .and_then(|alg| alg_transformation(puzzle, &alg).ok())
                 .map(|t| layout.apply(position, &t));
-            if reached.as_ref() == Some(puzzle.start()) {
-                return Some((text, turns));
+            if reached.as_ref() == Some(puzzle.start())
+                && best.as_ref().is_none_or(|(_, fewest)| turns < *fewest)
+            {
+                best = Some((text, turns));
             }
         }
-        None
+        best
     }
 }
 

@@ -404,7 +404,8 @@ impl<'p> FastEngines<'p> {
                 None => self.staged_answer(position, stop, events),
             },
             Fast::Clock(clock) => match clock.solve(self.puzzle, position) {
-                Some((text, _)) => Ok(Ok((words_of(&text), Engine::Clock, false, 0))),
+                // Its answer is the fewest turns (see `ClockSolver`).
+                Some((text, _)) => Ok(Ok((words_of(&text), Engine::Clock, true, 0))),
                 None => Ok(Err(Outcome::Unreachable)),
             },
             Fast::Reduction444(reduction) => match reduction.solve(self.puzzle, position) {
