@@ -434,3 +434,26 @@ fn optimal_answers_speak_the_community_notation() {
     assert_eq!(clock.trim(), "UR1- DR2+ ALL3-");
     assert!(err.contains("optimal"), "{err}");
 }
+
+/// `random` and `info` on a puzzle whose group might not fit refuse with
+/// the estimate before building anything (an icosahedron with 23 vertex
+/// cuts took `random` past 8 GB until it aborted).
+#[test]
+fn random_and_info_refuse_a_group_too_large_with_its_estimate() {
+    let cuts: Vec<String> = (0..23)
+        .map(|i| format!("v {:.2}", 0.05 + 0.04 * i as f64))
+        .collect();
+    let descriptor = format!("i {}", cuts.join(" "));
+    for command in ["random", "info"] {
+        let (code, _, err) = twistor(&[command, &descriptor]);
+        assert_eq!(code, 2, "{command}: {err}");
+        assert!(
+            err.contains("needs up to") && err.contains("-M 4096 MiB"),
+            "{err}"
+        );
+    }
+    // The limit is -M: the 40x40x40's group (2.4 GiB) is refused at 256.
+    let (code, _, err) = twistor(&["info", "40x40x40", "-M", "256"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("2.4 GiB"), "{err}");
+}
