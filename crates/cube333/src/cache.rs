@@ -19,12 +19,8 @@ pub(crate) const LAYOUT_VERSION: u64 = 2;
 /// A table's key: `name`, and a hash of the parameters that change its
 /// contents.
 pub(crate) fn table_key(name: &str, params: [u64; 4]) -> TableKey {
-    let mut h = 0xcbf2_9ce4_8422_2325u64 ^ LAYOUT_VERSION;
-    for b in params.iter().flat_map(|p| p.to_le_bytes()) {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    TableKey::new(name, h)
+    let bytes: Vec<u8> = params.iter().flat_map(|p| p.to_le_bytes()).collect();
+    TableKey::new(name, store::key_hash(&bytes, LAYOUT_VERSION))
 }
 
 /// Table bytes as the solvers search them.

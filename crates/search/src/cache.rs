@@ -17,16 +17,6 @@ use crate::hashed::{HashedSymmetry, HashedTable};
 use crate::projection::Projection;
 use crate::table::{Nibbles, PruneTable};
 
-/// 64-bit FNV-1a, for keys (stable across builds and platforms).
-pub(crate) fn fnv1a(bytes: &[u8], seed: u64) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64 ^ seed;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
 /// A sink for [`TableStore::load_streaming`] that appends the payload's
 /// words (little-endian u64s; pieces a multiple of 8 bytes long) to
 /// `words`, reserved once for the whole payload at its first piece (if

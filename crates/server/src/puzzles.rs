@@ -46,11 +46,7 @@ impl PuzzleRef {
         match (&self.puzzle, &self.definition) {
             (Some(name), None) => Ok(format!("name:{}", name.trim())),
             (None, Some(text)) => {
-                // FNV-1a: only for telling definitions apart in the cache.
-                let mut h = 0xcbf2_9ce4_8422_2325u64;
-                for b in text.bytes() {
-                    h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-                }
+                let h = twistor_core::store::key_hash(text.as_bytes(), 0);
                 Ok(format!("def:{h:016x}:{}", text.len()))
             }
             _ => Err(ApiError::bad_request(

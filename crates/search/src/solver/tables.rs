@@ -22,12 +22,13 @@ use twistor_core::symmetry::SymmetryGroup;
 use twistor_core::{Layout, Pattern, Puzzle};
 
 use super::{SaveGrown, Solver, SolverOptions, TableEvent, TableGrowth};
-use crate::cache::{self, fnv1a};
+use crate::cache;
 use crate::canonical::CanonicalFsm;
 use crate::hashed::{HashedFill, HashedSymmetry, HashedTable};
 use crate::planner::{plan_tables, TablePlan};
 use crate::table::{FillLimit, LayerCost, PruneTable};
 use crate::{MoveSet, SearchError};
+use twistor_core::store::key_hash;
 
 /// Work (in [`PruneTable::next_layer_work`] units) each table may take
 /// before the first search; more layers come when searching shows the need.
@@ -479,7 +480,7 @@ fn table_key(
 ) -> u64 {
     let mut bytes = search_bytes(layout, moves, goal);
     bytes.extend_from_slice(projection.signature());
-    fnv1a(&bytes, 1)
+    key_hash(&bytes, 1)
 }
 
 /// One table's place in the store.
@@ -565,7 +566,7 @@ fn hashed_key(
             bytes.extend_from_slice(group.rotation(i));
         }
     }
-    fnv1a(&bytes, 2)
+    key_hash(&bytes, 2)
 }
 
 /// What every table depends on: the orbits, the moves and the goal.
