@@ -215,6 +215,32 @@ pub fn draw(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> Ve
         let color = face_shown.map_or(UNTRACKED.to_string(), color_of);
         raw.push((st.face, color, pts));
     }
+    // The pyraminx's faces are drawn apart, as TNoodle draws them: each
+    // face shrunk a little about its centre leaves a gap along every hinge.
+    if solid.shape == crate::descriptor::Shape::Tetrahedron {
+        const FACE_SCALE: f64 = 0.94;
+        for f in 0..faces.len() {
+            let pts: Vec<(f64, f64)> = (raw.iter().filter(|r| r.0 == f))
+                .flat_map(|r| r.2.iter().copied())
+                .collect();
+            if pts.is_empty() {
+                continue;
+            }
+            let k = pts.len() as f64;
+            let c = (
+                pts.iter().map(|p| p.0).sum::<f64>() / k,
+                pts.iter().map(|p| p.1).sum::<f64>() / k,
+            );
+            for (_, _, corners) in raw.iter_mut().filter(|r| r.0 == f) {
+                for p in corners.iter_mut() {
+                    *p = (
+                        c.0 + FACE_SCALE * (p.0 - c.0),
+                        c.1 + FACE_SCALE * (p.1 - c.1),
+                    );
+                }
+            }
+        }
+    }
     // Fit into the drawing, y down.
     let margin = 10.0;
     let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);

@@ -244,3 +244,26 @@ fn net_keeps_faces_apart() {
         }
     }
 }
+
+/// The pyraminx's four faces are drawn apart (a gap along every hinge, as
+/// TNoodle draws them), where the cube's net keeps its faces touching.
+#[test]
+fn pyraminx_faces_are_drawn_apart() {
+    let nearest_across_faces = |name: &str| {
+        let gp = build(name, &PuzzleOptions::default()).unwrap();
+        let shapes = draw(&gp, gp.puzzle().start(), &SvgOptions::default());
+        let mut nearest = f64::MAX;
+        for a in &shapes {
+            for b in shapes.iter().filter(|b| b.face != a.face) {
+                for p in &a.points {
+                    for q in &b.points {
+                        nearest = nearest.min((p.0 - q.0).hypot(p.1 - q.1));
+                    }
+                }
+            }
+        }
+        nearest
+    };
+    assert!(nearest_across_faces("pyraminx") > 5.0);
+    assert!(nearest_across_faces("3x3x3") < 0.01);
+}
