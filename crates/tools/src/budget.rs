@@ -3,9 +3,9 @@
 //!
 //! Random states, `info`'s group order and the reachability test all build
 //! the Schreier–Sims chain of the puzzle's group, whose representatives
-//! take memory roughly cubic in the points of an orbit times the points
-//! below it: 2.3 GiB on the 40x40x40, more than 8 GiB on an icosahedron
-//! with 23 vertex cuts. [`StabilizerChain::bytes_bound`] knows an upper
+//! take memory that grows with the square of an orbit's points times the
+//! points below it: 2.4 GiB by the bound on the 40x40x40, more than 8 GiB
+//! on an icosahedron with 23 vertex cuts. [`StabilizerChain::bytes_bound`] knows an upper
 //! bound before anything is built; [`check_group`] compares it with a
 //! limit so that a caller can refuse (or take another road, as the
 //! server's random moves do) instead of finding out when the memory is
