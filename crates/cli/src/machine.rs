@@ -17,13 +17,14 @@ pub fn resident_memory() -> u64 {
         .unwrap_or(0)
 }
 
-/// The bytes God's algorithm's arrays may take under `-M` (MiB) for the
-/// whole process (see [`twistor_tools::budget::for_tables`]).
-pub fn gods_memory(limit_mib: u64) -> u64 {
+/// The bytes work known to the byte (God's algorithm's arrays, a fixed
+/// table) may take under `-M` (MiB) for the whole process, beside what
+/// is resident now (see [`twistor_tools::budget::for_tables`]).
+pub fn exact_memory(limit_mib: u64) -> u64 {
     twistor_tools::budget::for_tables(
         limit_mib.saturating_mul(1 << 20),
         resident_memory(),
-        twistor_tools::budget::GODS_RESERVE,
+        twistor_tools::budget::EXACT_RESERVE,
     )
 }
 

@@ -440,7 +440,7 @@ pub async fn gods(
             memory_limit: twistor_tools::budget::for_tables(
                 job_state.options.memory_bytes,
                 0,
-                twistor_tools::budget::GODS_RESERVE,
+                twistor_tools::budget::EXACT_RESERVE,
             ),
             ..GodsOptions::default()
         };

@@ -39,9 +39,10 @@ pub const DEFAULT_GROUP_BYTES: u64 = 4 << 30;
 /// positions apart, the allocator's slack.
 pub const SEARCH_RESERVE: u64 = 4 << 20;
 
-/// What `-M` keeps back beside God's algorithm's arrays, whose estimate
-/// counts nearly all it holds.
-pub const GODS_RESERVE: u64 = 1 << 20;
+/// What `-M` keeps back beside work whose size is known to the byte
+/// before it starts: God's algorithm's arrays, a dedicated solver's fixed
+/// table.
+pub const EXACT_RESERVE: u64 = 1 << 20;
 
 /// The bytes engines' tables may take when the whole process is to stay
 /// within `limit`, `in_use` bytes are resident already (the program

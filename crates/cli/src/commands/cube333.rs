@@ -514,23 +514,19 @@ fn run_solve(a: SolveArgs) -> CliResult {
         let (kind, said) = a.optimal_table.kind_within(limit, free, &*store)?;
         // `-M` is a promise: a table larger than it is not loaded, cached
         // or not.
-        if let Some(limit) = limit {
-            let fits = twistor_tools::budget::for_tables(
-                limit,
-                crate::machine::resident_memory(),
-                twistor_tools::budget::GODS_RESERVE,
-            );
+        if let Some(mib) = a.memory {
+            let fits = crate::machine::exact_memory(mib);
             if kind.bytes() > fits {
                 return Err(CliError::input(format!(
                     "-M {}: the optimal solver's {} table takes {}, more than the {} left beside \
                      the program itself; give -M {} or more (twistor solve 3x3x3 -M {} searches \
                      without it)",
-                    a.memory.unwrap_or(0),
+                    mib,
                     kind.title(),
                     twistor_tools::budget::Bytes(kind.bytes()),
                     twistor_tools::budget::Bytes(fits),
                     (kind.bytes() >> 20) + 32,
-                    a.memory.unwrap_or(0),
+                    mib,
                 )));
             }
         }

@@ -260,7 +260,7 @@ pub fn run(args: GodsArgs) -> CliResult {
             StorageArg::Sorted => Storage::SortedArray,
         },
         threads: args.threads,
-        memory_limit: crate::machine::gods_memory(args.memory),
+        memory_limit: crate::machine::exact_memory(args.memory),
         symmetry: !args.no_symmetry,
     };
     if let Some(subgroup) = &args.subgroup {

@@ -199,7 +199,7 @@ fn run_cube(args: &GodsArgs, subgroup: &str) -> CliResult {
         }
     };
     let mut options = CosetOptions {
-        memory_limit: crate::machine::gods_memory(args.memory),
+        memory_limit: crate::machine::exact_memory(args.memory),
         ..CosetOptions::default()
     };
     if let Some(k) = args.phase1_depth {

@@ -64,7 +64,7 @@ pub(super) fn run(args: &GodsArgs, puzzle: &Puzzle, moves: &MoveSet, workers: us
     let options = DistributedOptions {
         workers,
         processes,
-        memory_limit: crate::machine::gods_memory(args.memory),
+        memory_limit: crate::machine::exact_memory(args.memory),
         resume: args.resume,
         fingerprint: fingerprint(puzzle, moves),
         ..DistributedOptions::default()

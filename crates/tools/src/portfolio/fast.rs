@@ -316,21 +316,15 @@ impl<'p> FastEngines<'p> {
                             .collect::<Vec<_>>()
                             .join(" ")
                     };
-                    let mut length = words.len();
-                    let mut text = with_rotation(&words);
                     // On big cubes, adjacent layers turned together are
-                    // written as the wide turn a cuber writes, where that
-                    // reads back to the same answer.
-                    let wide = wide::cube_size(self.puzzle.name())
-                        .filter(|&n| n >= 4)
-                        .and_then(|n| wide::with_wide_turns(&words.join(" "), n))
-                        .map(|w| w.split_whitespace().map(str::to_string).collect::<Vec<_>>())
-                        .map(|w| (w.len(), with_rotation(&w)))
-                        .filter(|(_, w)| self.check(position, w).is_ok());
-                    match wide {
-                        Some((n, w)) => (length, text) = (n, w),
-                        None => self.check(position, &text)?,
-                    }
+                    // written as the wide turn a cuber writes, and counted
+                    // so.
+                    let words: Vec<String> = wide::in_wide_turns(self.puzzle, words.join(" "))
+                        .split_whitespace()
+                        .map(str::to_string)
+                        .collect();
+                    let (length, text) = (words.len(), with_rotation(&words));
+                    self.check(position, &text)?;
                     return Ok(Answer {
                         solutions: vec![text],
                         length: Some(length),

@@ -14,6 +14,7 @@ use twistor_search::{
 };
 
 use super::estimate::Estimate;
+use super::wide;
 use super::{
     optimal_table_within, Answer, Engine, Engines, Notice, Orientation, Outcome, PortfolioEvent,
     PortfolioOptions, GENERIC_FIRST_SECS, HUGE_TABLE_MEMORY,
@@ -300,7 +301,9 @@ impl<'p> OptimalEngines<'p> {
             .solutions
             .iter()
             .map(|s| {
-                let moves = in_wide_turns(self.puzzle, solver.names(s).join(" "));
+                // Written with wide turns; the length below stays counted
+                // in the single layers the search proves it shortest in.
+                let moves = wide::in_wide_turns(self.puzzle, solver.names(s).join(" "));
                 match (rotation.is_empty(), moves.is_empty()) {
                     (true, _) => moves,
                     (false, true) => rotation.clone(),
@@ -491,22 +494,6 @@ fn solve_within(
         drop(done);
         report
     })
-}
-
-/// On a big cube, an answer with adjacent outer layers turned together
-/// written as the wide turns cubers write (`Lw F' Lw'` for `L 2L F' L'
-/// 2L'`), where that does the same; its length stays counted in the single
-/// layers the search proves it shortest in.
-fn in_wide_turns(puzzle: &Puzzle, moves: String) -> String {
-    let does = |text: &str| {
-        let alg = text.parse::<twistor_formats::alg::Alg>().ok()?;
-        twistor_formats::resolve::alg_transformation(puzzle, &alg).ok()
-    };
-    super::wide::cube_size(puzzle.name())
-        .filter(|&n| n >= 4)
-        .and_then(|n| super::wide::with_wide_turns(&moves, n))
-        .filter(|wide| does(wide).is_some() && does(wide) == does(&moves))
-        .unwrap_or(moves)
 }
 
 /// Runs `work`, raising `inner` when `outer` is raised meanwhile.

@@ -9,6 +9,10 @@
 //! anything else stays as single layers (`R 3R'`), in SiGN, which
 //! cubing.js reads.
 
+use twistor_core::Puzzle;
+use twistor_formats::alg::Alg;
+use twistor_formats::resolve::alg_transformation;
+
 /// Faces by axis: the first face of each pair counts layers from its
 /// side, the second from the other.
 const AXES: [(char, char); 3] = [('R', 'L'), ('U', 'D'), ('F', 'B')];
@@ -135,6 +139,23 @@ pub(super) fn with_wide_turns(text: &str, n: usize) -> Option<String> {
         write_axis(a, &amounts, n, &mut out);
     }
     Some(out.join(" "))
+}
+
+/// On a big cube, an answer (single-layer turns of `puzzle`) with adjacent
+/// outer layers turned together written as the wide turns cubers write
+/// (`Lw F' Lw'` for `L 2L F' L' 2L'`), where that does the same on the
+/// puzzle; the answer as it is otherwise (other puzzles, a definition
+/// without wide turns).
+pub(super) fn in_wide_turns(puzzle: &Puzzle, moves: String) -> String {
+    let does = |text: &str| {
+        let alg = text.parse::<Alg>().ok()?;
+        alg_transformation(puzzle, &alg).ok()
+    };
+    cube_size(puzzle.name())
+        .filter(|&n| n >= 4)
+        .and_then(|n| with_wide_turns(&moves, n))
+        .filter(|wide| does(wide).is_some_and(|t| Some(t) == does(&moves)))
+        .unwrap_or(moves)
 }
 
 /// The side of a cube named `NxNxN`.
