@@ -64,6 +64,24 @@ impl Served {
         let body = text.split("\r\n\r\n").nth(1).unwrap_or("");
         serde_json::from_str(body).unwrap_or(Value::Null)
     }
+
+    /// `POST path` with a JSON body; the JSON answer.
+    fn post(&self, path: &str, body: &Value) -> Value {
+        let body = body.to_string();
+        let mut s = TcpStream::connect(self.addr()).unwrap();
+        write!(
+            s,
+            "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.addr(),
+            body.len()
+        )
+        .unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        let body = text.split("\r\n\r\n").nth(1).unwrap_or("");
+        serde_json::from_str(body).unwrap_or(Value::Null)
+    }
 }
 
 impl Drop for Served {
@@ -377,8 +395,10 @@ async fn the_page_in_a_real_browser() {
         .send_keys(broken.to_str().unwrap())
         .await
         .unwrap();
-    until("the located error", 20, || async {
-        text_of(&c, "alg-error").await.contains("broken.tws:5")
+    until("the located error, by the definition", 20, || async {
+        text_of(&c, "definition-error")
+            .await
+            .contains("broken.tws:5")
     })
     .await;
     screenshot(&c, "4-broken-upload").await;
@@ -412,6 +432,304 @@ async fn the_page_in_a_real_browser() {
     let bars = c.find_all(Locator::Css("#histogram rect")).await.unwrap();
     assert_eq!(bars.len(), 12, "distances 0 to 11");
     screenshot(&c, "5-gods").await;
+
+    // 6. Another puzzle: the distribution and its message were the old
+    // puzzle's, and go.
+    let puzzle = c.find(Locator::Id("puzzle")).await.unwrap();
+    puzzle.clear().await.unwrap();
+    puzzle.send_keys("pyraminx\n").await.unwrap();
+    c.execute(
+        "document.getElementById('puzzle').dispatchEvent(new Event('change'))",
+        vec![],
+    )
+    .await
+    .unwrap();
+    until("the pyraminx", 20, || async {
+        text_of(&c, "puzzle-name").await == "pyraminx"
+    })
+    .await;
+    let bars = c.find_all(Locator::Css("#histogram rect")).await.unwrap();
+    assert!(bars.is_empty(), "the 2x2x2's histogram is gone");
+    assert_eq!(text_of(&c, "gods-status").await, "");
+    screenshot(&c, "6-switched").await;
+
+    c.close().await.unwrap();
+    let _ = driver.kill();
+    let _ = driver.wait();
+}
+
+/// Runs `script` in the page and returns what it returns.
+async fn js(c: &Client, script: &str) -> Value {
+    c.execute(script, vec![]).await.unwrap()
+}
+
+/// Waits until the page's 3D view holds `n` stickers and shows step `step`.
+async fn view_ready(c: &Client, n: usize, step: &str) {
+    until("the 3D view", 30, || async {
+        js(
+            c,
+            "return window.twistor ? twistor.view.stickers.length : 0",
+        )
+        .await
+            == json!(n)
+            && body_data(c, "step").await == step
+    })
+    .await;
+}
+
+/// For each sticker facing the viewer: its net id, the colour drawn at its
+/// centre (read back from the canvas) and the brightness it was drawn with.
+const READ_BACK: &str = r#"
+const v = twistor.view;
+v.draw();
+const ctx = v.canvas.getContext("2d");
+return v.stickers.map((s, i) => {
+  const p = v.probe(i);
+  if (!p.facing) return null;
+  const d = ctx.getImageData(Math.round(p.x), Math.round(p.y), 1, 1).data;
+  return { id: s.id, rgb: [d[0], d[1], d[2]], shade: p.shade };
+}).filter((x) => x);
+"#;
+
+fn rgb(hex: &str) -> [f64; 3] {
+    let n = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
+    [(n >> 16) as f64, ((n >> 8) & 255) as f64, (n & 255) as f64]
+}
+
+/// The stickers the view draws facing the viewer, seen from six sides
+/// (every face of a convex puzzle faces one of them squarely enough).
+const DRAWN_ALL_SIDES: &str = r#"
+const v = twistor.view;
+const home = v.orientation;
+const drawn = new Set();
+const sides = [[0, 1, 0], [Math.PI / 2, 1, 0], [Math.PI, 1, 0], [-Math.PI / 2, 1, 0], [Math.PI / 2, 0, 1], [-Math.PI / 2, 0, 1]];
+for (const [a, y, x] of sides) {
+  v.orientation = home.slice();
+  v.turnView(a * y, a * x);
+  v.draw();
+  v.drawn.forEach((i) => drawn.add(i));
+}
+v.orientation = home;
+v.draw();
+return { stickers: v.stickers.length, drawn: drawn.size };
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_3d_view_in_a_real_browser() {
+    let served = Served::start(&["--workers", "1"]);
+    let Some((c, mut driver)) = browser().await else {
+        eprintln!("skipped: no chromium (apt-get install chromium chromium-driver)");
+        return;
+    };
+    let twistor = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_twistor"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "twistor {args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+
+    // 1. The 3x3x3 after R U in 3D: the pixels drawn at the stickers'
+    // centres are the colours of `twistor show`'s net, sticker by sticker
+    // (shaded as the view says it shades them).
+    c.goto(&format!("{}?puzzle=3x3x3&alg=R+U", served.url))
+        .await
+        .unwrap();
+    view_ready(&c, 54, "2").await;
+    let net: std::collections::HashMap<String, String> =
+        sticker_colours(&twistor(&["show", "3x3x3", "R U", "--svg"]))
+            .into_iter()
+            .collect();
+    let seen = js(&c, READ_BACK).await;
+    let seen = seen.as_array().unwrap();
+    assert!(seen.len() >= 6, "at least 6 stickers face the viewer");
+    for s in seen {
+        let id = s["id"].as_str().unwrap();
+        let shade = s["shade"].as_f64().unwrap();
+        let want = rgb(&net[id]).map(|x| (x * shade).round());
+        let got: Vec<f64> = (0..3).map(|k| s["rgb"][k].as_f64().unwrap()).collect();
+        for k in 0..3 {
+            assert!(
+                (got[k] - want[k]).abs() <= 3.0,
+                "sticker {id}: drawn {got:?}, {} shaded {shade:.2} is {want:?}",
+                net[id]
+            );
+        }
+    }
+    screenshot(&c, "3d-1-r-u").await;
+
+    // 2. No sticker missing: every sticker of the net is drawn, seen from
+    // one side or the other, on the megaminx, pyraminx, FTO and a
+    // descriptor puzzle.
+    for (name, query) in [
+        ("megaminx", "megaminx"),
+        ("pyraminx", "pyraminx"),
+        ("FTO", "FTO"),
+        ("o f 0.333 v 0.5", "o+f+0.333+v+0.5"),
+    ] {
+        let polygons = sticker_colours(&twistor(&["show", name, "", "--svg"])).len();
+        c.goto(&format!("{}?puzzle={query}", served.url))
+            .await
+            .unwrap();
+        view_ready(&c, polygons, "0").await;
+        let counts = js(&c, DRAWN_ALL_SIDES).await;
+        assert_eq!(counts["drawn"], json!(polygons), "{name}: {counts}");
+        screenshot(&c, &format!("3d-2-{}", name.replace(' ', "_"))).await;
+    }
+
+    // 3. R turned part-way: its stickers are between places; turned all
+    // the way, each lands on a sticker, which shows after R the colour it
+    // showed before.
+    c.goto(&format!("{}?puzzle=3x3x3&alg=R+U+F&step=0", served.url))
+        .await
+        .unwrap();
+    view_ready(&c, 54, "0").await;
+    let turned = js(
+        &c,
+        r#"
+const v = twistor.view, parts = twistor.turns()[0];
+const rest = v.stickers.map((_, i) => v.probe(i));
+const before = v.colors.slice();
+const moving = v.stickers.map((s, i) => i).filter((i) => parts[0].slices.includes(v.stickers[i].slices[parts[0].axis]));
+const dist = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
+v.setPose(parts, 1); v.draw();
+const lands = moving.map((i) => { const p = v.probe(i); let best = 0; rest.forEach((r, k) => { if (dist(p, r) < dist(p, rest[best])) best = k; }); return [i, best, dist(p, rest[best])]; });
+// Half way, each sticker that moves at all is neither where it was nor
+// where it goes (the one on the axis turns in place).
+v.setPose(parts, 0.5); v.draw();
+const half = lands.filter(([i, to]) => dist(rest[i], rest[to]) > 2).map(([i, to]) => Math.min(dist(v.probe(i), rest[i]), dist(v.probe(i), rest[to])));
+return { moving: moving.length, half, lands, before };
+"#,
+    )
+    .await;
+    screenshot(&c, "3d-3-r-half-turned").await;
+    assert_eq!(turned["moving"], json!(21), "R turns 9 + 12 stickers");
+    for d in turned["half"].as_array().unwrap() {
+        assert!(
+            d.as_f64().unwrap() > 2.0,
+            "part-way, not at either end: {d}"
+        );
+    }
+    let after =
+        served.post("/api/apply", &json!({"puzzle": "3x3x3", "alg": "R"}))["colors"].clone();
+    for l in turned["lands"].as_array().unwrap() {
+        let (from, to, off) = (
+            l[0].as_u64().unwrap() as usize,
+            l[1].as_u64().unwrap() as usize,
+            l[2].as_f64().unwrap(),
+        );
+        assert!(off < 1.0, "sticker {from} lands {off} px from sticker {to}");
+        assert_eq!(
+            after[to], turned["before"][from],
+            "{from} → {to} keeps its colour"
+        );
+    }
+
+    // 4. Forward at a slow tempo: a frame part-way through the turn.
+    js(
+        &c,
+        "document.getElementById('tempo').value = '0.25'; return 0",
+    )
+    .await;
+    c.find(Locator::Id("forward"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until("a frame part-way through R", 10, || async {
+        let f = js(
+            &c,
+            "return twistor.view.pose ? twistor.view.pose.fraction : -1",
+        )
+        .await;
+        f.as_f64().is_some_and(|f| f > 0.05 && f < 0.95)
+    })
+    .await;
+    until("R done", 10, || async {
+        body_data(&c, "step").await == "1"
+    })
+    .await;
+
+    // 5. A click on a move goes to it.
+    c.find(Locator::Css("#alg-moves span[data-index='2']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until("at F", 10, || async { body_data(&c, "step").await == "3" }).await;
+    let current = c
+        .find(Locator::Css("#alg-moves .current"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(current, "F");
+
+    // 6. An alg pasted from a web page, typographic primes and all.
+    c.goto(&format!("{}?puzzle=3x3x3", served.url))
+        .await
+        .unwrap();
+    view_ready(&c, 54, "0").await;
+    c.find(Locator::Id("alg"))
+        .await
+        .unwrap()
+        .send_keys("R U R’ U’")
+        .await
+        .unwrap();
+    until("four moves", 20, || async {
+        body_data(&c, "step").await == "4"
+    })
+    .await;
+    assert_eq!(text_of(&c, "alg-error").await, "");
+
+    // 7. Square-1 in its own notation.
+    c.goto(&format!(
+        "{}?puzzle=sq1&alg=%281%2C0%29+%2F+%283%2C3%29+%2F",
+        served.url
+    ))
+    .await
+    .unwrap();
+    until("the Square-1", 20, || async {
+        body_data(&c, "step").await == "4"
+    })
+    .await;
+    let steps: Vec<String> = {
+        let v = js(
+            &c,
+            "return [...document.querySelectorAll('#alg-moves span')].map((s) => s.textContent)",
+        )
+        .await;
+        serde_json::from_value(v).unwrap()
+    };
+    assert_eq!(steps, ["(1, 0)", "/", "(3, 3)", "/"]);
+
+    // 8. A phone: nothing wider than the screen, every control on it.
+    c.set_window_size(390, 844).await.unwrap();
+    c.goto(&format!("{}?puzzle=3x3x3&alg=R+U", served.url))
+        .await
+        .unwrap();
+    view_ready(&c, 54, "2").await;
+    let fit = js(
+        &c,
+        r#"
+const w = window.innerWidth;
+const out = [...document.querySelectorAll("button, input, select, textarea, canvas, summary")]
+  .filter((e) => e.getClientRects().length)
+  .map((e) => e.getBoundingClientRect())
+  .filter((r) => r.left < -0.5 || r.right > w + 0.5).length;
+return { width: w, document: document.documentElement.scrollWidth, outside: out };
+"#,
+    )
+    .await;
+    assert!(
+        fit["document"].as_f64() <= fit["width"].as_f64() && fit["outside"] == json!(0),
+        "at 390 px: {fit}"
+    );
+    screenshot(&c, "3d-4-phone").await;
 
     c.close().await.unwrap();
     let _ = driver.kill();

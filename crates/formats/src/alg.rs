@@ -306,6 +306,38 @@ impl Alg {
         Ok(out)
     }
 
+    /// The alg's steps as a player steps through them: its moves written
+    /// out as [`Alg::expanded_moves`] writes them, except that a Square-1
+    /// tuple `(u, d)` stays one step, as Square-1 players count it.
+    pub fn steps(&self, limit: usize) -> Result<Vec<Alg>, AlgError> {
+        let mut out = Vec::new();
+        let mut moves = self.expanded_moves(limit)?.into_iter().peekable();
+        while let Some(m) = moves.next() {
+            // The two turns commute: an inverted tuple expands as `d u`.
+            let other = match m.family.as_str() {
+                SQ_U => Some(SQ_D),
+                SQ_D => Some(SQ_U),
+                _ => None,
+            };
+            if let Some(other) = other {
+                if let Some(o) = moves.next_if(|o| o.family == other) {
+                    let pair = if other == SQ_D { [m, o] } else { [o, m] };
+                    let tuple = Alg::from_moves(pair.to_vec());
+                    if square1_tuple(&tuple, 1).is_some() {
+                        out.push(Alg {
+                            nodes: vec![AlgNode::Grouping(tuple, 1)],
+                        });
+                    } else {
+                        out.extend(tuple.nodes.into_iter().map(|n| Alg { nodes: vec![n] }));
+                    }
+                    continue;
+                }
+            }
+            out.push(Alg::from_moves(vec![m]));
+        }
+        Ok(out)
+    }
+
     /// The alg with every grouping, commutator and conjugate written out
     /// (moves only), within `limit` moves.
     pub fn expand(&self, limit: usize) -> Result<Alg, AlgError> {
@@ -832,6 +864,24 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_square1_tuple_is_one_step() {
+        let alg = Alg::parse("(1,0) / (-3, 3) (/ (2,-1))' R U2").unwrap();
+        let steps: Vec<String> = alg
+            .steps(100)
+            .unwrap()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(steps, ["(1, 0)", "/", "(-3, 3)", "(-2, 1)", "/", "R", "U2"]);
+        // The steps do what the moves do: the same moves, grouped (an
+        // inverted tuple's two turns, which commute, in the tuple's order).
+        let count: usize = (alg.steps(100).unwrap().iter())
+            .map(|s| s.expanded_moves(10).unwrap().len())
+            .sum();
+        assert_eq!(count, alg.expanded_moves(100).unwrap().len());
+    }
 
     #[test]
     fn an_inverted_line_comment_keeps_its_line_to_itself() {

@@ -15,30 +15,37 @@ use crate::alg::{Alg, AlgError, AlgErrorKind, AlgNode, Move};
 
 /// What the move `m` does on `puzzle`.
 pub fn move_transformation(puzzle: &Puzzle, m: &Move) -> Result<Transformation, AlgError> {
-    let layout = puzzle.layout();
+    let (word, times) = move_word(puzzle, m).ok_or_else(|| AlgError {
+        column: m.column().unwrap_or(1),
+        kind: AlgErrorKind::UnknownMove(m.to_string()),
+    })?;
+    let t = puzzle.word_transformation(&word);
+    Ok(puzzle.layout().power(&t, times))
+}
+
+/// The move `m` in `puzzle`'s own moves: a word (move indices with
+/// amounts) and how many times it is done; `None` when the puzzle has no
+/// such move.
+pub fn move_word(puzzle: &Puzzle, m: &Move) -> Option<(Vec<(usize, i32)>, i64)> {
     // A puzzle's notation speaks for the community's names first: on the
     // pyraminx, `L` is a vertex turn even though the definition has a
     // face-layer move called `L`.
     if let Some(notation) = puzzle.notation() {
         if let Some(parts) = notation.resolve(puzzle, &m.family, m.outer_layer, m.inner_layer) {
-            let t = puzzle.word_transformation(&parts);
-            return Ok(layout.power(&t, m.amount as i64));
+            return Some((parts, m.amount as i64));
         }
     }
     let quantum = m.quantum();
     if let Some(i) = puzzle.find_move(&quantum) {
-        return Ok(layout.power(&puzzle.moves()[i].transformation, m.amount as i64));
+        return Some((vec![(i, 1)], m.amount as i64));
     }
     if m.amount.unsigned_abs() > 1 {
         let named = format!("{quantum}{}", m.amount.unsigned_abs());
         if let Some(i) = puzzle.find_move(&named) {
-            return Ok(layout.power(&puzzle.moves()[i].transformation, m.amount.signum() as i64));
+            return Some((vec![(i, 1)], m.amount.signum() as i64));
         }
     }
-    Err(AlgError {
-        column: m.column().unwrap_or(1),
-        kind: AlgErrorKind::UnknownMove(m.to_string()),
-    })
+    None
 }
 
 /// What `alg` does on `puzzle`.

@@ -25,8 +25,9 @@
 //!    `T`), with the slice moves ([`SliceMove`]) it was built from.
 //! 4. From there on the puzzle is like any other: the formats crate writes
 //!    it, the engines search it. [`svg`] draws any of its positions as a
-//!    net, and [`pronounce`] reads and writes the rotation-surface model's
-//!    notation (`RE TA`) and position matrix.
+//!    net, [`view`] gives a 3D view its stickers and turns, and
+//!    [`pronounce`] reads and writes the rotation-surface model's notation
+//!    (`RE TA`) and position matrix.
 //!
 //! [`PuzzleOptions`] choose which moves the definition has (middle slices,
 //! blocks, rotations) and which pieces it keeps (omitted kinds or orbits, a
@@ -61,6 +62,7 @@ mod puzzle;
 mod solid;
 mod surface;
 pub mod svg;
+pub mod view;
 
 pub use build::{Axis, Cubie, FeatureKind, Geometry, OrbitData, Sticker, MAX_PLANES, MAX_STICKERS};
 pub use descriptor::{Cut, CutKind, Descriptor, Shape, MAX_CUTS};

@@ -188,19 +188,28 @@ pub fn sticker_faces(gp: &GeneratedPuzzle, pattern: &Pattern) -> Vec<Option<usiz
         .collect()
 }
 
+/// Each face's colour (`#rrggbb`), by face index: the colour of the
+/// stickers that start on it.
+pub fn face_colors(gp: &GeneratedPuzzle) -> Vec<String> {
+    let solid = gp.geometry().solid();
+    let colors = shape_data(solid.shape).colors;
+    (solid.faces().iter())
+        .map(|f| {
+            (colors.iter())
+                .find(|(n, _)| *n == f.name)
+                .map_or(UNTRACKED, |(_, c)| c)
+                .to_string()
+        })
+        .collect()
+}
+
 /// The stickers of `pattern` as drawn in a net of the given size.
 pub fn draw(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> Vec<DrawnSticker> {
     let g = gp.geometry();
     let solid = g.solid();
     let faces = solid.faces();
-    let colors = shape_data(solid.shape).colors;
-    let color_of = |face: usize| {
-        colors
-            .iter()
-            .find(|(n, _)| *n == faces[face].name)
-            .map_or(UNTRACKED, |(_, c)| c)
-            .to_string()
-    };
+    let colors = face_colors(gp);
+    let color_of = |face: usize| colors[face].clone();
     let shown = sticker_faces(gp, pattern);
     let place = placements(gp);
     // (face, colour, corners) of each sticker before scaling.

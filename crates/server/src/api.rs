@@ -26,7 +26,7 @@ use twistor_tools::scramble::{Event, ScrambleOptions, Scrambler};
 use twistor_tools::sequence::amounts_reduced;
 
 use crate::puzzles::PuzzleRef;
-use crate::AppState;
+use crate::{view, AppState};
 
 /// Moves an alg may expand to.
 const MOVE_LIMIT: usize = 100_000;
@@ -223,34 +223,40 @@ pub async fn apply(
         // Every move must exist: checked on the whole alg, so the column
         // points into what was typed.
         alg_transformation(&loaded.solving, &alg).map_err(|e| ApiError::alg(&e))?;
-        let moves = alg
-            .expanded_moves(MOVE_LIMIT)
-            .map_err(|e| ApiError::alg(&e))?;
-        let step = r.step.unwrap_or(moves.len()).min(moves.len());
-        let prefix = Alg::from_moves(moves[..step].to_vec());
+        let steps = alg.steps(MOVE_LIMIT).map_err(|e| ApiError::alg(&e))?;
+        let step = r.step.unwrap_or(steps.len()).min(steps.len());
+        let prefix = Alg::from_moves(
+            (steps[..step].iter())
+                .flat_map(|s| s.expanded_moves(MOVE_LIMIT).unwrap_or_default())
+                .collect::<Vec<_>>(),
+        );
         let solving = &loaded.solving;
         let t = alg_transformation(solving, &prefix).map_err(|e| ApiError::alg(&e))?;
         let pattern = solving.layout().apply(solving.start(), &t);
         let kpattern: Value =
             serde_json::from_str(&write_kpattern(solving, &pattern, JsonStyle::Compact))
                 .unwrap_or(Value::Null);
-        let svg = match &loaded.drawing {
-            Some(d) => {
-                let shapes = d.shapes_of_alg(&prefix).map_err(|e| ApiError::alg(&e))?;
-                let options = SvgOptions {
-                    width: r.width.unwrap_or(800.0).clamp(50.0, 4000.0),
-                    height: r.height.unwrap_or(500.0).clamp(50.0, 4000.0),
-                };
-                Some(d.svg(&shapes, &options))
-            }
-            None => None,
-        };
+        let (mut svg, mut colors, mut turns) = (None, None, None);
+        if let Some(d) = &loaded.drawing {
+            let drawn = d.puzzle();
+            let t = alg_transformation(drawn, &prefix).map_err(|e| ApiError::alg(&e))?;
+            let drawn_pattern = drawn.layout().apply(drawn.start(), &t);
+            let options = SvgOptions {
+                width: r.width.unwrap_or(800.0).clamp(50.0, 4000.0),
+                height: r.height.unwrap_or(500.0).clamp(50.0, 4000.0),
+            };
+            svg = Some(d.svg(&d.shapes(&drawn_pattern), &options));
+            colors = view::colors(d, &drawn_pattern);
+            turns = view::turns(d, &steps);
+        }
         Ok(Json(json!({
             "name": loaded.name,
-            "moves": moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            "moves": steps.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
             "spans": spans(&r.alg, &alg),
             "step": step,
             "svg": svg,
+            "colors": colors,
+            "turns": turns,
             "pattern": kpattern,
             "solved": pattern == *solving.start(),
         })))

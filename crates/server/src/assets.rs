@@ -1,4 +1,4 @@
-//! The page: three files compiled into the binary, so `twistor serve`
+//! The page: four files compiled into the binary, so `twistor serve`
 //! needs no network and no build step.
 
 use axum::http::header;
@@ -17,6 +17,14 @@ pub async fn script() -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
         include_str!("../assets/app.js"),
+    )
+}
+
+/// `GET /view.js`: the 3D view.
+pub async fn view_script() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        include_str!("../assets/view.js"),
     )
 }
 

@@ -288,7 +288,9 @@ fn solve_job(
         MoveSet::all(puzzle, Metric::Htm).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let options = PortfolioOptions {
         memory_bytes: state.job_tables(),
-        dedicated_memory_bytes: state.job_tables(),
+        dedicated_memory_bytes: (state.options.dedicated_memory_bytes)
+            .unwrap_or_else(|| state.job_tables()),
+        build_huge_table: false,
         threads: state.options.threads,
         max_depth,
         store: Arc::clone(&state.options.store),
@@ -360,7 +362,9 @@ pub fn solve_quietly(
     let moves = MoveSet::all(puzzle, Metric::Htm).ok()?;
     let options = PortfolioOptions {
         memory_bytes: state.job_tables(),
-        dedicated_memory_bytes: state.job_tables(),
+        dedicated_memory_bytes: (state.options.dedicated_memory_bytes)
+            .unwrap_or_else(|| state.job_tables()),
+        build_huge_table: false,
         threads: state.options.threads,
         store: Arc::clone(&state.options.store),
         ..PortfolioOptions::new(Mode::Fast)

@@ -20,7 +20,7 @@
 //! against DNS rebinding). Nothing is read from or written to disk except
 //! through the table store.
 //!
-//! The page is three files embedded in the binary (no network at run
+//! The page is four files embedded in the binary (no network at run
 //! time, no build step).
 //!
 //! ```no_run
@@ -40,6 +40,7 @@ mod assets;
 pub mod guard;
 mod jobs;
 mod puzzles;
+mod view;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -61,6 +62,11 @@ pub struct ServeOptions {
     /// Memory one job may use, in bytes (its tables get this less a working
     /// reserve).
     pub memory_bytes: u64,
+    /// Memory the dedicated 3x3x3 solver's table may use, in bytes, when
+    /// not the job's (`twistor serve` without `-M` gives what the machine
+    /// has free, as `twistor solve` does, so that its huge table is used
+    /// when cached; it is never built from the page).
+    pub dedicated_memory_bytes: Option<u64>,
     /// Jobs that may run at once; more wait, and beyond
     /// [`ServeOptions::queue`] waiting ones are refused (503).
     pub workers: usize,
@@ -91,6 +97,7 @@ impl Default for ServeOptions {
     fn default() -> ServeOptions {
         ServeOptions {
             memory_bytes: 256 << 20,
+            dedicated_memory_bytes: None,
             workers: 2,
             queue: 8,
             threads: 1,
@@ -140,10 +147,12 @@ pub fn router(options: ServeOptions) -> Router {
     Router::new()
         .route("/", get(assets::index))
         .route("/app.js", get(assets::script))
+        .route("/view.js", get(assets::view_script))
         .route("/app.css", get(assets::style))
         .route("/api/puzzles", get(api::puzzles))
         .route("/api/status", get(api::status))
         .route("/api/apply", post(api::apply))
+        .route("/api/geometry", post(view::geometry))
         .route("/api/scramble", post(api::scramble))
         .route("/api/export", post(api::export))
         .route("/api/random", post(api::random))

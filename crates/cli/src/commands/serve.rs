@@ -3,6 +3,7 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use twistor_server::{serve_blocking, ServeOptions};
+use twistor_tools::portfolio::{memory_budgets, DEFAULT_MEMORY_MIB};
 
 use crate::cache::CacheArgs;
 use crate::error::{CliError, CliResult};
@@ -22,9 +23,11 @@ pub struct ServeArgs {
     /// Open the page in the default browser.
     #[arg(long)]
     open: bool,
-    /// Memory for one job's pruning tables, in MiB.
-    #[arg(short = 'M', long = "memory", default_value_t = 256)]
-    memory: u64,
+    /// Memory one job may use, in MiB [default: 256; the optimal 3x3x3
+    /// solver may then also use what the machine has free, for its huge
+    /// table when it is cached, as `twistor solve` does].
+    #[arg(short = 'M', long = "memory", value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    memory: Option<u64>,
     /// Jobs (solves, God's algorithm) that may run at once.
     #[arg(long, default_value_t = 2)]
     workers: usize,
@@ -47,7 +50,14 @@ pub fn run(args: ServeArgs) -> CliResult {
         return Err(CliError::input("--workers: between 1 and 64"));
     }
     let options = ServeOptions {
-        memory_bytes: args.memory.saturating_mul(1 << 20),
+        memory_bytes: args
+            .memory
+            .unwrap_or(DEFAULT_MEMORY_MIB)
+            .saturating_mul(1 << 20),
+        dedicated_memory_bytes: args.memory.is_none().then(|| {
+            let free = crate::machine::available_memory();
+            memory_budgets(None, free, crate::machine::resident_memory()).dedicated_memory_bytes
+        }),
         workers: args.workers,
         job_seconds: args.job_seconds.max(1),
         store: args.cache.store()?,

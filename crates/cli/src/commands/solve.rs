@@ -164,6 +164,7 @@ pub fn run(args: SolveArgs) -> CliResult {
         },
         memory_bytes,
         dedicated_memory_bytes,
+        build_huge_table: true,
         threads,
         count: if args.all_optimal {
             SolutionCount::AllOptimal

@@ -377,6 +377,11 @@ pub struct PortfolioOptions {
     /// [`HUGE_TABLE_MEMORY`] on. Callers pass `memory_bytes` when the user
     /// set a limit, and what the machine has free otherwise.
     pub dedicated_memory_bytes: u64,
+    /// Whether the dedicated 3x3x3 solver may build its huge table (1.34
+    /// GB, minutes) when a position needs it and it is not cached; without
+    /// it the huge table is used only when cached (as the server does: a
+    /// click on its page never starts a build of minutes).
+    pub build_huge_table: bool,
     /// Threads.
     pub threads: usize,
     /// How many solutions (fast mode gives one).
@@ -408,6 +413,7 @@ impl PortfolioOptions {
             mode,
             memory_bytes: 256 << 20,
             dedicated_memory_bytes: 256 << 20,
+            build_huge_table: true,
             threads: 1,
             count: SolutionCount::First(1),
             min_depth: 0,
@@ -428,6 +434,7 @@ impl std::fmt::Debug for PortfolioOptions {
             .field("mode", &self.mode)
             .field("memory_bytes", &self.memory_bytes)
             .field("dedicated_memory_bytes", &self.dedicated_memory_bytes)
+            .field("build_huge_table", &self.build_huge_table)
             .field("threads", &self.threads)
             .field("count", &self.count)
             .field("min_depth", &self.min_depth)

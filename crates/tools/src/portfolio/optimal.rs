@@ -346,6 +346,8 @@ impl<'p> OptimalEngines<'p> {
 
     fn huge_allowed(&self) -> bool {
         self.options.dedicated_memory_bytes >= HUGE_TABLE_MEMORY
+            && (self.options.build_huge_table
+                || OptimalSolver::huge_table_cached(&*self.options.store))
     }
 
     /// Hands every position from now on to the dedicated solver, loading
