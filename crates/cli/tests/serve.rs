@@ -403,6 +403,53 @@ async fn the_page_in_a_real_browser() {
     .await;
     screenshot(&c, "4-broken-upload").await;
 
+    // A definition pasted: drawn as the diagram of its orbits, the first
+    // two corners swapped after its move.
+    c.execute("document.getElementById('files').open = true", vec![])
+        .await
+        .unwrap();
+    c.find(Locator::Id("alg")).await.unwrap().clear().await.unwrap();
+    c.find(Locator::Id("definition-text"))
+        .await
+        .unwrap()
+        .send_keys(
+            "Name pasted\nSet CORNERS 3 1\nSolved\nCORNERS\n1 2 3\nEnd\n\
+             Move A\nCORNERS\n2 1 3\nEnd\n",
+        )
+        .await
+        .unwrap();
+    c.find(Locator::Id("use-definition"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until("the pasted puzzle", 20, || async {
+        text_of(&c, "puzzle-name").await == "pasted"
+    })
+    .await;
+    assert_eq!(text_of(&c, "definition-error").await, "");
+    c.find(Locator::Id("alg"))
+        .await
+        .unwrap()
+        .send_keys("A")
+        .await
+        .unwrap();
+    until("its orbit diagram after A", 20, || async {
+        let svg = c
+            .find(Locator::Id("svg"))
+            .await
+            .unwrap()
+            .html(true)
+            .await
+            .unwrap();
+        svg.contains("id=\"orbit-CORNERS\"")
+            && svg.contains(">2</text>")
+            && body_data(&c, "step").await == "1"
+    })
+    .await;
+    screenshot(&c, "4-pasted-definition").await;
+
     // 5. God's algorithm on the 2x2x2 <U, F, R>.
     c.goto(&format!("{}?puzzle=2x2x2", served.url))
         .await

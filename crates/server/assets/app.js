@@ -119,6 +119,7 @@ async function loadPuzzle() {
     return false;
   }
   delete document.body.dataset.puzzleError;
+  $("puzzle-name").textContent = j.name;
   if (j.kind === "3d") view.load(j);
   setKind(j.kind);
   await refresh();

@@ -237,6 +237,9 @@ pub async fn apply(
             serde_json::from_str(&write_kpattern(solving, &pattern, JsonStyle::Compact))
                 .unwrap_or(Value::Null);
         let (mut svg, mut colors, mut turns) = (None, None, None);
+        if loaded.drawing.is_none() {
+            svg = Some(twistor_tools::picture::orbits_svg(solving, &pattern));
+        }
         if let Some(d) = &loaded.drawing {
             let drawn = d.puzzle();
             let t = alg_transformation(drawn, &prefix).map_err(|e| ApiError::alg(&e))?;

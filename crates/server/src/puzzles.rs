@@ -7,7 +7,7 @@
 //! "filename": "mine.tws"}`, `.tws` or KPuzzle JSON). A named puzzle is
 //! solved in its community's notation (as `twistor solve NAME` does) and
 //! drawn from the same geometry with every piece tracked; a definition is
-//! solved as written and has no picture.
+//! solved as written and drawn as a diagram of its orbits.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -38,8 +38,9 @@ pub struct GeometryRequest {
 
 /// `POST /api/geometry`: `{"kind": "3d", ...}` for a puzzle built from
 /// geometry (see the README), `{"kind": "flat"}` for one drawn in 2D only
-/// (the clock, the Square-1: the SVG of `/api/apply`), `{"kind": "none"}`
-/// for one with no picture (an uploaded definition).
+/// (the clock, the Square-1, loopover: the SVG of `/api/apply`),
+/// `{"kind": "none"}` for an uploaded definition (whose SVG is the diagram
+/// of its orbits).
 pub async fn geometry(
     State(state): State<Arc<AppState>>,
     JsonBody(r): JsonBody<GeometryRequest>,

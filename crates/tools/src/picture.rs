@@ -7,7 +7,12 @@
 //! The clock is drawn as it is held after the scramble: the side facing
 //! you on the left, the other side (as seen from behind) on the right.
 //! Each dial's hand points at its hour; dials of the side that started at
-//! the front are white on dark blue, the others dark on light blue.
+//! the front are white on dark blue, the others dark on light blue; the
+//! four pins sit between the dials. Loopover is its grid of tiles.
+//!
+//! A puzzle nothing draws (a definition file) gets [`orbits_svg`]: each
+//! orbit's slots with the piece in each, so that a position can be read
+//! at a glance rather than from a list of numbers.
 
 use twistor_core::{Pattern, Puzzle};
 use twistor_formats::alg::{Alg, AlgError};
@@ -84,13 +89,134 @@ impl Drawing {
 }
 
 /// The picture of `pattern` on the hand-written puzzle `id`, where one is
-/// drawn (the clock and the Square-1, so far).
+/// drawn (the clock, the Square-1 and loopover, so far).
 pub fn picture(id: &str, puzzle: &Puzzle, pattern: &Pattern) -> Option<Vec<DrawnSticker>> {
     match id {
         "clock" => clock(puzzle, pattern),
         "square1" => square1(puzzle, pattern),
+        "loopover" => loopover(puzzle, pattern),
         _ => None,
     }
+}
+
+/// Loopover as its players see it: the grid, each tile coloured by where
+/// it belongs (red grows to the right, blue downwards, as the game's own
+/// gradient does), so a tile out of place shows as a colour out of order.
+fn loopover(puzzle: &Puzzle, pattern: &Pattern) -> Option<Vec<DrawnSticker>> {
+    let layout = puzzle.layout();
+    let orbits = layout.pattern_orbits(pattern);
+    let tiles = &orbits[layout.orbit_index("SQUARES")?];
+    let n = (tiles.pieces.len() as f64).sqrt().round() as usize;
+    if n < 2 || n * n != tiles.pieces.len() {
+        return None;
+    }
+    let cell = 460.0 / n as f64;
+    let (x0, y0) = (400.0 - 230.0, 20.0);
+    let step = |k: usize| (255.0 * k as f64 / (n - 1) as f64).round() as u8;
+    Some(
+        (0..n * n)
+            .map(|slot| {
+                let piece = tiles.pieces[slot] as usize;
+                let (row, col) = (piece / n, piece % n);
+                let color = format!("#{:02x}{:02x}{:02x}", step(col), 90, step(row));
+                let (x, y) = (x0 + cell * (slot % n) as f64, y0 + cell * (slot / n) as f64);
+                let pad = cell * 0.04;
+                shape(
+                    format!("tile-{slot}"),
+                    "grid",
+                    &color,
+                    vec![
+                        (x + pad, y + pad),
+                        (x + cell - pad, y + pad),
+                        (x + cell - pad, y + cell - pad),
+                        (x + pad, y + cell - pad),
+                    ],
+                )
+            })
+            .collect(),
+    )
+}
+
+/// A definition's position as a diagram of its orbits, for a puzzle
+/// nothing draws otherwise (an uploaded `.tws` or KPuzzle): one row of
+/// slots an orbit, each slot showing the piece in it (numbered from 1 as
+/// `.tws` files number them, coloured by that number) and, where the orbit
+/// has orientations, its orientation after a `+`. A slot whose piece is
+/// not the one it holds when solved is outlined in red.
+pub fn orbits_svg(puzzle: &Puzzle, pattern: &Pattern) -> String {
+    use std::fmt::Write;
+    const PER_ROW: usize = 12;
+    const CELL: f64 = 58.0;
+    const LABEL: f64 = 130.0;
+    let layout = puzzle.layout();
+    let now = layout.pattern_orbits(pattern);
+    let solved = layout.pattern_orbits(puzzle.start());
+    let rows: Vec<usize> = (now.iter())
+        .map(|o| o.pieces.len().div_ceil(PER_ROW).max(1))
+        .collect();
+    let height = 20.0 + CELL * rows.iter().sum::<usize>() as f64 + 12.0 * rows.len() as f64;
+    let width = LABEL + CELL * PER_ROW as f64 + 10.0;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\">"
+    );
+    let _ = writeln!(s, "<title>{}</title>", xml(puzzle.name()));
+    let mut y = 10.0;
+    for (k, (orbit, home)) in now.iter().zip(&solved).enumerate() {
+        let def = &layout.orbits()[k];
+        let _ = writeln!(
+            s,
+            "<g id=\"orbit-{0}\"><text x=\"4\" y=\"{1:.1}\" font-size=\"14\">{0}</text>",
+            xml(def.name()),
+            y + CELL / 2.0 + 5.0
+        );
+        let n = orbit.pieces.len().max(1);
+        for slot in 0..orbit.pieces.len() {
+            let (x, yy) = (
+                LABEL + CELL * (slot % PER_ROW) as f64,
+                y + CELL * (slot / PER_ROW) as f64,
+            );
+            let piece = orbit.pieces[slot] as usize;
+            let hue = 360.0 * piece as f64 / n as f64;
+            let out_of_place = home.pieces.get(slot) != Some(&orbit.pieces[slot]);
+            let stroke = if out_of_place {
+                "#d00000\" stroke-width=\"3"
+            } else {
+                "#333333"
+            };
+            let _ = writeln!(
+                s,
+                "<rect x=\"{:.1}\" y=\"{yy:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"hsl({hue:.0},70%,80%)\" stroke=\"{stroke}\"/>",
+                x + 2.0,
+                CELL - 4.0,
+                CELL - 4.0
+            );
+            let ori = if def.num_orientations() > 1 {
+                format!("+{}", orbit.orientation[slot])
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                s,
+                "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"15\" text-anchor=\"middle\">{}{ori}</text>",
+                x + CELL / 2.0,
+                yy + CELL / 2.0 + 5.0,
+                piece + 1
+            );
+        }
+        s.push_str("</g>\n");
+        y += CELL * rows[k] as f64 + 12.0;
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// The Square-1's colours (TNoodle's, the WCA scheme: yellow up, red front).
@@ -209,6 +335,7 @@ fn square1(puzzle: &Puzzle, pattern: &Pattern) -> Option<Vec<DrawnSticker>> {
 const DARK: &str = "#1f4e8c";
 const LIGHT: &str = "#9cc6f0";
 const WHITE: &str = "#ffffff";
+const PIN: &str = "#e8c21a";
 
 fn clock(puzzle: &Puzzle, pattern: &Pattern) -> Option<Vec<DrawnSticker>> {
     let layout = puzzle.layout();
@@ -234,6 +361,19 @@ fn clock(puzzle: &Puzzle, pattern: &Pattern) -> Option<Vec<DrawnSticker>> {
             body,
             circle(cx, cy, 185.0, 48),
         ));
+        // The four pins between the dials. Scrambles leave them as the
+        // solver likes (the model does not track them): drawn down.
+        for (k, (dx, dy)) in [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)]
+            .into_iter()
+            .enumerate()
+        {
+            out.push(shape(
+                format!("{name}-pin-{k}"),
+                name,
+                PIN,
+                circle(cx + dx * 57.5, cy + dy * 57.5, 9.0, 16),
+            ));
+        }
         for slot in 0..9 {
             let (r, c) = (slot / 3, slot % 3);
             let (x, y) = (cx + (c as f64 - 1.0) * 115.0, cy + (r as f64 - 1.0) * 115.0);
@@ -343,6 +483,75 @@ mod tests {
         };
         let first_half = solved.iter().find(|s| s.id == "top-0").unwrap();
         assert!((dist(first_half, 2) / dist(first_half, 1) - 1.366).abs() < 1e-3);
+    }
+
+    #[test]
+    fn loopover_tiles_are_coloured_by_home_and_move_with_the_rows() {
+        let lo = crate::handmade::definition("loopover").unwrap();
+        let draw = |alg: &str| {
+            let t = alg_transformation(&lo, &alg.parse().unwrap()).unwrap();
+            picture("loopover", &lo, &lo.layout().apply(lo.start(), &t)).unwrap()
+        };
+        let solved = draw("");
+        assert_eq!(solved.len(), 25);
+        let colours: std::collections::HashSet<&str> =
+            solved.iter().map(|s| s.color.as_str()).collect();
+        assert_eq!(colours.len(), 25, "every tile its own colour");
+        // U slides the top row left: the tile from slot 1 is now in slot 0,
+        // the one from slot 0 in slot 4; the second row stays.
+        let u = draw("U");
+        assert_eq!(colour(&u, "tile-0"), colour(&solved, "tile-1"));
+        assert_eq!(colour(&u, "tile-4"), colour(&solved, "tile-0"));
+        assert_eq!(colour(&u, "tile-5"), colour(&solved, "tile-5"));
+        // R slides the right column up.
+        let r = draw("R");
+        assert_eq!(colour(&r, "tile-4"), colour(&solved, "tile-9"));
+        assert_eq!(colour(&r, "tile-24"), colour(&solved, "tile-4"));
+    }
+
+    #[test]
+    fn the_orbit_diagram_shows_what_the_scramble_file_says() {
+        // Two writers of one position: the diagram's slot labels and the
+        // `.tws` scramble file's piece and orientation lines.
+        let text =
+            "Name t\nSet CORNERS 4 3\nSet EDGES 3 2\nSolved\nCORNERS\n1 2 3 4\nEDGES\n1 2 3\nEnd\n\
+                    Move A\nCORNERS\n2 3 1 4\n1 2 0 0\nEDGES\n2 1 3\n1 1 0\nEnd\n";
+        let p = twistor_formats::read_puzzle(text, "t.tws").unwrap();
+        let t = alg_transformation(&p, &"A".parse().unwrap()).unwrap();
+        let pattern = p.layout().apply(p.start(), &t);
+        let svg = orbits_svg(&p, &pattern);
+        let labels: Vec<&str> = (svg.split("text-anchor=\"middle\">").skip(1))
+            .map(|x| x.split('<').next().unwrap())
+            .collect();
+        let file =
+            twistor_formats::tws::write_scrambles(&p, &[("x".to_string(), pattern)]).unwrap();
+        let lines: Vec<Vec<&str>> = (file.lines())
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+            .map(|l| l.split(' ').collect())
+            .collect();
+        let want: Vec<String> = [(0, 1), (2, 3)]
+            .iter()
+            .flat_map(|&(perm, ori)| {
+                let lines = &lines;
+                (0..lines[perm].len()).map(move |k| format!("{}+{}", lines[perm][k], lines[ori][k]))
+            })
+            .collect();
+        assert_eq!(labels, want);
+        // Outlined: the slots whose piece moved (three corners, two edges).
+        assert_eq!(svg.matches("#d00000").count(), 5);
+        assert_eq!(orbits_svg(&p, p.start()).matches("#d00000").count(), 0);
+    }
+
+    #[test]
+    fn the_clock_has_four_pins_a_side() {
+        let clock = crate::handmade::definition("clock").unwrap();
+        let shapes = picture("clock", &clock, clock.start()).unwrap();
+        for side in ["facing", "behind"] {
+            let pins = (shapes.iter())
+                .filter(|s| s.face == side && s.id.contains("-pin-"))
+                .count();
+            assert_eq!(pins, 4, "{side}");
+        }
     }
 
     #[test]

@@ -88,11 +88,16 @@ pub fn run(args: ShowArgs) -> CliResult {
                 out!("{}", drawing.svg(&shapes, &options));
                 return Ok(());
             }
+            // Anything else (a definition file, a hand-written puzzle with
+            // no picture of its own): the diagram of its orbits.
+            let (puzzle, pattern) = definition_position(&args)?;
+            out!("{}", twistor_tools::picture::orbits_svg(&puzzle, &pattern));
+            return Ok(());
         }
         if views > 0 {
             return Err(CliError::input(format!(
                 "{}: --matrix, --pronounce and --sign need a puzzle built from geometry \
-                 (a name or a descriptor), and --svg one of those or the clock or Square-1",
+                 (a name or a descriptor)",
                 args.source.puzzle
             )));
         }
@@ -151,12 +156,20 @@ pub fn run(args: ShowArgs) -> CliResult {
 }
 
 /// Without a view, a definition file's position is shown as a scramble block.
-fn show_definition_file(args: &ShowArgs) -> CliResult {
+/// A puzzle not built from geometry, and the position the alg reaches.
+fn definition_position(
+    args: &ShowArgs,
+) -> Result<(twistor_core::Puzzle, twistor_core::Pattern), CliError> {
     let puzzle = args.source.load()?;
     let alg = parse_alg(&args.alg)?;
     let t = alg_transformation(&puzzle, &alg)
         .map_err(|e| CliError::input(format!("alg {:?}: {e}", shorten(&args.alg))))?;
     let pattern = puzzle.layout().apply(puzzle.start(), &t);
+    Ok((puzzle, pattern))
+}
+
+fn show_definition_file(args: &ShowArgs) -> CliResult {
+    let (puzzle, pattern) = definition_position(args)?;
     let text =
         write_scrambles(&puzzle, &[("Shown".to_string(), pattern)]).map_err(CliError::failure)?;
     out!("{text}");
