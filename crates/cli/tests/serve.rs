@@ -408,7 +408,12 @@ async fn the_page_in_a_real_browser() {
     c.execute("document.getElementById('files').open = true", vec![])
         .await
         .unwrap();
-    c.find(Locator::Id("alg")).await.unwrap().clear().await.unwrap();
+    c.find(Locator::Id("alg"))
+        .await
+        .unwrap()
+        .clear()
+        .await
+        .unwrap();
     c.find(Locator::Id("definition-text"))
         .await
         .unwrap()
@@ -778,6 +783,59 @@ return { width: w, document: document.documentElement.scrollWidth, outside: out 
     );
     screenshot(&c, "3d-4-phone").await;
 
+    c.close().await.unwrap();
+    let _ = driver.kill();
+    let _ = driver.wait();
+}
+
+/// A benchmark, not a test (`cargo test --release -p twistor-cli --test
+/// serve -- --ignored --nocapture`): frames a second the 3D view draws
+/// while it animates turns in headless Chromium, and the size and time of
+/// `/api/geometry`, for a few puzzles.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a benchmark"]
+async fn view_frames_per_second() {
+    let served = Served::start(&["--workers", "1"]);
+    let Some((c, mut driver)) = browser().await else {
+        return;
+    };
+    println!("| puzzle | stickers | /api/geometry | bytes | frames/s animating |");
+    println!("|---|---|---|---|---|");
+    for (name, alg) in [
+        ("3x3x3", "(R U R' U')30"),
+        ("megaminx", "(R U R' U')30"),
+        ("7x7x7", "(3R U 2F' 3U')30"),
+    ] {
+        let t0 = Instant::now();
+        let geometry = served.post("/api/geometry", &json!({ "puzzle": name }));
+        let (ms, bytes) = (t0.elapsed().as_secs_f64() * 1e3, geometry.to_string().len());
+        let stickers = geometry["stickers"].as_array().unwrap().len();
+        let query = alg.replace(' ', "+").replace('\'', "%27");
+        c.goto(&format!("{}?puzzle={name}&alg={query}&step=0", served.url))
+            .await
+            .unwrap();
+        view_ready(&c, stickers, "0").await;
+        js(&c, "document.getElementById('tempo').value = '4'; return 0").await;
+        c.find(Locator::Id("play"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let f0 = js(&c, "return twistor.view.frames").await.as_f64().unwrap();
+        let t0 = Instant::now();
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        let f1 = js(&c, "return twistor.view.frames").await.as_f64().unwrap();
+        let fps = (f1 - f0) / t0.elapsed().as_secs_f64();
+        c.find(Locator::Id("play"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        println!("| {name} | {stickers} | {ms:.0} ms | {bytes} | {fps:.0} |");
+    }
     c.close().await.unwrap();
     let _ = driver.kill();
     let _ = driver.wait();

@@ -13,6 +13,7 @@ let kind = "none"; // "3d", "flat" or "none"
 let mode = "3d"; // "3d" or "net", when kind is "3d"
 let playing = false;
 let job = null;
+let eventOf = {}; // puzzle name → its WCA event
 const view = new PuzzleView($("view3d"));
 
 function puzzleRef() {
@@ -120,6 +121,9 @@ async function loadPuzzle() {
   }
   delete document.body.dataset.puzzleError;
   $("puzzle-name").textContent = j.name;
+  // The puzzle's WCA event, ready to scramble.
+  const event = state.definition === null && eventOf[state.puzzle];
+  if (event) $("event").value = event;
   if (j.kind === "3d") view.load(j);
   setKind(j.kind);
   await refresh();
@@ -401,7 +405,8 @@ function solve(engine) {
     if (l.event === "progress" && l.stage !== undefined) box.textContent = `${l.stage}: ${l.step} (${l.moves} moves), ${l.seconds.toFixed(1)} s`;
     else if (l.event === "progress") {
       const rate = l.seconds > 0 ? ` (${count(Math.round(l.nodes / l.seconds))} a second)` : "";
-      box.textContent = `searching depth ${l.depth}: ${count(l.nodes)} positions${rate}, ${l.seconds.toFixed(1)} s`;
+      const share = l.done !== undefined ? `, ${Math.floor(100 * l.done)}% of it` : "";
+      box.textContent = `searching depth ${l.depth}${share}: ${count(l.nodes)} positions${rate}, ${l.seconds.toFixed(1)} s`;
     } else if (l.event === "table") {
       if (l.building !== undefined) box.textContent = `building the ${l.table} table (${(l.building / 1048576).toFixed(0)} MiB)…`;
       else if (l.reached !== undefined && l.size) box.textContent = `filling the ${l.table} table: ${Math.min(100, (100 * l.reached) / l.size).toFixed(0)}% (depth ${l.depth})`;
@@ -474,6 +479,7 @@ window.twistor = { view, goTo, moves: () => moves, turns: () => turns };
     o.value = n;
     $("puzzle-names").appendChild(o);
   }
+  eventOf = j.event_of || {};
   for (const e of j.events) {
     const o = document.createElement("option");
     o.value = e;

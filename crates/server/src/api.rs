@@ -174,15 +174,25 @@ pub async fn blocking<T: Send + 'static>(
     .unwrap_or_else(|e| Err(ApiError::bad_request(format!("the request failed: {e}"))))
 }
 
-/// `GET /api/puzzles`: the names a puzzle may be given by, and the WCA
-/// events.
+/// `GET /api/puzzles`: the names a puzzle may be given by, the WCA
+/// events, and each puzzle's main event.
 pub async fn puzzles() -> Json<Value> {
     let mut names: Vec<&str> = twistor_geometry::NAMED_PUZZLES
         .iter()
         .map(|(n, _)| *n)
         .collect();
     names.extend(["clock", "square1", "redi_cube", "loopover", "tri_quad"]);
-    Json(json!({ "puzzles": names, "events": Event::names() }))
+    // Each puzzle's main event (the first listed for it: 333 for the
+    // 3x3x3, not 333bf), for the page to offer.
+    let mut event_of = serde_json::Map::new();
+    for id in Event::names() {
+        if let Ok(e) = Event::parse(id) {
+            event_of
+                .entry(e.puzzle_name())
+                .or_insert_with(|| json!(id));
+        }
+    }
+    Json(json!({ "puzzles": names, "events": Event::names(), "event_of": event_of }))
 }
 
 /// `GET /api/status`: the jobs running, waiting and done.

@@ -87,6 +87,7 @@ impl Pool {
 }
 
 /// Where a job's lines go, and its stop flag.
+#[derive(Clone)]
 pub struct Lines {
     tx: mpsc::Sender<String>,
     stop: Arc<AtomicBool>,
@@ -275,6 +276,32 @@ fn table_line(e: &TableEvent) -> Option<Value> {
     }
 }
 
+/// How often the optimal 3x3x3 solver's progress is sent: often enough
+/// that a page never waits a second for news.
+const OPTIMAL_PROGRESS_EVERY: Duration = Duration::from_millis(400);
+
+/// The optimal 3x3x3 solver's progress as `progress` lines (depth, nodes,
+/// the share of the depth searched), at most every
+/// [`OPTIMAL_PROGRESS_EVERY`], and whenever a depth is done. Called from
+/// the solver's threads.
+fn optimal_progress(lines: Lines) -> Arc<dyn Fn(twistor_cube333::OptimalProgress) + Send + Sync> {
+    let t0 = Instant::now();
+    let last = std::sync::Mutex::new(None::<Instant>);
+    Arc::new(move |p| {
+        let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+        let due = last.is_none_or(|t| t.elapsed() >= OPTIMAL_PROGRESS_EVERY);
+        if !(due || p.depth_done) {
+            return;
+        }
+        *last = Some(Instant::now());
+        lines.send(json!({
+            "event": "progress", "depth": p.depth, "nodes": p.nodes,
+            "done": p.prefixes_done as f64 / p.prefixes.max(1) as f64,
+            "seconds": t0.elapsed().as_secs_f64(),
+        }));
+    })
+}
+
 fn solve_job(
     state: &AppState,
     loaded: &Loaded,
@@ -294,6 +321,7 @@ fn solve_job(
         threads: state.options.threads,
         max_depth,
         store: Arc::clone(&state.options.store),
+        optimal_progress: Some(optimal_progress(lines.clone())),
         ..PortfolioOptions::new(mode)
     };
     let stop = &*lines.stop;
