@@ -414,7 +414,7 @@ function solve(engine) {
     } else if (l.event === "notice") box.textContent = l.notice;
     else if (l.event === "error") box.textContent = l.error;
     else if (l.event === "solution") {
-      box.textContent = `solution (${l.length} moves, ${l.engine}${l.optimal ? ", optimal" : ""}): ${l.alg}`;
+      box.textContent = `solution, ${l.length} moves${l.optimal ? " (optimal)" : ""}: ${l.alg}\nby ${l.engine_title || l.engine}`;
       box.dataset.solution = l.alg;
       // Loaded into the player: the scramble, then the solution to step through.
       state.alg = scramble.trim() ? `${scramble.trim()}\n${l.alg}` : l.alg;

@@ -187,9 +187,7 @@ pub async fn puzzles() -> Json<Value> {
     let mut event_of = serde_json::Map::new();
     for id in Event::names() {
         if let Ok(e) = Event::parse(id) {
-            event_of
-                .entry(e.puzzle_name())
-                .or_insert_with(|| json!(id));
+            event_of.entry(e.puzzle_name()).or_insert_with(|| json!(id));
         }
     }
     Json(json!({ "puzzles": names, "events": Event::names(), "event_of": event_of }))

@@ -361,7 +361,8 @@ fn solve_job(
     for s in &answer.solutions {
         lines.send(json!({
             "event": "solution", "alg": s, "length": answer.length,
-            "engine": answer.engine.name(), "optimal": answer.optimal,
+            "engine": answer.engine.name(), "engine_title": answer.engine.title(),
+            "optimal": answer.optimal,
         }));
     }
     let outcome = match answer.outcome {

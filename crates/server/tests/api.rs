@@ -223,3 +223,54 @@ fn positions_are_imported_as_algs() {
         "{body}"
     );
 }
+
+#[test]
+fn every_named_puzzle_has_a_3d_view_that_matches_its_net() {
+    let server = Server::start(2);
+    let (_, list) = get(&server, "/api/puzzles");
+    let mut drawn = 0;
+    for name in list["puzzles"].as_array().unwrap() {
+        let name = name.as_str().unwrap();
+        let request = serde_json::json!({ "puzzle": name });
+        let (status, g) = post(&server, "/api/geometry", &request.to_string());
+        assert_eq!(status, 200, "{name}: {g}");
+        let kind = g["kind"].as_str().unwrap();
+        let request = serde_json::json!({ "puzzle": name, "alg": "", "step": 0 });
+        let (status, at_start) = post(&server, "/api/apply", &request.to_string());
+        assert_eq!(status, 200, "{name}: {at_start}");
+        if kind != "3d" {
+            // The hand-made puzzles: drawn flat, in their own 2D form or as
+            // the diagram of their orbits.
+            assert!(
+                at_start["svg"].as_str().is_some_and(|s| s.contains("<svg")),
+                "{name}"
+            );
+            continue;
+        }
+        drawn += 1;
+        let stickers = g["stickers"].as_array().unwrap();
+        let axes = g["axes"].as_array().unwrap().len();
+        for s in stickers {
+            let points = s["points"].as_array().unwrap();
+            assert!(points.len() >= 3, "{name}: a sticker is a polygon");
+            assert!(points
+                .iter()
+                .flat_map(|p| p.as_array().unwrap())
+                .all(|x| x.as_f64().is_some_and(f64::is_finite)));
+            assert_eq!(s["slices"].as_array().unwrap().len(), axes, "{name}");
+        }
+        // The net draws the same stickers, and solved, each shows its own
+        // face's colour.
+        let svg = at_start["svg"].as_str().unwrap();
+        assert_eq!(svg.matches("<polygon").count(), stickers.len(), "{name}");
+        let colors = at_start["colors"].as_array().unwrap();
+        assert_eq!(colors.len(), stickers.len(), "{name}");
+        for (s, c) in stickers.iter().zip(colors) {
+            assert_eq!(
+                &s["face"], c,
+                "{name}: solved, every sticker its face's colour"
+            );
+        }
+    }
+    assert!(drawn >= 72, "{drawn} puzzles in 3D");
+}

@@ -343,6 +343,11 @@ impl Engine {
     pub fn name(self) -> &'static str {
         self.row().name
     }
+
+    /// What it is, in words.
+    pub fn title(self) -> &'static str {
+        self.row().title
+    }
 }
 
 /// Which engines may answer.
