@@ -144,11 +144,25 @@ impl PuzzleSource {
 
     /// Loads the definition alone, as PuzzleGeometry's command line writes
     /// it: no rotations are added for notation, so the outer-move 3x3x3 is
-    /// its corners and edges (`info`, `convert`). With `distinct_pieces`
-    /// every piece is numbered apart in the start state, as cubing.js's
-    /// KPuzzle definitions are (`convert --to json`).
-    pub fn load_definition(&self, distinct_pieces: bool) -> Result<Puzzle, CliError> {
-        match self.source(|o| o.distinct_pieces = distinct_pieces)? {
+    /// its corners and edges (`info`, `convert --to tws`).
+    pub fn load_definition(&self) -> Result<Puzzle, CliError> {
+        match self.source(|_| {})? {
+            Source::File => self.read_file(),
+            Source::Handmade(p) => Ok(p),
+            Source::Built(g) => Ok((*g).into_puzzle()),
+        }
+    }
+
+    /// Loads the definition as a KPuzzle that the patterns [`load`](Self::load)
+    /// gives fit (`convert --to json`): with the rotations notation needs,
+    /// so with the pieces only they move (the 3x3x3's centres) and with
+    /// orbits that they join (the skewb's eight corners), as cubing.js's
+    /// definitions have them, and every piece numbered apart in the start.
+    pub fn load_kpuzzle(&self) -> Result<Puzzle, CliError> {
+        match self.source(|o| {
+            o.notation_rotations = true;
+            o.distinct_pieces = true;
+        })? {
             Source::File => self.read_file(),
             Source::Handmade(p) => Ok(p),
             Source::Built(g) => Ok((*g).into_puzzle()),

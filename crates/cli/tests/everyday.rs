@@ -767,3 +767,200 @@ fn info_and_canon_take_the_moves_solve_takes() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("\"X\""), "{err}");
 }
+
+/// The boxes (x0, top, x1, bottom; points from the page's top) of the
+/// filled paths in each page's content stream: the pictures.
+fn picture_boxes(pdf: &[u8]) -> Vec<Vec<[f64; 4]>> {
+    let text = String::from_utf8_lossy(pdf);
+    let mut pages = Vec::new();
+    for part in text.split(">>\nstream\n").skip(1) {
+        let Some((content, _)) = part.split_once("\nendstream") else {
+            continue;
+        };
+        let (mut boxes, mut path, mut numbers) = (Vec::new(), Vec::<(f64, f64)>::new(), Vec::new());
+        let mut in_text = false;
+        // Strings hold no operators: drop them before splitting.
+        let mut plain = String::new();
+        let mut depth = 0;
+        for ch in content.chars() {
+            match ch {
+                '(' => depth += 1,
+                ')' if depth > 0 => depth -= 1,
+                _ if depth == 0 => plain.push(ch),
+                _ => {}
+            }
+        }
+        for token in plain.split_whitespace() {
+            if let Ok(x) = token.parse::<f64>() {
+                numbers.push(x);
+                continue;
+            }
+            match token {
+                "BT" => in_text = true,
+                "ET" => in_text = false,
+                "m" | "l" if !in_text => {
+                    let n = numbers.len();
+                    path.push((numbers[n - 2], 842.0 - numbers[n - 1]));
+                }
+                "B" | "f" | "b" => {
+                    let xs = path.iter().map(|p| p.0);
+                    let ys = path.iter().map(|p| p.1);
+                    boxes.push([
+                        xs.clone().fold(f64::MAX, f64::min),
+                        ys.clone().fold(f64::MAX, f64::min),
+                        xs.fold(f64::MIN, f64::max),
+                        ys.fold(f64::MIN, f64::max),
+                    ]);
+                    path.clear();
+                }
+                "S" | "n" => path.clear(),
+                _ => {}
+            }
+            if !matches!(token, "m" | "l") {
+                numbers.clear();
+            }
+        }
+        pages.push(boxes);
+    }
+    pages
+}
+
+/// Each page's words with their boxes (x0, top, x1, bottom), from
+/// `pdftotext -bbox`.
+fn word_boxes(pdf: &str) -> Vec<Vec<(String, [f64; 4])>> {
+    let out = Command::new("pdftotext")
+        .args(["-bbox", pdf, "-"])
+        .output()
+        .unwrap();
+    let html = String::from_utf8_lossy(&out.stdout).into_owned();
+    let attr = |s: &str, name: &str| -> f64 {
+        s.split(&format!("{name}=\""))
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    html.split("<page ")
+        .skip(1)
+        .map(|page| {
+            page.split("<word ")
+                .skip(1)
+                .map(|w| {
+                    let word = w.split('>').nth(1).unwrap().split('<').next().unwrap();
+                    let word = word
+                        .replace("&apos;", "'")
+                        .replace("&#39;", "'")
+                        .replace("&amp;", "&");
+                    let b = [
+                        attr(w, "xMin"),
+                        attr(w, "yMin"),
+                        attr(w, "xMax"),
+                        attr(w, "yMax"),
+                    ];
+                    (word, b)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn every_event_prints_a_sheet_a_delegate_can_use() {
+    if !have("pdftotext") || !have("pdftoppm") {
+        eprintln!("pdftotext/pdftoppm not installed: the sheets are not read back");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("twistor-sheets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let events = [
+        "333", "222", "444", "555", "666", "777", "333bf", "333fm", "333oh", "clock", "minx",
+        "pyram", "skewb", "sq1", "444bf", "555bf", "333mbf",
+    ];
+    for event in events {
+        let pdf = dir.join(format!("{event}.pdf"));
+        let p = pdf.to_str().unwrap();
+        let algs = ok(&[
+            "scramble",
+            event,
+            "-n",
+            "2",
+            "--seed",
+            "4",
+            "--sheet",
+            p,
+            "--competition",
+            "Dutch Open 2026",
+            "--round",
+            "2",
+            "--group",
+            "B",
+        ]);
+        // Two extras as delegates print them, none for FMC and multi-blind.
+        let extras = if matches!(event, "333fm" | "333mbf") {
+            0
+        } else {
+            2
+        };
+        assert_eq!(algs.lines().count(), 2 + extras, "{event}");
+        let status = Command::new("pdftoppm")
+            .args(["-r", "30", "-png", p, dir.join(event).to_str().unwrap()])
+            .status()
+            .unwrap();
+        assert!(status.success(), "{event}: pdftoppm");
+        let words = word_boxes(p);
+        let first: Vec<&str> = words[0].iter().map(|(w, _)| w.as_str()).collect();
+        for field in ["Dutch", "Open", "2026", "Round", "2", "Group", "B"] {
+            assert!(first.contains(&field), "{event}: header {field}: {first:?}");
+        }
+        let all: Vec<&str> = words.iter().flatten().map(|(w, _)| w.as_str()).collect();
+        assert_eq!(
+            all.contains(&"E1.") && all.contains(&"E2."),
+            extras == 2,
+            "{event}"
+        );
+        // No word in a picture's box.
+        let pictures = picture_boxes(&std::fs::read(&pdf).unwrap());
+        assert_eq!(
+            pictures.len(),
+            words.len(),
+            "{event}: a content stream a page"
+        );
+        let drawn: usize = pictures.iter().map(Vec::len).sum();
+        if event != "333mbf" {
+            assert!(drawn > 0, "{event}: pictures");
+        }
+        for (page, (boxes, words)) in pictures.iter().zip(&words).enumerate() {
+            for (word, w) in words {
+                for b in boxes {
+                    let apart = w[2] <= b[0] + 0.5
+                        || b[2] <= w[0] + 0.5
+                        || w[3] <= b[1] + 0.5
+                        || b[3] <= w[1] + 0.5;
+                    assert!(
+                        apart,
+                        "{event} page {}: {word:?} {w:?} overlaps a picture {b:?}",
+                        page + 1
+                    );
+                }
+            }
+        }
+        if event == "minx" {
+            // Seven rows a scramble, each ending in U or U'.
+            let mut rows: Vec<(i64, f64, &str)> = Vec::new();
+            for (word, b) in words.iter().flatten() {
+                let y = (b[1] * 10.0).round() as i64;
+                match rows.iter_mut().find(|r| r.0 == y) {
+                    Some(r) if b[0] > r.1 => *r = (y, b[0], word),
+                    Some(_) => {}
+                    None => rows.push((y, b[0], word)),
+                }
+            }
+            let ends = rows.iter().filter(|r| r.2 == "U" || r.2 == "U'").count();
+            assert_eq!(ends, 7 * (2 + extras), "{event}: rows ending in U or U'");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -457,3 +457,44 @@ fn random_and_info_refuse_a_group_too_large_with_its_estimate() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("2.4 GiB"), "{err}");
 }
+
+#[test]
+fn every_name_prints_patterns_of_the_definition_it_converts_to() {
+    // `apply NAME --json` prints a KPattern; `convert NAME --to json` the
+    // KPuzzle it is a pattern of: the same orbits, the same sizes, for
+    // every named puzzle (the skewb's eight corners in one orbit, as
+    // cubing.js has them, in both).
+    let list = ok(&["geometry", "--list"]);
+    let names: Vec<&str> = list
+        .lines()
+        .filter_map(|l| l.split("  ").next())
+        .map(str::trim)
+        .collect();
+    assert!(names.len() >= 72, "{}", names.len());
+    for name in names {
+        // After R where the puzzle has one, else the start.
+        let (code, after_r, _) = twistor(&["apply", name, "R", "--json"]);
+        let text = if code == 0 {
+            after_r
+        } else {
+            ok(&["apply", name, "", "--json"])
+        };
+        let pattern: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let kpuzzle: serde_json::Value =
+            serde_json::from_str(&ok(&["convert", name, "--to", "json"])).unwrap();
+        let orbits = kpuzzle["orbits"].as_array().unwrap();
+        let in_pattern = pattern.as_object().unwrap();
+        assert_eq!(in_pattern.len(), orbits.len(), "{name}: orbits");
+        for o in orbits {
+            let orbit = o["orbitName"].as_str().unwrap();
+            let n = o["numPieces"].as_u64().unwrap() as usize;
+            let p = &in_pattern[orbit];
+            assert_eq!(p["pieces"].as_array().unwrap().len(), n, "{name} {orbit}");
+            let most = o["numOrientations"].as_u64().unwrap();
+            assert!(
+                (p["orientation"].as_array().unwrap().iter()).all(|x| x.as_u64().unwrap() < most),
+                "{name} {orbit}: orientations below {most}"
+            );
+        }
+    }
+}

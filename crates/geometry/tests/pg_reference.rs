@@ -3,12 +3,14 @@
 //! `../shared/puzzles/kpuzzle-pg/NAME.json` (next to the repository, not in
 //! it) holds the KPuzzle definitions cubing.js 0.63.4's PuzzleGeometry
 //! builds for all 72 names with `allMoves`. Each puzzle is built here as
-//! `twistor convert NAME --all-moves --to json` builds it, written as
-//! KPuzzle JSON, and compared orbit by orbit, piece by piece, move by move:
+//! `twistor convert NAME --all-moves --to tws` builds it (PuzzleGeometry's
+//! own definition, without the rotations `apply` and `convert --to json`
+//! add for notation), written as KPuzzle JSON, and compared orbit by
+//! orbit, piece by piece, move by move:
 //! same orbit names in the same order, same piece numbering and
 //! orientations, same moves in the same order.
 //!
-//! The default pattern too: `convert --to json` numbers every piece apart
+//! The default pattern too: KPuzzle JSON numbers every piece apart
 //! (`PuzzleOptions::distinct_pieces`), as cubing.js's definitions do. By
 //! default twistor gives one-sticker pieces on the same face one label
 //! (they look alike, and a solved cube is solved whichever of them sits

@@ -207,6 +207,17 @@ impl Event {
         EVENTS.iter().map(|e| e.1).collect()
     }
 
+    /// Extra scrambles a delegate prints with a round's set, as is usual
+    /// at WCA competitions: two, for an attempt that goes wrong; none for
+    /// fewest moves (its attempt is the scramble, not a solve that can be
+    /// redone) and multi-blind (its scrambles are counted per attempt).
+    pub fn usual_extras(self) -> u64 {
+        match self {
+            Event::Cube333Fm | Event::Cube333Mbf => 0,
+            _ => 2,
+        }
+    }
+
     /// The event's WCA id.
     pub fn id(self) -> &'static str {
         EVENTS.iter().find(|e| e.0 == self).map_or("", |e| e.1)

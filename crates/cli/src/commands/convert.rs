@@ -22,10 +22,12 @@ pub enum Format {
 pub struct ConvertArgs {
     #[command(flatten)]
     source: PuzzleSource,
-    /// The format to write. A named puzzle's KPuzzle JSON numbers every
-    /// piece apart in its default pattern, as cubing.js's definitions do;
-    /// its .tws gives alike centres one label, as PuzzleGeometry's ksolve
-    /// output does.
+    /// The format to write. A named puzzle's KPuzzle JSON is the definition
+    /// `apply --json` prints patterns of, as cubing.js has it (the pieces
+    /// only rotations move, such as the 3x3x3's centres, included; every
+    /// piece numbered apart in its default pattern); its .tws is
+    /// PuzzleGeometry's ksolve output, as twsearch reads it (alike centres
+    /// one label; add --rotations for the rotations).
     #[arg(long, value_enum)]
     to: Format,
     /// Write here instead of standard output.
@@ -35,11 +37,13 @@ pub struct ConvertArgs {
 
 /// Runs `twistor convert`.
 pub fn run(args: ConvertArgs) -> CliResult {
-    // Named puzzles are written as PuzzleGeometry writes them: KPuzzle JSON
-    // numbers every piece apart (as cubing.js's definitions do), .tws gives
-    // alike centres one label (as its ksolve output does).
-    let json = matches!(args.to, Format::Json);
-    let puzzle = args.source.load_definition(json)?;
+    // A named puzzle's KPuzzle JSON is the definition `apply --json` and
+    // the server print patterns of (cubing.js's); its .tws is
+    // PuzzleGeometry's ksolve output, as twsearch users have it.
+    let puzzle = match args.to {
+        Format::Json => args.source.load_kpuzzle()?,
+        Format::Tws => args.source.load_definition()?,
+    };
     let format = match args.to {
         Format::Tws => PuzzleFormat::Tws,
         Format::Json => PuzzleFormat::KPuzzleJson,

@@ -142,7 +142,7 @@ pub fn run(args: InfoArgs) -> CliResult {
 /// (powers such as `R2` included), else in the named puzzle's notation,
 /// which `solve`, `random` and `gods` search in (the skewb's `R,U,L,B`).
 fn generators(args: &InfoArgs) -> Result<(Puzzle, Vec<(String, Transformation)>), CliError> {
-    let definition = args.source.load_definition(false)?;
+    let definition = args.source.load_definition()?;
     if args.moves.moves.is_none() {
         let gens = (definition.search_moves().iter())
             .map(|&i| {

@@ -52,9 +52,10 @@ pub struct ScrambleArgs {
     sheet: Option<std::path::PathBuf>,
     /// Extra scrambles after the others, for a delegate to use when one
     /// goes wrong: labelled E1, E2, ... on the sheet and in --svg names,
-    /// `"extra": true` with --json.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    extra: u64,
+    /// `"extra": true` with --json [default: none; with --sheet, two, as
+    /// delegates print them (none for 333fm and 333mbf)].
+    #[arg(long, value_name = "N")]
+    extra: Option<u64>,
     /// The competition, printed in the sheet's header.
     #[arg(long, value_name = "NAME")]
     competition: Option<String>,
@@ -110,7 +111,12 @@ pub fn run(args: ScrambleArgs) -> CliResult {
     bar.finish();
     let size = SvgOptions::default();
     let mut i = 0;
-    let total = args.count.saturating_add(args.extra);
+    let extras = args.extra.unwrap_or(if args.sheet.is_some() {
+        event.usual_extras()
+    } else {
+        0
+    });
+    let total = args.count.saturating_add(extras);
     scrambler.scrambles(total, options.threads, |s| -> Result<(), CliError> {
         i += 1;
         let extra = i > args.count;
