@@ -840,3 +840,32 @@ async fn view_frames_per_second() {
     let _ = driver.kill();
     let _ = driver.wait();
 }
+
+#[test]
+fn the_server_applies_the_vector_algs_as_the_command_line_does() {
+    let served = Served::start(&[]);
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../formats/tests/data/alg-syntax.jsonl"
+    );
+    let mut checked = 0;
+    for line in std::fs::read_to_string(path).unwrap().lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        if v["ok"] != true {
+            continue;
+        }
+        let alg = v["alg"].as_str().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_twistor"))
+            .args(["apply", "3x3x3", alg, "--json"])
+            .output()
+            .unwrap();
+        if !out.status.success() {
+            continue;
+        }
+        let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let page = served.post("/api/apply", &json!({ "puzzle": "3x3x3", "alg": alg }));
+        assert_eq!(page["pattern"], cli, "{alg:?}");
+        checked += 1;
+    }
+    assert!(checked >= 40, "{checked}");
+}

@@ -498,3 +498,42 @@ fn every_name_prints_patterns_of_the_definition_it_converts_to() {
         }
     }
 }
+
+#[test]
+fn the_vector_algs_keep_their_meaning_through_every_tool() {
+    // Every alg of the cubing.js syntax vectors that the 3x3x3 can apply:
+    // cancelled, canonicalized and unrotated it reaches the same position,
+    // and followed by its inverse the start.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../formats/tests/data/alg-syntax.jsonl"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let solved = ok(&["apply", "3x3x3", "", "--json"]);
+    let mut checked = 0;
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v["ok"] != true {
+            continue;
+        }
+        let alg = v["alg"].as_str().unwrap();
+        let (code, pattern, _) = twistor(&["apply", "3x3x3", alg, "--json"]);
+        if code != 0 {
+            continue; // moves the 3x3x3 has not (clock dials, Square-1 tuples)
+        }
+        for tool in ["cancel", "canonicalize", "unrotate"] {
+            let out = ok(&[tool, "3x3x3", alg]);
+            let again = ok(&["apply", "3x3x3", out.trim_end_matches('\n'), "--json"]);
+            assert_eq!(again, pattern, "{tool} {alg:?} gave {out:?}");
+        }
+        let inverse = ok(&["invert", alg]);
+        let both = format!("{alg}\n{}", inverse.trim_end_matches('\n'));
+        assert_eq!(
+            ok(&["apply", "3x3x3", &both, "--json"]),
+            solved,
+            "{alg:?} then {inverse:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 40, "{checked} algs");
+}
