@@ -59,6 +59,7 @@
 //! # Ok::<(), twistor_core::CoreError>(())
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod error;
 pub mod group;

@@ -53,6 +53,7 @@
 //! # Ok::<(), twistor_cube444::Cube444Error>(())
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 #![allow(clippy::needless_range_loop)]
 
 mod coords;

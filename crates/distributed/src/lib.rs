@@ -46,6 +46,7 @@
 //!
 //! [timely dataflow]: https://docs.rs/timely
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod cluster;
 mod shard;

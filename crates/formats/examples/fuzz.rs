@@ -220,7 +220,8 @@ unsafe impl GlobalAlloc for Counting {
         if too_large(layout.size()) {
             return std::ptr::null_mut();
         }
-        let p = System.alloc(layout);
+        // SAFETY: the caller's layout, passed on unchanged.
+        let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
             account(layout.size() as isize);
         }
@@ -231,7 +232,8 @@ unsafe impl GlobalAlloc for Counting {
         if too_large(layout.size()) {
             return std::ptr::null_mut();
         }
-        let p = System.alloc_zeroed(layout);
+        // SAFETY: the caller's layout, passed on unchanged.
+        let p = unsafe { System.alloc_zeroed(layout) };
         if !p.is_null() {
             account(layout.size() as isize);
         }
@@ -239,7 +241,8 @@ unsafe impl GlobalAlloc for Counting {
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: AllocLayout) {
-        System.dealloc(ptr, layout);
+        // SAFETY: `ptr` came from the system allocator with `layout`.
+        unsafe { System.dealloc(ptr, layout) };
         account(-(layout.size() as isize));
     }
 
@@ -247,7 +250,8 @@ unsafe impl GlobalAlloc for Counting {
         if too_large(new_size) {
             return std::ptr::null_mut();
         }
-        let p = System.realloc(ptr, layout, new_size);
+        // SAFETY: `ptr` came from the system allocator with `layout`.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             account(new_size as isize - layout.size() as isize);
         }

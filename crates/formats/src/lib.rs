@@ -50,6 +50,7 @@
 //! # Ok::<(), twistor_formats::ParseError>(())
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod alg;
 mod error;

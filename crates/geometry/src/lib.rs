@@ -49,6 +49,7 @@
 //! # Ok::<(), twistor_geometry::GeometryError>(())
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod build;
 mod cube_order;

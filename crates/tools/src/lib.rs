@@ -71,6 +71,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod analysis;
 pub mod bench;

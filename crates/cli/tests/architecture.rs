@@ -1,0 +1,168 @@
+//! The map in `ARCHITECTURE.md`, checked against the code: every crate's
+//! dependencies on the workspace's crates are exactly the arrows the map
+//! lists (an arrow added to a `Cargo.toml` and not to the map fails here),
+//! and the engines do no terminal, file or environment I/O.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The arrows the map lists: its "Dependency arrows" block, one line a
+/// crate, `crate: dependencies...`.
+fn mapped() -> BTreeMap<String, Vec<String>> {
+    let map = std::fs::read_to_string(workspace().join("ARCHITECTURE.md")).unwrap();
+    let block = map
+        .split("<!-- arrows -->")
+        .nth(1)
+        .expect("ARCHITECTURE.md has its arrows between <!-- arrows --> marks");
+    block
+        .lines()
+        .filter_map(|l| l.split_once(':'))
+        .map(|(name, deps)| {
+            let mut deps: Vec<String> = deps.split_whitespace().map(String::from).collect();
+            deps.sort();
+            (name.trim().to_string(), deps)
+        })
+        .collect()
+}
+
+/// Each crate's `[dependencies]` among the workspace's crates.
+fn actual() -> BTreeMap<String, Vec<String>> {
+    let mut out = BTreeMap::new();
+    for entry in std::fs::read_dir(workspace().join("crates")).unwrap() {
+        let dir = entry.unwrap().path();
+        let Ok(toml) = std::fs::read_to_string(dir.join("Cargo.toml")) else {
+            continue;
+        };
+        let mut deps = Vec::new();
+        let mut in_deps = false;
+        for line in toml.lines() {
+            let line = line.trim();
+            if line.starts_with('[') {
+                in_deps = line == "[dependencies]";
+            } else if in_deps {
+                if let Some(rest) = line.strip_prefix("twistor-") {
+                    let name: String = rest.chars().take_while(|c| c.is_alphanumeric()).collect();
+                    deps.push(name);
+                }
+            }
+        }
+        deps.sort();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        out.insert(name, deps);
+    }
+    out
+}
+
+#[test]
+fn every_dependency_is_an_arrow_of_the_map() {
+    let (map, code) = (mapped(), actual());
+    for (name, deps) in &code {
+        let listed = map
+            .get(name)
+            .unwrap_or_else(|| panic!("crate {name} is not on the map"));
+        assert_eq!(
+            deps, listed,
+            "{name}: Cargo.toml depends on {deps:?}, the map says {listed:?}"
+        );
+    }
+    for name in map.keys() {
+        assert!(
+            code.contains_key(name),
+            "the map lists {name}, which is no crate"
+        );
+    }
+    // The layering the map states in words.
+    assert!(code["core"].is_empty(), "core depends on no crate of ours");
+    for (name, deps) in &code {
+        assert!(!deps.contains(&"cli".to_string()), "{name} depends on cli");
+        if name != "cli" {
+            assert!(
+                !deps.contains(&"server".to_string()),
+                "{name} depends on server"
+            );
+        }
+    }
+    for engine in [
+        "search",
+        "cube333",
+        "cube444",
+        "square1",
+        "staged",
+        "distributed",
+    ] {
+        for above in ["tools", "server", "cli", "store"] {
+            assert!(
+                !code[engine].contains(&above.to_string()),
+                "{engine} depends on {above}"
+            );
+        }
+    }
+    assert!(!code["search"].contains(&"cube333".to_string()));
+}
+
+/// The non-test Rust lines under `dir`: comments and `#[cfg(test)]`
+/// modules (at the end of their files) left out.
+fn code_lines(dir: &Path, out: &mut Vec<(PathBuf, usize, String)>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            code_lines(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("tests.rs") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (i, line) in text.lines().enumerate() {
+                let t = line.trim_start();
+                if t.starts_with("#[cfg(test)]") {
+                    break;
+                }
+                if !t.starts_with("//") {
+                    out.push((path.clone(), i + 1, line.to_string()));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn engines_do_no_terminal_file_or_environment_io() {
+    let forbidden = [
+        "std::fs",
+        "std::env",
+        "env::var",
+        "println!",
+        "eprintln!",
+        "print!(",
+        "eprint!(",
+        "io::stdout",
+        "io::stderr",
+        "io::stdin",
+        "File::",
+    ];
+    for engine in [
+        "search",
+        "cube333",
+        "cube444",
+        "square1",
+        "staged",
+        "distributed",
+    ] {
+        let mut lines = Vec::new();
+        code_lines(
+            &workspace().join("crates").join(engine).join("src"),
+            &mut lines,
+        );
+        assert!(lines.len() > 100, "{engine}: its sources were read");
+        for (path, n, line) in lines {
+            for f in forbidden {
+                assert!(
+                    !line.contains(f),
+                    "{}:{n}: an engine uses {f}: {line}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
