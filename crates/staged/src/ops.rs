@@ -1,7 +1,7 @@
 //! Finding pure operations of one orbit: sequences that cycle three of its
 //! slots (or twist two) and leave every orbit that must be kept as it was.
 //!
-//! Three searches, each only when the ones before found too little:
+//! Four searches, each only when the ones before found too little:
 //!
 //! 1. **Commutators of a sequence and a move.** If the slots two
 //!    sequences `X` and `Y` change meet in exactly one slot, their
@@ -20,6 +20,11 @@
 //!    the moves do to the kept orbits gives sequences that return them home
 //!    (Schreier's generators, `w(a) m w(a m)'`); those cycling three slots
 //!    of the orbit, and commutators of two meeting in one of its slots.
+//! 4. **Powers** (small puzzles): a commutator of a move and a short
+//!    sequence whose only cycle of length three is in the orbit, and whose
+//!    other cycles come home in a number of turns prime to 3, raised to
+//!    that number, is a pure 3-cycle: long, but found on deep-cut puzzles
+//!    where nothing else is.
 //!
 //! The orbit's slots may fall in several components the moves never mix;
 //! each gets operations of its own.
@@ -93,6 +98,9 @@ pub(crate) fn find_ops(
     }
     if !finder.has_cycles() {
         finder.kernel();
+    }
+    if !finder.has_cycles() && finder.small {
+        finder.powers();
     }
     finder.found
 }
@@ -219,6 +227,80 @@ impl<'a> Finder<'a> {
         }
         self.seen.insert(key);
         self.found.push(op);
+    }
+
+    /// Search 4 (small puzzles, where the others find no cycle): powers.
+    /// Commutators of a move and a sequence of one or two moves, however
+    /// their supports meet, each raised to the power that leaves a lone
+    /// 3-cycle ([`Finder::offer_power`]). Long (the power is a few dozen
+    /// turns of the commutator), but found where nothing else is: on
+    /// deep-cut puzzles such as the pentultimate no two moves' supports
+    /// meet in one or two slots, so refinement never starts.
+    fn powers(&mut self) {
+        let touching = self.touching.clone();
+        let mut starts: Vec<Vec<usize>> = touching.iter().map(|&m| vec![m]).collect();
+        let mut prefix = Vec::new();
+        canonical_sequences(self.model, &touching, 2, &mut prefix, &mut |seq: &[usize]| {
+            starts.push(seq.to_vec());
+            true
+        });
+        let mut work = 0u64;
+        for a in &touching {
+            for b in &starts {
+                let word = commutator(self.model, &[*a], b);
+                work += (word.len() * self.counted.len()) as u64;
+                if work > REFINE_WORK || self.satisfied() {
+                    return;
+                }
+                self.offer_power(&word);
+            }
+        }
+    }
+
+    /// Offers the power of `word` that is a 3-cycle of the orbit, if one
+    /// is: where the word cycles three of the orbit's slots and every
+    /// other cycle of counted slots (its twist included) comes home in a
+    /// number of turns prime to 3, that many turns leave the 3-cycle
+    /// alone. On deep-cut puzzles, where no two moves' supports meet in
+    /// one or two slots, commutators of moves have such cycle types.
+    fn offer_power(&mut self, word: &[usize]) {
+        let slots = self.changed(word);
+        let mut seen = vec![false; slots.len()];
+        let (mut three, mut period) = (0usize, 1u64);
+        for i in 0..slots.len() {
+            if seen[i] {
+                continue;
+            }
+            let (start, mut at, mut length, mut twist) = (slots[i], slots[i], 0u64, 0u64);
+            loop {
+                let j = slots.binary_search(&at).expect("a changed slot");
+                seen[j] = true;
+                let (to, tw) = self.model.follow(word, at);
+                length += 1;
+                twist += u64::from(tw);
+                at = to;
+                if at == start {
+                    break;
+                }
+            }
+            let oris = u64::from(self.model.oris[self.model.orbit_of[start as usize] as usize]);
+            if length == 3 && self.in_orbit(start) {
+                three += 1;
+                continue;
+            }
+            let cycle_period = length * (oris / gcd64(twist % oris.max(1), oris.max(1)));
+            if cycle_period % 3 == 0 {
+                return;
+            }
+            period = period / gcd64(period, cycle_period) * cycle_period;
+            if period * word.len() as u64 > REFINE_WORD as u64 * 4 {
+                return;
+            }
+        }
+        if three == 1 && period > 1 {
+            let power: Vec<usize> = word.iter().copied().cycle().take(word.len() * period as usize).collect();
+            self.offer(&power, false);
+        }
     }
 
     /// The counted slots `seq` changes (every one, in increasing order).
@@ -703,4 +785,12 @@ pub(crate) fn neutral(model: &Model, seq: &[usize], invariants: &[(bool, u8)]) -
         .all(|(k, &(parity, modulus))| {
             !(parity && odd[k]) && (modulus <= 1 || twist[k] % modulus as u32 == 0)
         })
+}
+
+fn gcd64(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd64(b, a % b)
+    }
 }
