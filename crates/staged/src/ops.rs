@@ -52,6 +52,10 @@ const REFINE_ROUNDS: usize = 4;
 const REFINE_WORD: usize = 96;
 /// Most slots the refinement follows through its words.
 const REFINE_WORK: u64 = 40_000_000;
+/// Powers of small support the fourth search keeps, and the most slots
+/// such a power may change.
+const POWER_POOL: usize = 400;
+const POWER_SUPPORT: u64 = 8;
 /// Most states of the kept orbits the kernel search walks.
 const KERNEL_STATES: usize = 200_000;
 /// Most kernel elements it pairs, and most of Schreier's generators it reads.
@@ -240,21 +244,121 @@ impl<'a> Finder<'a> {
         let touching = self.touching.clone();
         let mut starts: Vec<Vec<usize>> = touching.iter().map(|&m| vec![m]).collect();
         let mut prefix = Vec::new();
-        canonical_sequences(self.model, &touching, 2, &mut prefix, &mut |seq: &[usize]| {
-            starts.push(seq.to_vec());
-            true
-        });
+        canonical_sequences(
+            self.model,
+            &touching,
+            2,
+            &mut prefix,
+            &mut |seq: &[usize]| {
+                starts.push(seq.to_vec());
+                true
+            },
+        );
         let mut work = 0u64;
-        for a in &touching {
+        // Powers with a small support, for the second round.
+        let mut small: Vec<(Vec<usize>, Vec<u16>)> = Vec::new();
+        let mut actions: HashSet<Vec<(u16, u16, u8)>> = HashSet::new();
+        'pairs: for a in &touching {
             for b in &starts {
                 let word = commutator(self.model, &[*a], b);
                 work += (word.len() * self.counted.len()) as u64;
                 if work > REFINE_WORK || self.satisfied() {
+                    break 'pairs;
+                }
+                self.offer_power(&word);
+                if small.len() < POWER_POOL {
+                    for power in self.small_powers(&word) {
+                        let slots = self.changed(&power);
+                        let action: Vec<(u16, u16, u8)> = (slots.iter())
+                            .map(|&s| {
+                                let (to, tw) = self.model.follow(&power, s);
+                                (s, to, tw)
+                            })
+                            .collect();
+                        if !slots.is_empty() && actions.insert(action) {
+                            small.push((power, slots));
+                        }
+                    }
+                }
+            }
+        }
+        // Where no power is a lone 3-cycle: commutators of two powers of
+        // small support that meet in one or two slots (as refinement does
+        // with the moves' commutators). Not on orbits of four slots or
+        // fewer: there (the emperor pyraminx's tips) a piece rides with
+        // others, and twists finish it better than such long cycles.
+        if self.model.size[self.orbit] <= 4 {
+            return;
+        }
+        small.sort_by_key(|(w, s)| (s.len(), w.len()));
+        for i in 0..small.len() {
+            for j in i + 1..small.len() {
+                if self.has_cycles() {
                     return;
                 }
+                let ((a, sa), (b, sb)) = (&small[i], &small[j]);
+                let meet = sa.iter().filter(|x| sb.binary_search(x).is_ok()).count();
+                if meet == 0 || meet > 2 {
+                    continue;
+                }
+                let word = commutator(self.model, a, b);
+                work += (word.len() * self.counted.len()) as u64;
+                if work > 2 * REFINE_WORK {
+                    return;
+                }
+                self.offer(&word, false);
                 self.offer_power(&word);
             }
         }
+    }
+
+    /// The powers of `word` whose support on the counted slots is at most
+    /// [`POWER_SUPPORT`] slots (and not empty), each as a word: a power
+    /// turning every cycle whose period divides it home.
+    fn small_powers(&self, word: &[usize]) -> Vec<Vec<usize>> {
+        let slots = self.changed(word);
+        // (length, period) of each cycle.
+        let mut cycles: Vec<(u64, u64)> = Vec::new();
+        let mut seen = vec![false; slots.len()];
+        for i in 0..slots.len() {
+            if seen[i] {
+                continue;
+            }
+            let (start, mut at, mut length, mut twist) = (slots[i], slots[i], 0u64, 0u64);
+            loop {
+                let j = slots.binary_search(&at).expect("a changed slot");
+                seen[j] = true;
+                let (to, tw) = self.model.follow(word, at);
+                length += 1;
+                twist += u64::from(tw);
+                at = to;
+                if at == start {
+                    break;
+                }
+            }
+            let oris =
+                u64::from(self.model.oris[self.model.orbit_of[start as usize] as usize]).max(1);
+            cycles.push((length, length * (oris / gcd64(twist % oris, oris))));
+        }
+        let mut out = Vec::new();
+        let mut periods: Vec<u64> = cycles.iter().map(|c| c.1).collect();
+        periods.sort_unstable();
+        periods.dedup();
+        for &k in &periods {
+            let support: u64 = cycles.iter().filter(|c| k % c.1 != 0).map(|c| c.0).sum();
+            if support == 0 || support > POWER_SUPPORT || k as usize * word.len() > REFINE_WORD * 4
+            {
+                continue;
+            }
+            out.push(
+                word.iter()
+                    .copied()
+                    .cycle()
+                    .take(word.len() * k as usize)
+                    .collect(),
+            );
+        }
+        out
     }
 
     /// Offers the power of `word` that is a 3-cycle of the orbit, if one
@@ -298,7 +402,12 @@ impl<'a> Finder<'a> {
             }
         }
         if three == 1 && period > 1 {
-            let power: Vec<usize> = word.iter().copied().cycle().take(word.len() * period as usize).collect();
+            let power: Vec<usize> = word
+                .iter()
+                .copied()
+                .cycle()
+                .take(word.len() * period as usize)
+                .collect();
             self.offer(&power, false);
         }
     }
