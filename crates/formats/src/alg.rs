@@ -1,5 +1,8 @@
 //! Move notation as cubing.js reads it: parse, print, invert, expand, count.
 //!
+//! (Long because the reader, the tree and the writer of one notation belong
+//! together; its tests live in `alg/tests.rs`.)
+//!
 //! The grammar follows cubing.js's `Alg`: moves with layer prefixes and
 //! amounts (`R`, `U2'`, `2R`, `2-3Rw`, `x`, `Uv`, `U5`), groupings `(A)n`,
 //! commutators `[A, B]`, conjugates `[A: B]` (both may take an amount),

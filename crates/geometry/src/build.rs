@@ -1,5 +1,8 @@
 //! From a descriptor to stickers, pieces, orbits and turns.
 //!
+//! (Long because cutting, piece finding and turn images are one pass over
+//! the solid; its tests live in `build/tests.rs`.)
+//!
 //! The pipeline: replicate each cut over the solid's rotations into
 //! planes; group parallel planes into axes (each plane set splits space
 //! into slices); split face 0 into stickers by clipping it with every plane

@@ -1,5 +1,8 @@
 //! Pruning tables: exact distances of projected positions, four bits each.
 //!
+//! (Long because every pattern database kind shares the build, the store
+//! format and the probe code here.)
+//!
 //! A table is filled breadth-first from the goal over its projection's index
 //! space (forward from each new layer while the layer is small, then
 //! backward from the unvisited entries once that is cheaper), on as many

@@ -1,6 +1,9 @@
 //! Finding pure operations of one orbit: sequences that cycle three of its
 //! slots (or twist two) and leave every orbit that must be kept as it was.
 //!
+//! (Long because its four searches share one finder and are tried in order;
+//! each is a method of a few screens.)
+//!
 //! Four searches, each only when the ones before found too little:
 //!
 //! 1. **Commutators of a sequence and a move.** If the slots two

@@ -1,5 +1,8 @@
 //! The optimal solver's pruning tables: what bounds a view's distance.
 //!
+//! (Long because the table's layout, its build and its probes must agree
+//! bit for bit, and read best side by side.)
+//!
 //! The huge table is Kociemba's: the UD-slice-sorted coordinate's 788
 //! classes under the 16 symmetries that keep the UD axis, × twist (2187) ×
 //! flip (2048) = 3,529,433,088 entries. It is built as distances mod 3 at

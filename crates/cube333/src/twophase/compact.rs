@@ -1,6 +1,9 @@
 //! The compact tables: min2phase's projections of the phase-1 and
 //! phase-2 coordinates, reduced by symmetry, 4 bits an entry, built in
 //! memory in a fraction of a second.
+//!
+//! (Long because each projection's coordinates, symmetry reduction and
+//! bound are written out next to each other, as min2phase's are.)
 
 use super::*;
 
