@@ -1,11 +1,10 @@
-//! The options that say where pruning tables are kept, and the messages
-//! about them.
+//! The options that say where pruning tables are kept (their messages are
+//! `report`'s).
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::path::PathBuf;
+use std::sync::Arc;
 
-use twistor_core::store::{NoStore, StoreEvent, TableStore};
-use twistor_search::TableEvent;
+use twistor_core::store::{NoStore, TableStore};
 use twistor_store::{default_cache_dir, DirStore};
 
 /// The cache's size limit unless `--cache-limit` says otherwise, in MiB:
@@ -13,7 +12,6 @@ use twistor_store::{default_cache_dir, DirStore};
 const DEFAULT_CACHE_MIB: u64 = 8192;
 
 use crate::error::CliError;
-use crate::progress::Progress;
 
 /// Where tables are cached.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -67,74 +65,5 @@ impl CacheArgs {
             }
             None => default_cache_dir(),
         })
-    }
-}
-
-/// Tables this large (entries) get a line before they fill: at the fill
-/// rates measured here they take a second or more.
-const ANNOUNCED_ENTRIES: u64 = 1 << 27;
-
-/// Shows what happens to the tables: progress on the bar, store trouble on
-/// stderr, and one line naming a large table, its size and where it will
-/// be cached when it starts to fill.
-pub fn report_table_event(bar: &mut Progress, written_to: Option<&Path>, e: TableEvent) {
-    match e {
-        TableEvent::Filling(p) => {
-            if p.size >= ANNOUNCED_ENTRIES && !crate::progress::quiet() {
-                static ANNOUNCED: Mutex<Vec<String>> = Mutex::new(Vec::new());
-                let mut seen = ANNOUNCED.lock().unwrap_or_else(|e| e.into_inner());
-                if !seen.contains(&p.table) {
-                    seen.push(p.table.clone());
-                    let place = match written_to {
-                        Some(dir) => format!("it will be cached in {}", dir.display()),
-                        None => "it will not be cached".to_string(),
-                    };
-                    bar.println(&format!(
-                        "table {}: filling {} entries ({:.0} MiB); {place}",
-                        p.table,
-                        p.size,
-                        p.size as f64 / 2.0 / f64::from(1 << 20)
-                    ));
-                }
-            }
-            bar.message(&format!(
-                "table {}: depth {} ({} of {} entries)",
-                p.table, p.depth, p.reached, p.size
-            ))
-        }
-        TableEvent::Hashing { depth, entries } => bar.message(&format!(
-            "hashing positions within {depth} moves into {entries} entries"
-        )),
-        TableEvent::Store(e) => match e {
-            StoreEvent::Rejected {
-                location, error, ..
-            } => {
-                bar.finish();
-                eprintln!(
-                    "twistor: cached table {} is unusable ({error}); rebuilding it",
-                    location.unwrap_or_default()
-                );
-            }
-            StoreEvent::SaveFailed { error, .. } => {
-                bar.finish();
-                eprintln!("twistor: could not cache a table: {error}");
-            }
-            // The display stays: a long build shows its progress on it.
-            StoreEvent::Building { .. } => {
-                bar.suspend(|| crate::commands::cube333::report_store_event(e))
-            }
-            StoreEvent::Progress {
-                key,
-                step,
-                done,
-                total,
-            } => bar.message(&crate::commands::cube333::build_progress(
-                &key.name, step, done, total,
-            )),
-            StoreEvent::Built { .. } => {
-                bar.suspend(|| crate::commands::cube333::report_store_event(e))
-            }
-            StoreEvent::Loaded { .. } | StoreEvent::Saved { .. } => {}
-        },
     }
 }

@@ -13,6 +13,7 @@ mod machine;
 mod moves;
 mod progress;
 mod puzzle_source;
+mod report;
 mod target;
 mod timing;
 

@@ -166,3 +166,62 @@ fn engines_do_no_terminal_file_or_environment_io() {
         }
     }
 }
+
+#[test]
+fn the_cli_modules_import_in_no_circle() {
+    // Module → the modules of the CLI it names (`crate::x`,
+    // `crate::commands::y`).
+    let src = workspace().join("crates/cli/src");
+    let mut graph: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut files = Vec::new();
+    code_lines(&src, &mut files);
+    for (path, _, line) in &files {
+        let rel = path.strip_prefix(&src).unwrap().with_extension("");
+        let name = rel.to_string_lossy().replace('/', "::");
+        let name = name.trim_end_matches("::mod").to_string();
+        for part in line.split("crate::").skip(1) {
+            let path: Vec<&str> = part
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .next()
+                .unwrap_or("")
+                .split("::")
+                .collect();
+            let target = match path.as_slice() {
+                ["commands", m, ..] if !m.is_empty() => format!("commands::{m}"),
+                [m, ..] if !m.is_empty() => m.to_string(),
+                _ => continue,
+            };
+            if target != name && !target.starts_with(char::is_uppercase) {
+                let deps = graph.entry(name.clone()).or_default();
+                if !deps.contains(&target) {
+                    deps.push(target);
+                }
+            }
+        }
+    }
+    assert!(graph.len() > 10, "the CLI's modules were read: {graph:?}");
+    // Depth-first search for a back edge.
+    fn visit(
+        n: &str,
+        graph: &BTreeMap<String, Vec<String>>,
+        state: &mut BTreeMap<String, u8>,
+        stack: &mut Vec<String>,
+    ) {
+        match state.get(n) {
+            Some(2) => return,
+            Some(1) => panic!("an import circle: {} → {n}", stack.join(" → ")),
+            _ => {}
+        }
+        state.insert(n.to_string(), 1);
+        stack.push(n.to_string());
+        for m in graph.get(n).into_iter().flatten() {
+            visit(m, graph, state, stack);
+        }
+        stack.pop();
+        state.insert(n.to_string(), 2);
+    }
+    let mut state = BTreeMap::new();
+    for n in graph.keys() {
+        visit(n, &graph, &mut state, &mut Vec::new());
+    }
+}

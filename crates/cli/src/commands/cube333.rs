@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use twistor_core::random::SeededRng;
 use twistor_core::store::StoreEvent;
 use twistor_cube333::{
-    solve_two_phase as solve, solve_two_phase_batch as solve_batch, OptimalOptions,
-    OptimalProgress, OptimalSolver, OptimalTableKind, TwoPhaseOptions, TwoPhaseTables,
+    solve_two_phase as solve, solve_two_phase_batch as solve_batch, OptimalOptions, OptimalSolver,
+    OptimalTableKind, TwoPhaseOptions, TwoPhaseTables,
 };
 use twistor_tools::portfolio::{optimal_table_for, two_phase_tables_for};
 
@@ -27,6 +27,7 @@ use crate::cache::CacheArgs;
 use crate::error::{CliError, CliResult};
 use crate::load::{read_text, shorten};
 use crate::progress::Progress;
+use crate::report::{optimal_progress, reporter, table_size};
 
 /// Arguments of `twistor 333`.
 #[derive(clap::Args)]
@@ -213,110 +214,6 @@ pub fn run(args: Cube333Args) -> CliResult {
     }
 }
 
-/// An optimal-solver table's size as a person reads it ("1.34 GB").
-pub(crate) fn table_size(kind: OptimalTableKind) -> String {
-    if kind.bytes() >= 1_000_000_000 {
-        format!("{:.2} GB", kind.bytes() as f64 / 1e9)
-    } else {
-        format!("{} MB", kind.bytes() / 1_000_000)
-    }
-}
-
-/// A table build's progress as the display shows it.
-pub fn build_progress(table: &str, step: &str, done: u64, total: u64) -> String {
-    format!(
-        "table {table}: building, {step}: {}%",
-        done * 100 / total.max(1)
-    )
-}
-
-/// Prints a table event on stderr (loads are silent).
-pub fn report_store_event(e: StoreEvent) {
-    reporter(false)(e)
-}
-
-/// Prints table events on stderr, one line each; loads are silent unless
-/// `verbose`.
-fn reporter(verbose: bool) -> impl FnMut(StoreEvent) {
-    // A long build's display, drawn on a terminal while it runs.
-    let mut bar: Option<Progress> = None;
-    move |e| match e {
-        StoreEvent::Progress {
-            key,
-            step,
-            done,
-            total,
-        } => {
-            let bar = bar.get_or_insert_with(Progress::stderr);
-            bar.message(&build_progress(&key.name, step, done, total));
-        }
-        StoreEvent::Loaded {
-            key,
-            location,
-            bytes,
-        } => {
-            if verbose {
-                note!(
-                    "table {}: loaded {} ({:.1} MB)",
-                    key.name,
-                    location.unwrap_or_default(),
-                    bytes as f64 / 1e6
-                );
-            }
-        }
-        StoreEvent::Rejected {
-            key,
-            location,
-            error,
-        } => {
-            eprintln!(
-                "twistor: table file {} ({}) not used: {error}; rebuilding",
-                location.unwrap_or_default(),
-                key.name
-            );
-        }
-        StoreEvent::Building {
-            key,
-            location,
-            bytes,
-        } => {
-            let place = location
-                .map(|p| format!("; it will be cached in {p}"))
-                .unwrap_or_else(|| "; it will not be cached".to_string());
-            note!(
-                "table {}: building {:.1} MB (once; can take a while){place}",
-                key.name,
-                bytes as f64 / 1e6
-            );
-        }
-        StoreEvent::Built {
-            key,
-            bytes,
-            elapsed,
-        } => {
-            bar = None;
-            note!(
-                "table {}: built in {:.1} s ({:.1} MB)",
-                key.name,
-                elapsed.as_secs_f64(),
-                bytes as f64 / 1e6
-            );
-        }
-        StoreEvent::Saved { key, location, .. } => {
-            if verbose {
-                note!(
-                    "table {}: saved to {}",
-                    key.name,
-                    location.unwrap_or_default()
-                );
-            }
-        }
-        StoreEvent::SaveFailed { key, error } => {
-            eprintln!("twistor: could not save table {}: {error}", key.name);
-        }
-    }
-}
-
 /// Optimal-search options that show the search's depth, branches and
 /// node rate on `bar` (when it is drawn).
 fn optimal_options(bar: &Progress) -> OptimalOptions {
@@ -324,25 +221,6 @@ fn optimal_options(bar: &Progress) -> OptimalOptions {
         progress: bar.handle().map(optimal_progress),
         ..OptimalOptions::default()
     }
-}
-
-/// A progress callback for the optimal 3x3x3 search that shows its depth,
-/// branches and node rate on `handle`.
-pub fn optimal_progress(
-    handle: indicatif::ProgressBar,
-) -> std::sync::Arc<dyn Fn(OptimalProgress) + Send + Sync> {
-    let t0 = Instant::now();
-    std::sync::Arc::new(move |p: OptimalProgress| {
-        let secs = t0.elapsed().as_secs_f64().max(1e-9);
-        handle.set_message(format!(
-            "optimal search: depth {}, {}/{} branches, {:.1} M nodes ({:.1} M/s)",
-            p.depth,
-            p.prefixes_done,
-            p.prefixes,
-            p.nodes as f64 / 1e6,
-            p.nodes as f64 / secs / 1e6
-        ));
-    })
 }
 
 fn parse_cube(s: &str) -> Result<CubieCube, String> {
@@ -553,7 +431,7 @@ fn run_solve(a: SolveArgs) -> CliResult {
                 s.nodes
             );
         }
-        return crate::commands::solve::batch_result(unreadable);
+        return crate::report::batch_result(unreadable);
     }
     let tables = two_phase_tables(a.tables, a.memory, &*store, cubes.len(), &mut report);
     let sopts = TwoPhaseOptions {
@@ -587,7 +465,7 @@ fn run_solve(a: SolveArgs) -> CliResult {
     if failures > 0 {
         return Err(CliError::failure(format!("{failures} cube(s) not solved")));
     }
-    crate::commands::solve::batch_result(unreadable)
+    crate::report::batch_result(unreadable)
 }
 
 fn bench_cubes(a: &BenchArgs) -> Result<Vec<CubieCube>, CliError> {

@@ -8,11 +8,12 @@ use twistor_geometry::svg::SvgOptions;
 use twistor_tools::picture::Drawing;
 use twistor_tools::sheet::{scramble_sheet, SheetEntry};
 
-use crate::cache::{report_table_event, CacheArgs};
+use crate::cache::CacheArgs;
 use crate::commands::algio::emit;
 use crate::commands::random::SeedArg;
 use crate::error::{CliError, CliResult};
 use crate::progress::Progress;
+use crate::report::report_table_event;
 
 /// Arguments of `twistor scramble`.
 #[derive(clap::Args)]

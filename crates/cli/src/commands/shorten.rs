@@ -7,12 +7,13 @@ use twistor_search::{Metric, SaveGrown, SolverOptions, TableEvent};
 use twistor_tools::sequence::{MoveTable, MOVE_LIMIT};
 use twistor_tools::shorten::{ShortenOptions, Shortener};
 
-use crate::cache::{report_table_event, CacheArgs};
+use crate::cache::CacheArgs;
 use crate::commands::algio::{alg_error, alg_moves, emit_moves, for_each_alg};
 use crate::error::{CliError, CliResult};
 use crate::moves::{move_set, MoveSubset};
 use crate::progress::Progress;
 use crate::puzzle_source::PuzzleSource;
+use crate::report::report_table_event;
 
 /// Arguments of `twistor shorten`.
 #[derive(clap::Args)]

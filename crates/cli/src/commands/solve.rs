@@ -17,12 +17,13 @@ use twistor_tools::portfolio::{
 };
 use twistor_tools::ToolError;
 
-use crate::cache::{report_table_event, CacheArgs};
+use crate::cache::CacheArgs;
 use crate::error::{CliError, CliResult};
 use crate::load::{parse_alg, read_text, shorten};
 use crate::moves::{move_set, MoveSubset};
 use crate::progress::Progress;
 use crate::puzzle_source::PuzzleSource;
+use crate::report::{batch_result, report_table_event};
 use crate::target::load_goal;
 
 /// Arguments of `twistor solve`.
@@ -185,7 +186,7 @@ pub fn run(args: SolveArgs) -> CliResult {
         },
         symmetry: !args.no_symmetry,
         store: args.cache.store()?,
-        optimal_progress: optimal_bar.map(crate::commands::cube333::optimal_progress),
+        optimal_progress: optimal_bar.map(crate::report::optimal_progress),
         stages,
     };
     let mut shown = Shown {
@@ -408,7 +409,7 @@ impl Shown {
                     note!(
                         "  (the {} table, {}: no -M was given and {:.1} GiB is free; -M 512 keeps to the phase-1 table)",
                         table.title(),
-                        crate::commands::cube333::table_size(table),
+                        crate::report::table_size(table),
                         free as f64 / (1u64 << 30) as f64
                     );
                 }
@@ -579,17 +580,6 @@ fn unreachable_line(label: &str, name: &Option<String>, json: bool, any_rotation
         outln!("{v}");
     } else {
         outln!("# unreachable with these moves");
-    }
-}
-
-/// Exit code 2 at the end of a batch in which some entries could not be read.
-pub fn batch_result(unreadable: usize) -> CliResult {
-    if unreadable == 0 {
-        Ok(())
-    } else {
-        Err(CliError::input(format!(
-            "{unreadable} position(s) could not be read (see above); the others were solved"
-        )))
     }
 }
 
