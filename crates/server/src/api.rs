@@ -181,7 +181,7 @@ pub async fn puzzles() -> Json<Value> {
         .iter()
         .map(|(n, _)| *n)
         .collect();
-    names.extend(["clock", "square1", "redi_cube", "loopover", "tri_quad"]);
+    names.extend(twistor_tools::handmade::ids());
     // Each puzzle's main event (the first listed for it: 333 for the
     // 3x3x3, not 333bf), for the page to offer.
     let mut event_of = serde_json::Map::new();

@@ -29,24 +29,17 @@ use crate::random::RandomStates;
 use crate::scramble::{Event, ScrambleOptions, Scrambler};
 use crate::ToolError;
 
-/// The puzzles besides PuzzleGeometry's 72 names: the hand-written ones
-/// and cubing.js's own ids.
-pub const EXTRA_PUZZLES: &[&str] = &[
-    "clock",
-    "square1",
-    "redi_cube",
-    "loopover",
-    "tri_quad",
-    "kilominx",
-    "baby_fto",
-];
-
-/// Every puzzle the sweep knows, in its order.
+/// Every puzzle the sweep knows, in its order: PuzzleGeometry's 72 names,
+/// the hand-written puzzles ([`crate::handmade::PUZZLES`]), then
+/// cubing.js's own ids built from geometry (`kilominx`, `baby_fto`).
 pub fn all_puzzles() -> Vec<String> {
     NAMED_PUZZLES
         .iter()
-        .map(|(n, _)| n.to_string())
-        .chain(EXTRA_PUZZLES.iter().map(|n| n.to_string()))
+        .map(|(n, _)| *n)
+        .chain(crate::handmade::ids())
+        .chain(crate::catalog::DESCRIPTORS.iter().map(|(n, _)| *n))
+        .chain(["baby_fto"])
+        .map(str::to_string)
         .collect()
 }
 

@@ -85,17 +85,13 @@ pub const ALIASES: &[(&str, &str)] = &[
 /// name for.
 pub const DESCRIPTORS: &[(&str, &str)] = &[("kilominx", "d f 0.56")];
 
-/// Names of the puzzles cubing.js defines by hand and twistor models in
-/// [`crate::handmade`], and the cubing.js id each stands for (the WCA's
-/// `sq1` is cubing.js's `square1`).
-pub const HANDMADE: &[(&str, &str)] = &[
-    ("clock", "clock"),
-    ("sq1", "square1"),
-    ("square1", "square1"),
-    ("redi_cube", "redi_cube"),
-    ("loopover", "loopover"),
-    ("tri_quad", "tri_quad"),
-];
+/// Each name of a hand-written puzzle ([`crate::handmade::PUZZLES`]: its
+/// id and its aliases) with the cubing.js id it stands for.
+fn handmade_names() -> impl Iterator<Item = (&'static str, &'static str)> {
+    crate::handmade::PUZZLES.iter().flat_map(|h| {
+        std::iter::once((h.id, h.id)).chain(h.aliases.iter().map(move |&a| (a, h.id)))
+    })
+}
 
 /// cubing.js puzzle ids whose definitions are not PuzzleGeometry's and
 /// that twistor has no model of yet.
@@ -120,10 +116,7 @@ pub fn resolve(name: &str) -> Resolved {
         return Resolved::Descriptor { name, descriptor };
     }
     let underscored = lower.replace(' ', "_");
-    if let Some(&(_, id)) = HANDMADE
-        .iter()
-        .find(|(a, _)| *a == lower || *a == underscored)
-    {
+    if let Some((_, id)) = handmade_names().find(|(a, _)| *a == lower || *a == underscored) {
         return Resolved::Handmade(id);
     }
     if let Some(&(id, what)) = NOT_MODELLED.iter().find(|(a, _)| *a == lower) {
@@ -139,7 +132,7 @@ pub fn all_names() -> Vec<String> {
     let mut names: Vec<String> = NAMED_PUZZLES.iter().map(|(n, _)| n.to_string()).collect();
     names.extend(ALIASES.iter().map(|(a, _)| a.to_string()));
     names.extend(DESCRIPTORS.iter().map(|(a, _)| a.to_string()));
-    names.extend(HANDMADE.iter().map(|(a, _)| a.to_string()));
+    names.extend(handmade_names().map(|(a, _)| a.to_string()));
     names.extend(NOT_MODELLED.iter().map(|(a, _)| a.to_string()));
     names
 }
@@ -426,14 +419,11 @@ mod tests {
         assert_eq!(resolve("redi cube"), Resolved::Handmade("redi_cube"));
         assert_eq!(resolve("loopover"), Resolved::Handmade("loopover"));
         assert_eq!(resolve("tri_quad"), Resolved::Handmade("tri_quad"));
-        for (name, id) in HANDMADE {
+        for (name, id) in handmade_names() {
             assert_eq!(resolve(name), Resolved::Handmade(id), "{name}");
             let puzzle = crate::handmade::definition(id).expect("a model");
-            assert_eq!(puzzle.name(), *id);
-        }
-        for id in crate::handmade::IDS {
-            assert!(HANDMADE.iter().any(|(_, i)| i == id), "{id}");
-            assert!(!NOT_MODELLED.iter().any(|(i, _)| i == id), "{id}");
+            assert_eq!(puzzle.name(), id);
+            assert!(!NOT_MODELLED.iter().any(|(i, _)| *i == id), "{id}");
         }
         match resolve("sqare1") {
             Resolved::Unknown { suggestions } => assert_eq!(suggestions[0], "square1"),

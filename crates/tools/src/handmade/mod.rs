@@ -30,22 +30,57 @@ mod tri_quad;
 use twistor_core::{Layout, MoveDef, MoveKind, Orbit, PatternOrbit, Puzzle, Transformation};
 use twistor_formats::{alg::Alg, resolve::alg_transformation};
 
-/// The cubing.js puzzle ids twistor models here, as cubing.js spells them.
-pub const IDS: &[&str] = &["clock", "square1", "redi_cube", "loopover", "tri_quad"];
+/// One hand-written puzzle: the registry entry that is all the rest of
+/// twistor needs (names, the command line's and the server's lists, the
+/// solve-all sweep). Adding a puzzle is an entry here and its module.
+pub struct Handmade {
+    /// Its cubing.js id, as cubing.js spells it.
+    pub id: &'static str,
+    /// Other names people give it (`sq1`, the WCA's id for `square1`).
+    pub aliases: &'static [&'static str],
+    build: fn() -> Puzzle,
+}
+
+/// The cubing.js puzzles defined by hand that twistor models.
+pub const PUZZLES: &[Handmade] = &[
+    Handmade {
+        id: "clock",
+        aliases: &[],
+        build: clock::definition,
+    },
+    Handmade {
+        id: "square1",
+        aliases: &["sq1"],
+        build: square1::definition,
+    },
+    Handmade {
+        id: "redi_cube",
+        aliases: &[],
+        build: redi_cube::definition,
+    },
+    Handmade {
+        id: "loopover",
+        aliases: &[],
+        build: loopover::definition,
+    },
+    Handmade {
+        id: "tri_quad",
+        aliases: &[],
+        build: tri_quad::definition,
+    },
+];
+
+/// The ids of [`PUZZLES`], in order.
+pub fn ids() -> impl Iterator<Item = &'static str> {
+    PUZZLES.iter().map(|h| h.id)
+}
 
 /// twistor's definition of the hand-written cubing.js puzzle `id` (`clock`,
-/// `square1`, ...; see [`IDS`]): the same orbits, piece numbering, start
-/// and moves (base and derived, by the same names) as cubing.js 0.63.4's.
-/// `None` for any other id.
+/// `square1`, ...; see [`PUZZLES`]): the same orbits, piece numbering,
+/// start and moves (base and derived, by the same names) as cubing.js
+/// 0.63.4's. `None` for any other id.
 pub fn definition(id: &str) -> Option<Puzzle> {
-    match id {
-        "clock" => Some(clock::definition()),
-        "square1" => Some(square1::definition()),
-        "redi_cube" => Some(redi_cube::definition()),
-        "loopover" => Some(loopover::definition()),
-        "tri_quad" => Some(tri_quad::definition()),
-        _ => None,
-    }
+    PUZZLES.iter().find(|h| h.id == id).map(|h| (h.build)())
 }
 
 /// One orbit's part of a move, in cubing.js's (and twistor's) state
