@@ -49,6 +49,8 @@
 #![forbid(unsafe_code)]
 
 mod cluster;
+
+pub use cluster::ConnectError;
 mod shard;
 
 use std::cell::RefCell;
@@ -190,9 +192,13 @@ pub enum DistributedError {
     /// The options make no run.
     #[error("{0}")]
     Options(String),
-    /// Timely could not start (an address in use, a process unreachable).
+    /// Timely could not start (it says why only in words).
     #[error("timely could not start: {0}")]
     Start(String),
+    /// This process could not join the cluster (an address in use, a
+    /// process unreachable).
+    #[error("could not join the cluster")]
+    Connect(#[from] cluster::ConnectError),
     /// A worker thread failed.
     #[error("a worker failed: {0}")]
     Worker(String),
@@ -290,17 +296,20 @@ pub fn enumerate(
         progress,
     };
     let (builders, guard) = match &options.processes {
-        Processes::One if workers == 1 => timely::CommunicationConfig::Thread.try_build(),
-        Processes::One => timely::CommunicationConfig::Process(workers).try_build(),
+        Processes::One if workers == 1 => timely::CommunicationConfig::Thread
+            .try_build()
+            .map_err(DistributedError::Start)?,
+        Processes::One => timely::CommunicationConfig::Process(workers)
+            .try_build()
+            .map_err(DistributedError::Start)?,
         Processes::Cluster { process, addresses } => cluster::connect(
             addresses,
             *process,
             workers,
             options.connect_timeout,
             &*run.progress,
-        ),
-    }
-    .map_err(DistributedError::Start)?;
+        )?,
+    };
     let guards = timely::execute::execute_from(
         builders,
         guard,

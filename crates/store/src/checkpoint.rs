@@ -125,7 +125,7 @@ impl CheckpointStore for FileCheckpoint {
                 return Err(corrupt("the header is too long"));
             }
         }
-        let header = CheckpointHeader::from_lines(&lines).map_err(|e| corrupt(&e))?;
+        let header = CheckpointHeader::from_lines(&lines).map_err(|e| corrupt(&e.to_string()))?;
         // The words fill the file between the header and the checksum.
         let len = std::fs::metadata(path)
             .map_err(|e| io_error(path, e))?

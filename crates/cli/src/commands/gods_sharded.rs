@@ -114,7 +114,7 @@ pub(super) fn run(args: &GodsArgs, puzzle: &Puzzle, moves: &MoveSet, workers: us
             | twistor_distributed::DistributedError::Options(_)
             | twistor_distributed::DistributedError::NoCheckpoint { .. }
             | twistor_distributed::DistributedError::BadCheckpoint { .. } => CliError::input(e),
-            _ => CliError::failure(e),
+            _ => CliError::failure(crate::error::with_causes(&e)),
         })?;
     let total: u64 = report.counts.iter().sum();
     let diameter = report.counts.len() - 1;

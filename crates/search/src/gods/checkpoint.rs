@@ -107,6 +107,23 @@ pub enum CheckpointError {
     TooManyDepths,
 }
 
+/// What is wrong with a checkpoint's header.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HeaderError {
+    /// A line the header must have is missing.
+    #[error("no {line} line")]
+    Missing {
+        /// The line's key.
+        line: &'static str,
+    },
+    /// A line's value does not read.
+    #[error("bad {field}")]
+    Bad {
+        /// The field.
+        field: &'static str,
+    },
+}
+
 /// Where an enumeration keeps its checkpoints.
 pub trait CheckpointStore: Send {
     /// Replaces the stored checkpoint by this header and these words.
@@ -138,26 +155,27 @@ impl CheckpointHeader {
 
     /// Reads a header from its lines (without their newlines, up to but
     /// not including `end`); `Err` says what is wrong.
-    pub fn from_lines(lines: &[String]) -> Result<CheckpointHeader, String> {
+    pub fn from_lines(lines: &[String]) -> Result<CheckpointHeader, HeaderError> {
         let fields: Vec<(&str, &str)> = lines
             .iter()
             .map(|l| l.split_once(' ').unwrap_or((l.as_str(), "")))
             .collect();
-        let get = |k: &str| {
+        let get = |line: &'static str| {
             fields
                 .iter()
-                .find(|(key, _)| *key == k)
+                .find(|(key, _)| *key == line)
                 .map(|(_, v)| *v)
-                .ok_or_else(|| format!("no {k} line"))
+                .ok_or(HeaderError::Missing { line })
         };
+        let bad = |field: &'static str| move |_| HeaderError::Bad { field };
         Ok(CheckpointHeader {
-            version: get(MAGIC)?.parse().map_err(|_| "bad version")?,
+            version: get(MAGIC)?.parse().map_err(bad("version"))?,
             fingerprint: u64::from_str_radix(get("fingerprint")?, 16)
-                .map_err(|_| "bad fingerprint")?,
+                .map_err(bad("fingerprint"))?,
             puzzle: get("puzzle")?.to_string(),
             moves: get("moves")?.to_string(),
             options: get("options")?.to_string(),
-            depth: get("depth")?.parse().map_err(|_| "bad depth")?,
+            depth: get("depth")?.parse().map_err(bad("depth"))?,
         })
     }
 }

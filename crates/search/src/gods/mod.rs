@@ -36,7 +36,7 @@ mod sorted;
 mod symmetry;
 
 pub use checkpoint::{
-    CheckpointChecksum, CheckpointError, CheckpointHeader, CheckpointStore,
+    CheckpointChecksum, CheckpointError, CheckpointHeader, CheckpointStore, HeaderError,
     CHECKPOINT_FORMAT_VERSION,
 };
 pub use cosets::{merge_cosets, CosetClass, CosetCounts, CosetSpace};
