@@ -2,16 +2,9 @@
 //! hold a colour (ranked in colex order), and permutations of 12 ranked
 //! by their Lehmer code.
 
-/// C(n, k) for n ≤ 24.
+/// C(n, k) for n ≤ 24: the core's kernel, in this crate's integer type.
 pub(crate) fn binomial(n: usize, k: usize) -> usize {
-    if k > n {
-        return 0;
-    }
-    let mut r = 1usize;
-    for i in 0..k {
-        r = r * (n - i) / (i + 1);
-    }
-    r
+    twistor_core::index::binomial(n as u64, k as u64).map_or(0, |b| b as usize)
 }
 
 /// Binomials C(n, k) for n < 25, k < 9, as a lookup table.

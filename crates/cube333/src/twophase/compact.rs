@@ -386,11 +386,10 @@ pub(super) fn comb_rank(perm: &[u8]) -> u8 {
     rank as u8
 }
 
+/// `n` choose `k` (0 when `k > n`): the core's kernel, in this crate's
+/// integer type (the arguments here are at most 12).
 pub(crate) fn binomial(n: usize, k: usize) -> usize {
-    if k > n {
-        return 0;
-    }
-    (0..k).fold(1, |r, i| r * (n - i) / (i + 1))
+    twistor_core::index::binomial(n as u64, k as u64).map_or(0, |b| b as usize)
 }
 
 /// Solves expected before the full tables pay for building them (9 s
