@@ -6,9 +6,9 @@
 //! ([`sticker_faces`](crate::svg::sticker_faces) colours every sticker); a move is animated by turning the stickers of
 //! its slices about the axis by its angle, then showing the next
 //! position's colours. That a turn by the angle [`TurnPart::angle`] about
-//! [`Axis::normal`] carries each sticker onto the one whose colour it takes
-//! is checked against the permutation model in this module's tests, for
-//! every move of several puzzles.
+//! [`Axis::normal`](crate::Axis::normal) carries each sticker onto the
+//! one whose colour it takes is checked against the permutation model in
+//! this module's tests, for every move of several puzzles.
 //!
 //! ```
 //! use twistor_geometry::{build, view, PuzzleOptions};

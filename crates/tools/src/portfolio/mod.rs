@@ -14,7 +14,7 @@
 //!   [`GENERIC_FIRST_SECS`] (it solves short positions sooner). The
 //!   dedicated solver starts with its phase-1 table and builds the huge
 //!   one (1.34 GB) only for a position that needs it and only when memory
-//!   allows. Where the planner's [estimate](estimate) puts the search out
+//!   allows. Where the planner's [estimate] puts the search out
 //!   of reach (a 4x4x4, a megaminx), a position gets a probe of a few
 //!   million nodes — a shallow one is still answered optimally — and is
 //!   otherwise reported as [`Outcome::OutOfReach`] at once.
