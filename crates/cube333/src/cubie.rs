@@ -296,7 +296,12 @@ impl CubieCube {
         let mut seen = [0u8; 12];
         for &c in &self.cp {
             if c as usize >= 8 {
-                return Err(CubeError::BadPiece(format!("corner id {c} out of range")));
+                return Err(CubeError::BadPiece {
+                    kind: "corner",
+                    what: "id",
+                    value: c,
+                    limit: 8,
+                });
             }
             seen[c as usize] += 1;
         }
@@ -311,7 +316,12 @@ impl CubieCube {
         let mut seen = [0u8; 12];
         for &e in &self.ep {
             if e as usize >= 12 {
-                return Err(CubeError::BadPiece(format!("edge id {e} out of range")));
+                return Err(CubeError::BadPiece {
+                    kind: "edge",
+                    what: "id",
+                    value: e,
+                    limit: 12,
+                });
             }
             seen[e as usize] += 1;
         }
@@ -323,15 +333,21 @@ impl CubieCube {
                 });
             }
         }
-        if self.co.iter().any(|&o| o >= 3) {
-            return Err(CubeError::BadPiece(
-                "corner orientation out of range 0..3".into(),
-            ));
+        if let Some(&o) = self.co.iter().find(|&&o| o >= 3) {
+            return Err(CubeError::BadPiece {
+                kind: "corner",
+                what: "orientation",
+                value: o,
+                limit: 3,
+            });
         }
-        if self.eo.iter().any(|&o| o >= 2) {
-            return Err(CubeError::BadPiece(
-                "edge orientation out of range 0..2".into(),
-            ));
+        if let Some(&o) = self.eo.iter().find(|&&o| o >= 2) {
+            return Err(CubeError::BadPiece {
+                kind: "edge",
+                what: "orientation",
+                value: o,
+                limit: 2,
+            });
         }
         let twist: u32 = self.co.iter().map(|&o| o as u32).sum::<u32>() % 3;
         if twist != 0 {

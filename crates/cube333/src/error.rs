@@ -68,8 +68,17 @@ pub enum CubeError {
     #[error("corner and edge permutations have different parity (two pieces are swapped)")]
     Parity,
     /// A piece id or orientation is out of range.
-    #[error("{0}")]
-    BadPiece(String),
+    #[error("{kind} {what} {value} out of range 0..{limit}")]
+    BadPiece {
+        /// `corner` or `edge`.
+        kind: &'static str,
+        /// `id` or `orientation`.
+        what: &'static str,
+        /// The value found.
+        value: u8,
+        /// The bound it must be below.
+        limit: u8,
+    },
     /// A move sequence cannot be read.
     #[error("column {column}: {message}")]
     Alg {

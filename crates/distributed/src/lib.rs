@@ -189,9 +189,28 @@ pub enum DistributedError {
         /// The limit.
         limit: u64,
     },
-    /// The options make no run.
-    #[error("{0}")]
-    Options(String),
+    /// No workers were asked for.
+    #[error("at least one worker is needed")]
+    NoWorkers,
+    /// This process's number is not among the cluster's addresses.
+    #[error("process {process} is not among the {addresses} addresses")]
+    NoSuchProcess {
+        /// The number given.
+        process: usize,
+        /// How many addresses there are.
+        addresses: usize,
+    },
+    /// Resuming was asked for without a store to resume from.
+    #[error("resuming needs a checkpoint store")]
+    ResumeWithoutStore,
+    /// Too few workers for shards that fit 32-bit offsets.
+    #[error("{positions} positions make shards of more than 2^32; use at least {workers} workers in all")]
+    TooFewWorkers {
+        /// Positions to shard.
+        positions: u64,
+        /// The fewest workers that fit.
+        workers: u64,
+    },
     /// Timely could not start (it says why only in words).
     #[error("timely could not start: {0}")]
     Start(String),
@@ -244,35 +263,30 @@ pub fn enumerate(
 ) -> Result<DistributedReport, DistributedError> {
     let workers = options.workers;
     if workers == 0 {
-        return Err(DistributedError::Options(
-            "at least one worker is needed".into(),
-        ));
+        return Err(DistributedError::NoWorkers);
     }
     let processes = match &options.processes {
         Processes::One => 1,
         Processes::Cluster { process, addresses } => {
             if *process >= addresses.len() {
-                return Err(DistributedError::Options(format!(
-                    "process {process} is not among the {} addresses",
-                    addresses.len()
-                )));
+                return Err(DistributedError::NoSuchProcess {
+                    process: *process,
+                    addresses: addresses.len(),
+                });
             }
             addresses.len()
         }
     };
     if options.resume && store.is_none() {
-        return Err(DistributedError::Options(
-            "resuming needs a checkpoint store".into(),
-        ));
+        return Err(DistributedError::ResumeWithoutStore);
     }
     let shards = workers * processes;
     let layout = ShardLayout::new(index.size(), shards);
     if layout.shard_len > 1 << 32 {
-        return Err(DistributedError::Options(format!(
-            "{} positions make shards of more than 2^32; use at least {} workers in all",
-            index.size(),
-            index.size().div_ceil(1 << 32)
-        )));
+        return Err(DistributedError::TooFewWorkers {
+            positions: index.size(),
+            workers: index.size().div_ceil(1 << 32),
+        });
     }
     let memory = Shard::bytes(layout.shard_len) * workers as u64 + index.memory();
     if memory > options.memory_limit {

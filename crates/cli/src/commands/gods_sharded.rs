@@ -111,7 +111,10 @@ pub(super) fn run(args: &GodsArgs, puzzle: &Puzzle, moves: &MoveSet, workers: us
     let report = twistor_distributed::enumerate(Arc::new(index), &options, store, progress)
         .map_err(|e| match e {
             twistor_distributed::DistributedError::NotEnoughMemory { .. }
-            | twistor_distributed::DistributedError::Options(_)
+            | twistor_distributed::DistributedError::NoWorkers
+            | twistor_distributed::DistributedError::NoSuchProcess { .. }
+            | twistor_distributed::DistributedError::ResumeWithoutStore
+            | twistor_distributed::DistributedError::TooFewWorkers { .. }
             | twistor_distributed::DistributedError::NoCheckpoint { .. }
             | twistor_distributed::DistributedError::BadCheckpoint { .. } => CliError::input(e),
             _ => CliError::failure(crate::error::with_causes(&e)),
