@@ -6,6 +6,16 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// The engine crates: no I/O, nothing above them.
+const ENGINES: [&str; 6] = [
+    "search",
+    "cube333",
+    "cube444",
+    "square1",
+    "staged",
+    "distributed",
+];
+
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -86,14 +96,7 @@ fn every_dependency_is_an_arrow_of_the_map() {
             );
         }
     }
-    for engine in [
-        "search",
-        "cube333",
-        "cube444",
-        "square1",
-        "staged",
-        "distributed",
-    ] {
+    for engine in ENGINES {
         for above in ["tools", "server", "cli", "store"] {
             assert!(
                 !code[engine].contains(&above.to_string()),
@@ -141,14 +144,7 @@ fn engines_do_no_terminal_file_or_environment_io() {
         "io::stdin",
         "File::",
     ];
-    for engine in [
-        "search",
-        "cube333",
-        "cube444",
-        "square1",
-        "staged",
-        "distributed",
-    ] {
+    for engine in ENGINES {
         let mut lines = Vec::new();
         code_lines(
             &workspace().join("crates").join(engine).join("src"),

@@ -200,6 +200,16 @@ async fn body_data(c: &Client, key: &str) -> String {
         .to_string()
 }
 
+/// Clicks the element with this id.
+async fn click(c: &Client, id: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
 async fn text_of(c: &Client, id: &str) -> String {
     c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
 }
@@ -248,23 +258,13 @@ async fn the_page_in_a_real_browser() {
         body_data(&c, "step").await == "4"
     })
     .await;
-    c.find(Locator::Id("first"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "first").await;
     until("step 0", 20, || async {
         body_data(&c, "step").await == "0"
     })
     .await;
     for want in ["1", "2"] {
-        c.find(Locator::Id("forward"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&c, "forward").await;
         until("the next step", 20, || async {
             body_data(&c, "step").await == want
         })
@@ -303,12 +303,7 @@ async fn the_page_in_a_real_browser() {
         .click()
         .await
         .unwrap();
-    c.find(Locator::Id("scramble"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "scramble").await;
     until("a scramble", 60, || async {
         let v = c
             .find(Locator::Id("alg"))
@@ -320,22 +315,12 @@ async fn the_page_in_a_real_browser() {
         v.is_some_and(|v| v.split_whitespace().count() >= 15)
     })
     .await;
-    c.find(Locator::Id("solve"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "solve").await;
     until("a two-phase solution", 120, || async {
         text_of(&c, "solve-status").await.starts_with("solution")
     })
     .await;
-    c.find(Locator::Id("last"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "last").await;
     until("solved at the end", 20, || async {
         body_data(&c, "solved").await == "true"
     })
@@ -357,23 +342,13 @@ async fn the_page_in_a_real_browser() {
     })
     .await;
     let started = served.status()["started"].as_u64().unwrap();
-    c.find(Locator::Id("solve-optimal"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "solve-optimal").await;
     until("the job running", 30, || async {
         served.status()["running"] == 1
     })
     .await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    c.find(Locator::Id("cancel"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "cancel").await;
     until("the worker stopped", 30, || async {
         let s = served.status();
         s["running"] == 0 && s["finished"].as_u64() == Some(started + 1)
@@ -423,12 +398,7 @@ async fn the_page_in_a_real_browser() {
         )
         .await
         .unwrap();
-    c.find(Locator::Id("use-definition"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "use-definition").await;
     until("the pasted puzzle", 20, || async {
         text_of(&c, "puzzle-name").await == "pasted"
     })
@@ -469,12 +439,7 @@ async fn the_page_in_a_real_browser() {
         .send_keys("U,F,R")
         .await
         .unwrap();
-    c.find(Locator::Id("gods"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "gods").await;
     until("the distribution", 120, || async {
         text_of(&c, "gods-status")
             .await
@@ -684,12 +649,7 @@ return { moving: moving.length, half, lands, before };
         "document.getElementById('tempo').value = '0.25'; return 0",
     )
     .await;
-    c.find(Locator::Id("forward"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "forward").await;
     until("a frame part-way through R", 10, || async {
         let f = js(
             &c,
@@ -816,24 +776,14 @@ async fn view_frames_per_second() {
             .unwrap();
         view_ready(&c, stickers, "0").await;
         js(&c, "document.getElementById('tempo').value = '4'; return 0").await;
-        c.find(Locator::Id("play"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&c, "play").await;
         tokio::time::sleep(Duration::from_millis(500)).await;
         let f0 = js(&c, "return twistor.view.frames").await.as_f64().unwrap();
         let t0 = Instant::now();
         tokio::time::sleep(Duration::from_secs(4)).await;
         let f1 = js(&c, "return twistor.view.frames").await.as_f64().unwrap();
         let fps = (f1 - f0) / t0.elapsed().as_secs_f64();
-        c.find(Locator::Id("play"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&c, "play").await;
         println!("| {name} | {stickers} | {ms:.0} ms | {bytes} | {fps:.0} |");
     }
     c.close().await.unwrap();

@@ -283,6 +283,16 @@ impl Alg {
         }
     }
 
+    /// The algs one after another, as one.
+    pub fn joined<'a>(algs: impl IntoIterator<Item = &'a Alg>) -> Alg {
+        Alg {
+            nodes: algs
+                .into_iter()
+                .flat_map(|a| a.nodes.iter().cloned())
+                .collect(),
+        }
+    }
+
     /// The nodes.
     pub fn nodes(&self) -> &[AlgNode] {
         &self.nodes

@@ -372,7 +372,8 @@ fn document<'a>(
     s
 }
 
-fn escape(s: &str) -> String {
+/// `s` as XML text or an attribute value.
+pub fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -199,6 +199,10 @@ const currentStep = () => (state.step === null ? moves.length : state.step);
 // How long a quarter turn takes at the tempo chosen, in ms.
 const moveTime = () => 320 / Number($("tempo").value);
 
+// The turn of step `k` the 3D view animates, or null where it shows
+// the next position at once (the net, a flat picture, no turn data).
+const turnOf = (k) => (kind === "3d" && mode === "3d" && turns && turns[k]) || null;
+
 let going = 0;
 // Goes to `target`, turning the move between when it is one step away.
 async function goTo(target, animate = true) {
@@ -208,8 +212,7 @@ async function goTo(target, animate = true) {
   const mine = ++going;
   state.step = target;
   saveUrl();
-  const k = Math.min(from, target);
-  const parts = animate && kind === "3d" && mode === "3d" && Math.abs(target - from) === 1 && turns && turns[k];
+  const parts = animate && Math.abs(target - from) === 1 && turnOf(Math.min(from, target));
   const next = fetchStep(target);
   if (parts && parts.length) {
     const forward = target > from;
@@ -257,7 +260,7 @@ async function togglePlay() {
   $("play").textContent = "Pause";
   if (currentStep() >= moves.length) await goTo(0, false);
   while (playing && currentStep() < moves.length) {
-    const animated = kind === "3d" && mode === "3d" && turns && turns[currentStep()];
+    const animated = turnOf(currentStep());
     await goTo(currentStep() + 1);
     if (!animated) await new Promise((r) => setTimeout(r, moveTime() * 1.5));
   }

@@ -135,14 +135,31 @@ class PuzzleView {
     this.render();
   }
 
-  // Where each sticker is now, in the puzzle's own coordinates.
-  posed(i) {
+  // The matrix taking sticker `i` from the puzzle's coordinates to the
+  // view's: the orientation, after the turn of the part it is in, if any.
+  // `turned` keeps each part's product, so a frame computes it once.
+  viewMatrix(i, turned) {
+    if (!this.pose) return this.orientation;
     const s = this.stickers[i];
-    if (!this.pose) return null;
-    for (const p of this.pose.parts) {
-      if (p.slices.includes(s.slices[p.axis])) return rotation(this.axes[p.axis].normal, p.angle * this.pose.fraction);
+    const p = this.pose.parts.find((q) => q.slices.includes(s.slices[q.axis]));
+    if (!p) return this.orientation;
+    let m = turned.get(p);
+    if (!m) {
+      m = mulMM(this.orientation, rotation(this.axes[p.axis].normal, p.angle * this.pose.fraction));
+      turned.set(p, m);
     }
-    return null;
+    return m;
+  }
+
+  // Whether a face at `centre` with `normal` (view coordinates) faces
+  // the eye.
+  facing(centre, normal) {
+    return dot(normal, sub([0, 0, EYE * this.radius], centre)) > 0;
+  }
+
+  // How bright a face with `normal` (view coordinates) is drawn.
+  shade(normal) {
+    return AMBIENT + DIFFUSE * Math.max(0, dot(normal, LIGHT));
   }
 
   // The screen transform: canvas pixels from view coordinates.
@@ -159,12 +176,10 @@ class PuzzleView {
   // the viewer, and the brightness it is drawn with.
   probe(i) {
     const s = this.stickers[i];
-    const r = this.posed(i);
-    const m = r ? mulMM(this.orientation, r) : this.orientation;
+    const m = this.viewMatrix(i, new Map());
     const c = mulMV(m, s.centre), n = mulMV(m, s.normal);
     const [x, y] = this.screen()(c);
-    const eye = [0, 0, EYE * this.radius];
-    return { x, y, facing: dot(n, sub(eye, c)) > 0, shade: AMBIENT + DIFFUSE * Math.max(0, dot(n, LIGHT)) };
+    return { x, y, facing: this.facing(c, n), shade: this.shade(n) };
   }
 
   render() {
@@ -181,23 +196,13 @@ class PuzzleView {
     ctx.clearRect(0, 0, w, h);
     if (!this.stickers.length) return;
     const project = this.screen();
-    const eye = [0, 0, EYE * this.radius];
     const polys = [];
-    const byAxisCache = new Map();
+    const turned = new Map();
     for (let i = 0; i < this.stickers.length; i++) {
       const s = this.stickers[i];
-      let m = this.orientation;
-      if (this.pose) {
-        for (const p of this.pose.parts) {
-          if (!p.slices.includes(s.slices[p.axis])) continue;
-          let r = byAxisCache.get(p);
-          if (!r) { r = mulMM(this.orientation, rotation(this.axes[p.axis].normal, p.angle * this.pose.fraction)); byAxisCache.set(p, r); }
-          m = r;
-          break;
-        }
-      }
+      const m = this.viewMatrix(i, turned);
       const centre = mulMV(m, s.centre), normal = mulMV(m, s.normal);
-      const facing = dot(normal, sub(eye, centre)) > 0;
+      const facing = this.facing(centre, normal);
       polys.push({ i, depth: centre[2], facing, normal, pts: s.points.map((p) => project(mulMV(m, p))) });
     }
     // Backs first (on a convex puzzle none covers a sticker that faces
@@ -217,7 +222,7 @@ class PuzzleView {
       if (p.facing) {
         const face = this.colors[p.i];
         const rgb = face === null || face === undefined ? [128, 128, 128] : this.faces[face].rgb;
-        const shade = AMBIENT + DIFFUSE * Math.max(0, dot(p.normal, LIGHT));
+        const shade = this.shade(p.normal);
         ctx.fillStyle = `rgb(${Math.round(rgb[0] * shade)},${Math.round(rgb[1] * shade)},${Math.round(rgb[2] * shade)})`;
         this.drawn.push(p.i);
       } else {

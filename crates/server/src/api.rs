@@ -233,11 +233,7 @@ pub async fn apply(
         alg_transformation(&loaded.solving, &alg).map_err(|e| ApiError::alg(&e))?;
         let steps = alg.steps(MOVE_LIMIT).map_err(|e| ApiError::alg(&e))?;
         let step = r.step.unwrap_or(steps.len()).min(steps.len());
-        let prefix = Alg::from_moves(
-            (steps[..step].iter())
-                .flat_map(|s| s.expanded_moves(MOVE_LIMIT).unwrap_or_default())
-                .collect::<Vec<_>>(),
-        );
+        let prefix = Alg::joined(&steps[..step]);
         let solving = &loaded.solving;
         let t = alg_transformation(solving, &prefix).map_err(|e| ApiError::alg(&e))?;
         let pattern = solving.layout().apply(solving.start(), &t);

@@ -315,14 +315,13 @@ impl<'a> Finder<'a> {
         }
     }
 
-    /// The powers of `word` whose support on the counted slots is at most
-    /// [`POWER_SUPPORT`] slots (and not empty), each as a word: a power
-    /// turning every cycle whose period divides it home.
-    fn small_powers(&self, word: &[usize]) -> Vec<Vec<usize>> {
+    /// The cycles `word` makes of the counted slots it changes, in slot
+    /// order: each one's first slot, its length, and its period (the turns
+    /// after which its pieces are home with no twist).
+    fn cycles(&self, word: &[usize]) -> Vec<Cycle> {
         let slots = self.changed(word);
-        // (length, period) of each cycle.
-        let mut cycles: Vec<(u64, u64)> = Vec::new();
         let mut seen = vec![false; slots.len()];
+        let mut out = Vec::new();
         for i in 0..slots.len() {
             if seen[i] {
                 continue;
@@ -341,27 +340,36 @@ impl<'a> Finder<'a> {
             }
             let oris =
                 u64::from(self.model.oris[self.model.orbit_of[start as usize] as usize]).max(1);
-            cycles.push((length, length * (oris / gcd64(twist % oris, oris))));
-        }
-        let mut out = Vec::new();
-        let mut periods: Vec<u64> = cycles.iter().map(|c| c.1).collect();
-        periods.sort_unstable();
-        periods.dedup();
-        for &k in &periods {
-            let support: u64 = cycles.iter().filter(|c| k % c.1 != 0).map(|c| c.0).sum();
-            if support == 0 || support > POWER_SUPPORT || k as usize * word.len() > REFINE_WORD * 4
-            {
-                continue;
-            }
-            out.push(
-                word.iter()
-                    .copied()
-                    .cycle()
-                    .take(word.len() * k as usize)
-                    .collect(),
-            );
+            out.push(Cycle {
+                start,
+                length,
+                period: length * (oris / gcd64(twist % oris, oris)),
+            });
         }
         out
+    }
+
+    /// The powers of `word` whose support on the counted slots is at most
+    /// [`POWER_SUPPORT`] slots (and not empty), each as a word: a power
+    /// turning every cycle whose period divides it home.
+    fn small_powers(&self, word: &[usize]) -> Vec<Vec<usize>> {
+        let cycles = self.cycles(word);
+        let mut periods: Vec<u64> = cycles.iter().map(|c| c.period).collect();
+        periods.sort_unstable();
+        periods.dedup();
+        periods
+            .into_iter()
+            .filter(|&k| {
+                let support: u64 = (cycles.iter())
+                    .filter(|c| k % c.period != 0)
+                    .map(|c| c.length)
+                    .sum();
+                support > 0
+                    && support <= POWER_SUPPORT
+                    && k as usize * word.len() <= REFINE_WORD * 4
+            })
+            .map(|k| power(word, k))
+            .collect()
     }
 
     /// Offers the power of `word` that is a 3-cycle of the orbit, if one
@@ -371,47 +379,22 @@ impl<'a> Finder<'a> {
     /// alone. On deep-cut puzzles, where no two moves' supports meet in
     /// one or two slots, commutators of moves have such cycle types.
     fn offer_power(&mut self, word: &[usize]) {
-        let slots = self.changed(word);
-        let mut seen = vec![false; slots.len()];
         let (mut three, mut period) = (0usize, 1u64);
-        for i in 0..slots.len() {
-            if seen[i] {
-                continue;
-            }
-            let (start, mut at, mut length, mut twist) = (slots[i], slots[i], 0u64, 0u64);
-            loop {
-                let j = slots.binary_search(&at).expect("a changed slot");
-                seen[j] = true;
-                let (to, tw) = self.model.follow(word, at);
-                length += 1;
-                twist += u64::from(tw);
-                at = to;
-                if at == start {
-                    break;
-                }
-            }
-            let oris = u64::from(self.model.oris[self.model.orbit_of[start as usize] as usize]);
-            if length == 3 && self.in_orbit(start) {
+        for c in self.cycles(word) {
+            if c.length == 3 && self.in_orbit(c.start) {
                 three += 1;
                 continue;
             }
-            let cycle_period = length * (oris / gcd64(twist % oris.max(1), oris.max(1)));
-            if cycle_period % 3 == 0 {
+            if c.period % 3 == 0 {
                 return;
             }
-            period = period / gcd64(period, cycle_period) * cycle_period;
+            period = period / gcd64(period, c.period) * c.period;
             if period * word.len() as u64 > REFINE_WORD as u64 * 4 {
                 return;
             }
         }
         if three == 1 && period > 1 {
-            let power: Vec<usize> = word
-                .iter()
-                .copied()
-                .cycle()
-                .take(word.len() * period as usize)
-                .collect();
-            self.offer(&power, false);
+            self.offer(&power(word, period), false);
         }
     }
 
@@ -897,6 +880,22 @@ pub(crate) fn neutral(model: &Model, seq: &[usize], invariants: &[(bool, u8)]) -
         .all(|(k, &(parity, modulus))| {
             !(parity && odd[k]) && (modulus <= 1 || twist[k] % modulus as u32 == 0)
         })
+}
+
+/// One cycle of counted slots under a word.
+struct Cycle {
+    start: u16,
+    length: u64,
+    period: u64,
+}
+
+/// `word` done `k` times.
+fn power(word: &[usize], k: u64) -> Vec<usize> {
+    word.iter()
+        .copied()
+        .cycle()
+        .take(word.len() * k as usize)
+        .collect()
 }
 
 fn gcd64(a: u64, b: u64) -> u64 {

@@ -17,7 +17,7 @@
 use twistor_core::{Pattern, Puzzle};
 use twistor_formats::alg::{Alg, AlgError};
 use twistor_formats::resolve::alg_transformation;
-use twistor_geometry::svg::{draw, net_svg, shapes_svg, DrawnSticker, SvgOptions};
+use twistor_geometry::svg::{draw, escape, net_svg, shapes_svg, DrawnSticker, SvgOptions};
 use twistor_geometry::{GeneratedPuzzle, PuzzleOptions};
 
 use crate::catalog::{self, Built, NameError, Resolved};
@@ -161,14 +161,14 @@ pub fn orbits_svg(puzzle: &Puzzle, pattern: &Pattern) -> String {
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\">"
     );
-    let _ = writeln!(s, "<title>{}</title>", xml(puzzle.name()));
+    let _ = writeln!(s, "<title>{}</title>", escape(puzzle.name()));
     let mut y = 10.0;
     for (k, (orbit, home)) in now.iter().zip(&solved).enumerate() {
         let def = &layout.orbits()[k];
         let _ = writeln!(
             s,
             "<g id=\"orbit-{0}\"><text x=\"4\" y=\"{1:.1}\" font-size=\"14\">{0}</text>",
-            xml(def.name()),
+            escape(def.name()),
             y + CELL / 2.0 + 5.0
         );
         let n = orbit.pieces.len().max(1);
@@ -210,13 +210,6 @@ pub fn orbits_svg(puzzle: &Puzzle, pattern: &Pattern) -> String {
     }
     s.push_str("</svg>\n");
     s
-}
-
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// The Square-1's colours (TNoodle's, the WCA scheme: yellow up, red front).
