@@ -163,6 +163,50 @@ fn engines_do_no_terminal_file_or_environment_io() {
     }
 }
 
+/// The crates allowed `unsafe`, each for a measured reason the map gives.
+const UNSAFE_CRATES: [&str; 4] = ["memory", "cube333", "store", "cli"];
+
+#[test]
+fn unsafe_code_lives_only_where_the_map_says_and_is_forbidden_elsewhere() {
+    for entry in std::fs::read_dir(workspace().join("crates")).unwrap() {
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let root = ["src/lib.rs", "src/main.rs"]
+            .iter()
+            .map(|f| dir.join(f))
+            .find(|p| p.exists());
+        let Some(root) = root else { continue };
+        let mut lines = Vec::new();
+        code_lines(&dir.join("src"), &mut lines);
+        let uses = lines.iter().find(|(_, _, l)| {
+            l.contains("unsafe {") || l.contains("unsafe fn") || l.contains("unsafe impl")
+        });
+        if UNSAFE_CRATES.contains(&name.as_str()) {
+            assert!(
+                uses.is_some(),
+                "{name} is listed as using unsafe and does not: take it off the list and forbid it"
+            );
+        } else {
+            if let Some((path, n, line)) = uses {
+                panic!(
+                    "{}:{n}: unsafe outside the crates allowed it: {line}",
+                    path.display()
+                );
+            }
+            let text = std::fs::read_to_string(&root).unwrap();
+            assert!(
+                text.contains("#![forbid(unsafe_code)]"),
+                "{}: a crate without unsafe forbids it",
+                root.display()
+            );
+        }
+    }
+    let map = std::fs::read_to_string(workspace().join("ARCHITECTURE.md")).unwrap();
+    for name in UNSAFE_CRATES {
+        assert!(map.contains(&format!("`{name}`")), "the map names {name}");
+    }
+}
+
 #[test]
 fn the_cli_modules_import_in_no_circle() {
     // Module → the modules of the CLI it names (`crate::x`,

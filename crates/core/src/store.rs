@@ -50,6 +50,25 @@ pub fn key_hash(bytes: &[u8], seed: u64) -> u64 {
     h
 }
 
+/// Every table family's layout version, in one place. A family's version
+/// seeds the hash of each of its keys (or is its id), so bumping it when
+/// the family's payload layout or meaning changes makes the store rebuild
+/// that family's tables and no other; the file format around every payload
+/// has the store's own version.
+pub mod layout_version {
+    /// `search`'s pattern databases (nibble tables).
+    pub const PRUNE: u64 = 1;
+    /// `search`'s hashed tables.
+    pub const HASHED: u64 = 2;
+    /// The hash of positions `search`'s hashed tables store, part of their
+    /// keys' bytes.
+    pub const HASHED_POSITIONS: u64 = 1;
+    /// `cube333`'s two-phase and optimal tables.
+    pub const CUBE333: u64 = 2;
+    /// `cube444`'s pairing table (the key's id itself).
+    pub const CUBE444: u64 = 1;
+}
+
 /// What a stored table is: a name people can read (also a file-name stem)
 /// and a 64-bit id hashing everything that changes its contents.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -9,18 +9,17 @@
 //! memory that asks for huge pages, because random probes of a large
 //! table otherwise miss the TLB on most lookups.
 
-use memmap2::{Advice, MmapMut};
 use twistor_core::store::{self, PayloadLen, StoreEvent, TableBytes, TableKey, TableStore};
-
-/// Bumped whenever any table's layout or meaning changes (part of every
-/// key, so tables of another layout are never loaded).
-pub(crate) const LAYOUT_VERSION: u64 = 2;
+use twistor_memory::TableBuffer;
 
 /// A table's key: `name`, and a hash of the parameters that change its
 /// contents.
 pub(crate) fn table_key(name: &str, params: [u64; 4]) -> TableKey {
     let bytes: Vec<u8> = params.iter().flat_map(|p| p.to_le_bytes()).collect();
-    TableKey::new(name, store::key_hash(&bytes, LAYOUT_VERSION))
+    TableKey::new(
+        name,
+        store::key_hash(&bytes, store::layout_version::CUBE333),
+    )
 }
 
 /// Table bytes as the solvers search them.
@@ -28,7 +27,7 @@ pub(crate) enum TableMemory {
     /// As the store handed them over (built here, or mapped from a file).
     Stored(TableBytes),
     /// Copied into anonymous memory that asks for huge pages.
-    Anon(MmapMut),
+    Anon(TableBuffer<u8>),
 }
 
 impl TableMemory {
@@ -48,13 +47,10 @@ impl TableMemory {
         if bytes.is_empty() {
             return TableMemory::Stored(bytes);
         }
-        let Ok(mut m) = MmapMut::map_anon(bytes.len()) else {
-            return TableMemory::Stored(bytes);
-        };
-        // Only a hint: without it (or off Linux) the table still works.
-        let _ = m.advise(Advice::HugePage);
-        m.copy_from_slice(&bytes);
-        TableMemory::Anon(m)
+        match TableBuffer::copy_of(&bytes) {
+            Ok(m) => TableMemory::Anon(m),
+            Err(_) => TableMemory::Stored(bytes),
+        }
     }
 }
 
@@ -75,8 +71,7 @@ pub(crate) fn load_or_build(
     report: &mut dyn FnMut(StoreEvent),
 ) -> TableMemory {
     if len > 0 {
-        if let Ok(mut m) = MmapMut::map_anon(len) {
-            let _ = m.advise(Advice::HugePage);
+        if let Ok(mut m) = TableBuffer::<u8>::zeroed(len, true) {
             let mut at = 0usize;
             let mut fits = true;
             let mut sink = |total: u64, piece: &[u8]| {

@@ -7,6 +7,7 @@
 //! computed by going through the cubie level once.
 
 use crate::cubie::CubieCube;
+use twistor_core::index::{rank_permutation, unrank_permutation};
 
 /// Corner orientations: 3^7.
 pub const N_TWIST: usize = 2187;
@@ -205,54 +206,25 @@ pub fn set_slice_sorted(c: &mut CubieCube, idx: u16) {
     c.ep = ep;
 }
 
-/// Rank of a permutation of `0..n` (n ≤ 8) in `0..n!` (its Lehmer code
-/// in mixed radix); the identity is 0.
-#[inline]
-fn perm_rank(p: &[u8]) -> u16 {
-    let n = p.len();
-    let mut seen = 0u32;
-    let mut r = 0u32;
-    for (i, &x) in p.iter().enumerate() {
-        let smaller_unused = x as u32 - (seen & ((1u32 << x) - 1)).count_ones();
-        r = r * (n - i) as u32 + smaller_unused;
-        seen |= 1 << x;
-    }
-    r as u16
-}
-
-/// The permutation of `0..n` with the given rank.
-fn perm_unrank(mut idx: u32, out: &mut [u8]) {
-    let n = out.len();
-    let mut digits = [0u32; 8];
-    for i in (0..n).rev() {
-        digits[i] = idx % (n - i) as u32;
-        idx /= (n - i) as u32;
-    }
-    let mut unused: Vec<u8> = (0..n as u8).collect();
-    for i in 0..n {
-        out[i] = unused.remove(digits[i] as usize);
-    }
-}
-
 /// Corner permutation rank.
 pub fn corners(c: &CubieCube) -> u16 {
-    perm_rank(&c.cp)
+    rank_permutation(&c.cp) as u16
 }
 
 /// Sets the corner permutation.
 pub fn set_corners(c: &mut CubieCube, idx: u16) {
-    perm_unrank(idx as u32, &mut c.cp);
+    unrank_permutation(idx as u64, &mut c.cp);
 }
 
 /// Permutation of the U and D edges among slots 0..8 (phase 2 only: the
 /// slice edges must be in the slice).
 pub fn ud_edges(c: &CubieCube) -> u16 {
-    perm_rank(&c.ep[..8])
+    rank_permutation(&c.ep[..8]) as u16
 }
 
 /// Sets the U and D edges in slots 0..8 and the slice edges home.
 pub fn set_ud_edges(c: &mut CubieCube, idx: u16) {
-    perm_unrank(idx as u32, &mut c.ep[..8]);
+    unrank_permutation(idx as u64, &mut c.ep[..8]);
     for i in 8..12 {
         c.ep[i] = i as u8;
     }

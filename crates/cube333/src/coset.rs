@@ -52,7 +52,6 @@
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
-use memmap2::MmapMut;
 use rayon::prelude::*;
 use thiserror::Error;
 
@@ -112,7 +111,7 @@ const N_EDGE4: usize = N_SLICE_SORTED;
 const QUARTER_RFLB: [usize; 8] = [3, 5, 6, 8, 12, 14, 15, 17];
 
 /// Why a coset could not be solved.
-#[derive(Debug, Clone, PartialEq, Error)]
+#[derive(Debug, Error)]
 pub enum CosetError {
     /// The cube given is not a solvable position.
     #[error("not a solvable cube: {0}")]
@@ -148,20 +147,22 @@ pub enum CosetError {
         limit: u64,
     },
     /// The operating system refused the memory.
-    #[error("could not reserve {bytes} bytes: {message}")]
+    #[error("could not reserve {bytes} bytes")]
     Allocation {
         /// Bytes asked for.
         bytes: u64,
         /// The system's answer.
-        message: String,
+        #[source]
+        source: std::io::Error,
     },
     /// The worker threads could not be started.
-    #[error("could not start {threads} worker threads: {message}")]
+    #[error("could not start {threads} worker threads")]
     Threads {
         /// Threads asked for.
         threads: usize,
         /// Why not.
-        message: String,
+        #[source]
+        source: rayon::ThreadPoolBuildError,
     },
     /// The stop flag was raised; the depths finished before it are kept.
     #[error("stopped after {} depths", .partial.counts.len())]

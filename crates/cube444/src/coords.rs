@@ -58,18 +58,7 @@ pub(crate) fn masks(n: u32, k: u32) -> Vec<u32> {
 /// The Lehmer-code rank of a permutation of 0..12 (0..12!).
 #[inline]
 pub(crate) fn rank12(p: &[u8; 12]) -> u32 {
-    const FACT: [u32; 12] = [
-        39_916_800, 3_628_800, 362_880, 40_320, 5_040, 720, 120, 24, 6, 2, 1, 1,
-    ];
-    let mut used: u32 = 0;
-    let mut r = 0;
-    for i in 0..11 {
-        let v = p[i] as u32;
-        let smaller_unused = v - (used & ((1 << v) - 1)).count_ones();
-        r += smaller_unused * FACT[i];
-        used |= 1 << v;
-    }
-    r
+    twistor_core::index::rank_permutation(p) as u32
 }
 
 #[cfg(test)]

@@ -21,8 +21,6 @@ use twistor_core::store::{self, StoreEvent, TableBytes, TableKey, TableStore};
 
 use crate::coords::{masks, rank12, Binomials};
 
-/// Bumped whenever a stored table's layout or meaning changes.
-const LAYOUT_VERSION: u64 = 1;
 use crate::cube::{model, odd, Cube444, Move444};
 
 /// Moves of phase 1: every outer turn and the wide turns of U, R, F.
@@ -675,7 +673,7 @@ impl Tables {
             }
             frontier = next;
         }
-        let key = TableKey::new("444-pairing", LAYOUT_VERSION);
+        let key = TableKey::new("444-pairing", store::layout_version::CUBE444);
         t.far = store::load_or_build(
             store,
             &key,

@@ -14,3 +14,5 @@
 //!
 //! Every target asserts more than "no panic" where it can: what a reader
 //! accepts must survive its writer and reading back.
+
+#![forbid(unsafe_code)]

@@ -64,15 +64,35 @@ pub(crate) fn load_table(
 ) -> Result<Option<PruneTable>, StoreError> {
     let size = projection.size();
     let len = payload_len(size);
-    let mut words = Vec::new();
-    let mut sink = words_sink(&mut words);
+    // Streamed straight into the memory the search reads (huge pages), so
+    // the table is never held twice.
+    let mut nibbles: Option<Nibbles> = None;
+    let mut at = 0usize;
+    let mut fits = true;
+    let mut sink = |total: u64, bytes: &[u8]| {
+        if nibbles.is_none() && fits {
+            nibbles = Nibbles::with_words((total / 8) as usize);
+            fits = nibbles.is_some();
+        }
+        let Some(n) = nibbles.as_ref().filter(|_| fits) else {
+            return;
+        };
+        for c in bytes.chunks_exact(8) {
+            let word = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+            if !n.set_stored_word(at, word) {
+                fits = false;
+                return;
+            }
+            at += 1;
+        }
+    };
     let Some(extras) = store.load_streaming(key, PayloadLen::Exactly(len), &mut sink)? else {
         return Ok(None);
     };
-    drop(sink);
-    if words.len() as u64 * 8 != len {
-        return Err(StoreError::OutOfMemory(len));
-    }
+    let nibbles = match nibbles {
+        Some(n) if fits && at as u64 * 8 == len => n,
+        _ => return Err(StoreError::OutOfMemory(len)),
+    };
     // The extras are whether the table is complete, its last complete
     // layer, then the distance histogram.
     let [complete, filled, histogram @ ..] = &extras[..] else {
@@ -88,7 +108,7 @@ pub(crate) fn load_table(
     }
     Ok(Some(PruneTable::from_parts(
         projection,
-        Nibbles::from_words(words),
+        nibbles,
         histogram.to_vec(),
         *filled as u8,
         *complete == 1,

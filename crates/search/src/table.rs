@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use twistor_core::{Layout, Pattern};
+use twistor_memory::{prefetch, TableBuffer};
 
 use crate::projection::Projection;
 use crate::MoveSet;
@@ -113,7 +114,7 @@ const CHUNK: u64 = 1 << 16;
 /// without touching it, and a table filled only near its goal never
 /// touches most of its pages.
 pub(crate) struct Nibbles {
-    words: Box<[AtomicU64]>,
+    words: TableBuffer<AtomicU64>,
 }
 
 /// The nibble stored for distance `d`.
@@ -126,7 +127,7 @@ impl Nibbles {
     /// No entries (a table not allocated yet).
     pub fn none() -> Nibbles {
         Nibbles {
-            words: Box::new([]),
+            words: zeroed_words(0),
         }
     }
 
@@ -136,7 +137,6 @@ impl Nibbles {
     pub fn unreached(len: u64) -> Nibbles {
         let words = len.div_ceil(16) as usize;
         let words = zeroed_words(words);
-        advise_huge_pages(&words);
         const PAGE_WORDS: usize = 4096 / 8;
         words.par_chunks(1 << 16).for_each(|chunk| {
             for w in chunk.iter().step_by(PAGE_WORDS) {
@@ -146,10 +146,24 @@ impl Nibbles {
         Nibbles { words }
     }
 
-    /// From words as stored on disk (distances, 15 for not reached).
-    pub fn from_words(words: Vec<u64>) -> Nibbles {
-        Nibbles {
-            words: words.into_iter().map(|w| AtomicU64::new(!w)).collect(),
+    /// `words` words (16 entries each) to be set from a stored table by
+    /// [`Nibbles::set_stored_word`], in memory advised to use huge pages;
+    /// `None` when the system has no such memory.
+    pub fn with_words(words: usize) -> Option<Nibbles> {
+        TableBuffer::zeroed(words, true)
+            .ok()
+            .map(|words| Nibbles { words })
+    }
+
+    /// Sets word `w` from its form on disk (distances, 15 for not
+    /// reached); false when there is no such word.
+    pub fn set_stored_word(&self, w: usize, stored: u64) -> bool {
+        match self.words.get(w) {
+            Some(word) => {
+                word.store(!stored, Ordering::Relaxed);
+                true
+            }
+            None => false,
         }
     }
 
@@ -197,19 +211,9 @@ impl Nibbles {
     /// Asks the cache for entry `i`'s word, which is about to be marked.
     #[inline]
     fn prefetch(&self, i: u64) {
-        #[cfg(target_arch = "x86_64")]
         if let Some(word) = self.words.get((i >> 4) as usize) {
-            // SAFETY: the address is that of a word of `words`; a prefetch
-            // reads nothing the program sees and never faults.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(
-                    (word as *const AtomicU64).cast(),
-                    std::arch::x86_64::_MM_HINT_T0,
-                )
-            };
+            prefetch(word);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
     }
 
     /// [`Nibbles::set_if_unreached`] for an entry just seen not reached:
@@ -229,50 +233,18 @@ impl Nibbles {
 }
 
 /// `n` words of zeroed memory, which the system hands out without
-/// touching it. (Writing a fresh table instead makes starting a fill
-/// much slower: see the `tables` benchmark.)
-fn zeroed_words(n: usize) -> Box<[AtomicU64]> {
-    let layout = match std::alloc::Layout::array::<AtomicU64>(n) {
-        Ok(layout) if layout.size() > 0 => layout,
-        // Nothing to allocate, or too much (which `collect` reports).
-        _ => return (0..n).map(|_| AtomicU64::new(0)).collect(),
-    };
-    // SAFETY: `layout` has a non-zero size, as `alloc_zeroed` requires. A
-    // non-null result is memory for `n` `AtomicU64`s from the global
-    // allocator with the very layout a `Box<[AtomicU64]>` of length `n`
-    // frees with, and all-zero bytes are a valid `AtomicU64` (it has the
-    // size and bit validity of `u64`), so the slice is initialised.
-    unsafe {
-        let ptr = std::alloc::alloc_zeroed(layout) as *mut AtomicU64;
-        if ptr.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n))
-    }
+/// touching it (writing a fresh table instead makes starting a fill much
+/// slower), advised to use huge pages: a fill touches its pages in random
+/// order, and faulting them in 4 KiB at a time costs a cold 2x2x2 run a
+/// third of its time (see the `tables` benchmark). Out of memory aborts,
+/// as any allocation does.
+fn zeroed_words(n: usize) -> TableBuffer<AtomicU64> {
+    TableBuffer::zeroed(n, true).unwrap_or_else(|_| {
+        let layout = std::alloc::Layout::array::<AtomicU64>(n)
+            .unwrap_or(std::alloc::Layout::new::<AtomicU64>());
+        std::alloc::handle_alloc_error(layout)
+    })
 }
-
-/// Asks the system to back a large table with huge pages: a fill touches
-/// its pages in random order, and faulting them in 4 KiB at a time costs
-/// a cold 2x2x2 run a third of its time (see the `tables` benchmark).
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(words: &[AtomicU64]) {
-    const PAGE: usize = 4096;
-    let start = words.as_ptr() as usize;
-    let end = start + std::mem::size_of_val(words);
-    let first = start.next_multiple_of(PAGE);
-    let len = end.saturating_sub(first) / PAGE * PAGE;
-    if len >= 1 << 21 {
-        // SAFETY: the range lies inside `words`, whose memory we own for
-        // the call; the advice changes how pages are backed, never their
-        // contents, and failing leaves everything as it was.
-        unsafe {
-            libc::madvise(first as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_words: &[AtomicU64]) {}
 
 /// Neighbours looked up together: their loads run in one tight loop, so
 /// the cache misses of a large table overlap.

@@ -2,6 +2,8 @@
 //! billion positions row by row, dense or sparse, and the leaf sinks that
 //! fill them from phase-1 sequences.
 
+use twistor_memory::TableBuffer;
+
 use super::*;
 
 /// Collects phase-1 leaves as sparse keys.
@@ -49,49 +51,33 @@ impl LeafSink for DenseSink<'_> {
 /// permutation, UD-edge permutation), in anonymous memory that the system
 /// provides as it is first written.
 pub(super) struct Bitmap {
-    pub(super) map: MmapMut,
+    cells: TableBuffer<u16>,
 }
 
 impl Bitmap {
     pub(super) fn new(huge_pages: bool) -> Result<Bitmap, CosetError> {
-        let bytes = CELLS * 2;
-        let map = MmapMut::map_anon(bytes).map_err(|e| CosetError::Allocation {
-            bytes: bytes as u64,
-            message: e.to_string(),
-        })?;
-        // Only a hint. A large set fills most pages, and huge pages spare
-        // the TLB the phase-1 leaves' random writes; a small one (the
-        // tests) touches few, and 2 MB pages would commit far more.
-        #[cfg(target_os = "linux")]
-        {
-            let advice = if huge_pages {
-                memmap2::Advice::HugePage
-            } else {
-                memmap2::Advice::NoHugePage
-            };
-            let _ = map.advise(advice);
-        }
-        #[cfg(not(target_os = "linux"))]
-        let _ = huge_pages;
-        Ok(Bitmap { map })
+        // Huge pages are only a hint. A large set fills most pages, and
+        // huge pages spare the TLB the phase-1 leaves' random writes; a
+        // small one (the tests) touches few, and 2 MB pages would commit
+        // far more.
+        let cells =
+            TableBuffer::zeroed(CELLS, huge_pages).map_err(|source| CosetError::Allocation {
+                bytes: CELLS as u64 * 2,
+                source,
+            })?;
+        Ok(Bitmap { cells })
     }
 
     pub(super) fn cells(&self) -> &[u16] {
-        // SAFETY: the map is CELLS u16s long and page-aligned; anonymous
-        // memory starts zeroed, a valid u16 everywhere.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const u16, CELLS) }
+        &self.cells
     }
 
     pub(super) fn cells_mut(&mut self) -> &mut [u16] {
-        // SAFETY: as in `cells`, and `&mut self` makes the access unique.
-        unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr() as *mut u16, CELLS) }
+        &mut self.cells
     }
 
     pub(super) fn atomic(&mut self) -> &[AtomicU16] {
-        // SAFETY: AtomicU16 has the size, alignment and bit validity of
-        // u16; the unique borrow of the map becomes shared atomic access
-        // for its lifetime.
-        unsafe { std::slice::from_raw_parts(self.map.as_mut_ptr() as *const AtomicU16, CELLS) }
+        self.cells.as_atomic()
     }
 }
 

@@ -289,10 +289,7 @@ impl CosetSolver {
                     rayon::ThreadPoolBuilder::new()
                         .num_threads(n)
                         .build()
-                        .map_err(|e| CosetError::Threads {
-                            threads: n,
-                            message: e.to_string(),
-                        })?,
+                        .map_err(|source| CosetError::Threads { threads: n, source })?,
                 ),
             },
         };

@@ -3,6 +3,7 @@
 //! slice), and the dense move tables over them.
 
 use super::*;
+use twistor_core::index::{rank_permutation, unrank_permutation};
 
 /// The phase-1 distance bound.
 pub(super) struct Phase1Bound {
@@ -181,26 +182,13 @@ pub(super) struct CosetTables {
 
 /// Rank of a permutation of 0..4 (0..24).
 pub(super) fn perm4_rank(p: [u8; 4]) -> u16 {
-    let mut r = 0u16;
-    for i in 0..4 {
-        let smaller_after = p[i + 1..].iter().filter(|&&x| x < p[i]).count() as u16;
-        r = r * (4 - i as u16) + smaller_after;
-    }
-    r
+    rank_permutation(&p) as u16
 }
 
 /// The permutation of 0..4 with rank `r`.
-pub(super) fn perm4_unrank(mut r: u16) -> [u8; 4] {
-    let mut digits = [0u16; 4];
-    for i in (0..4).rev() {
-        digits[i] = r % (4 - i as u16);
-        r /= 4 - i as u16;
-    }
-    let mut unused = vec![0u8, 1, 2, 3];
+pub(super) fn perm4_unrank(r: u16) -> [u8; 4] {
     let mut out = [0u8; 4];
-    for i in 0..4 {
-        out[i] = unused.remove(digits[i] as usize);
-    }
+    unrank_permutation(r as u64, &mut out);
     out
 }
 

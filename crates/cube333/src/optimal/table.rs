@@ -211,18 +211,8 @@ impl<I: TableIndex> Bound for ExactReader<'_, I> {
 
     #[inline(always)]
     fn prefetch(&self, i: usize) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let at = (8 * (i / PER_WORD)).min(self.words.len() - 1);
-            // SAFETY: a prefetch never faults and reads nothing the program
-            // sees; the address is within the table anyway.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(
-                    self.words.as_ptr().add(at).cast(),
-                    std::arch::x86_64::_MM_HINT_T0,
-                )
-            };
-        }
+        let at = (8 * (i / PER_WORD)).min(self.words.len() - 1);
+        twistor_memory::prefetch(&self.words[at]);
     }
 }
 

@@ -329,28 +329,14 @@ impl<'a, M: AsRef<[u8]>> Cursor<'a, M> {
 /// len`, `1 << shift` indices a word.
 #[inline]
 fn prefetch_stretch(mem: &[AtomicU64], shift: u32, from: u64, len: u64) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let first = (from >> shift) as usize;
-        let last = (((from + len - 1) >> shift) as usize).min(mem.len() - 1);
-        // A cache line holds eight words.
-        let mut w = first;
-        while w <= last + 7 {
-            let w_ = w.min(last);
-            // SAFETY: `w_ <= last < mem.len()`, so the address is inside
-            // `mem`; a prefetch reads nothing the program sees and never
-            // faults.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(
-                    mem.as_ptr().add(w_).cast(),
-                    std::arch::x86_64::_MM_HINT_T0,
-                )
-            };
-            w += 8;
-        }
+    let first = (from >> shift) as usize;
+    let last = (((from + len - 1) >> shift) as usize).min(mem.len() - 1);
+    // A cache line holds eight words.
+    let mut w = first;
+    while w <= last + 7 {
+        twistor_memory::prefetch(&mem[w.min(last)]);
+        w += 8;
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (mem, shift, from, len);
 }
 
 #[derive(Clone, Copy, Default)]

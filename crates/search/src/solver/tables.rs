@@ -28,7 +28,7 @@ use crate::hashed::{HashedFill, HashedSymmetry, HashedTable};
 use crate::planner::{plan_tables, TablePlan};
 use crate::table::{FillLimit, LayerCost, PruneTable};
 use crate::{MoveSet, SearchError};
-use twistor_core::store::key_hash;
+use twistor_core::store::{key_hash, layout_version};
 
 /// Work (in [`PruneTable::next_layer_work`] units) each table may take
 /// before the first search; more layers come when searching shows the need.
@@ -480,7 +480,7 @@ fn table_key(
 ) -> u64 {
     let mut bytes = search_bytes(layout, moves, goal);
     bytes.extend_from_slice(projection.signature());
-    key_hash(&bytes, 1)
+    key_hash(&bytes, layout_version::PRUNE)
 }
 
 /// One table's place in the store.
@@ -551,11 +551,9 @@ fn hashed_key(
     max_entries: u64,
     symmetry: Option<&HashedSymmetry>,
 ) -> u64 {
-    /// Bump when [`crate::hashed`]'s hash of positions changes.
-    const HASH_VERSION: u64 = 1;
     let mut bytes = search_bytes(layout, moves, goal);
     bytes.extend_from_slice(b"hashed");
-    for v in [HASH_VERSION, max_entries] {
+    for v in [layout_version::HASHED_POSITIONS, max_entries] {
         bytes.extend_from_slice(&v.to_le_bytes());
     }
     // The rotations it reduces by (the identity alone adds nothing, so
@@ -566,7 +564,7 @@ fn hashed_key(
             bytes.extend_from_slice(group.rotation(i));
         }
     }
-    key_hash(&bytes, 2)
+    key_hash(&bytes, layout_version::HASHED)
 }
 
 /// What every table depends on: the orbits, the moves and the goal.
