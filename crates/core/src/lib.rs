@@ -61,6 +61,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod distances;
 mod error;
 pub mod group;
 pub mod index;

@@ -337,29 +337,14 @@ impl CoordTables {
 /// Exact phase-2 distances of (corner permutation, slice permutation):
 /// 40320 · 24 bytes by breadth-first search.
 fn corner_slice_bfs(corners_move: &[u16], slice_sorted_move: &[u16]) -> Vec<u8> {
-    let n = N_CORNERS * N_SLICE_PERM;
-    let mut d = vec![u8::MAX; n];
-    d[0] = 0;
-    let mut frontier = vec![0u32];
-    let mut depth = 0u8;
-    while !frontier.is_empty() {
-        let mut next = Vec::new();
-        for &x in &frontier {
-            let (c, p) = (x as usize / 24, x as usize % 24);
-            for &m in &PHASE2_MOVES {
-                let c2 = corners_move[c * N_MOVES + m as usize] as usize;
-                let p2 = slice_sorted_move[p * N_MOVES + m as usize] as usize;
-                let y = c2 * 24 + p2;
-                if d[y] == u8::MAX {
-                    d[y] = depth + 1;
-                    next.push(y as u32);
-                }
-            }
+    twistor_core::distances::breadth_first(N_CORNERS * N_SLICE_PERM, [0], |x, visit| {
+        let (c, p) = (x / 24, x % 24);
+        for &m in &PHASE2_MOVES {
+            let c2 = corners_move[c * N_MOVES + m as usize] as usize;
+            let p2 = slice_sorted_move[p * N_MOVES + m as usize] as usize;
+            visit.to(c2 * 24 + p2);
         }
-        frontier = next;
-        depth += 1;
-    }
-    d
+    })
 }
 
 #[cfg(test)]

@@ -194,30 +194,11 @@ impl Subset {
 /// Distances by breadth-first search from `goals` over `n` states, each
 /// move given by `next(state, k)` for `k` in `0..moves`.
 fn bfs(n: usize, goals: &[usize], moves: usize, next: impl Fn(usize, usize) -> usize) -> Vec<u8> {
-    let mut d = vec![u8::MAX; n];
-    let mut frontier: Vec<usize> = Vec::new();
-    for &g in goals {
-        if d[g] == u8::MAX {
-            d[g] = 0;
-            frontier.push(g);
+    twistor_core::distances::breadth_first(n, goals.iter().copied(), |s, visit| {
+        for k in 0..moves {
+            visit.to(next(s, k));
         }
-    }
-    let mut depth = 0;
-    while !frontier.is_empty() {
-        let mut nextf = Vec::new();
-        for &s in &frontier {
-            for k in 0..moves {
-                let t = next(s, k);
-                if d[t] == u8::MAX {
-                    d[t] = depth + 1;
-                    nextf.push(t);
-                }
-            }
-        }
-        frontier = nextf;
-        depth += 1;
-    }
-    d
+    })
 }
 
 /// How far phase 3's pairings are from paired: exactly up to

@@ -1,6 +1,8 @@
 //! Phase 1's coordinate: layout (3,678) × reading parity (2) = 7,356
 //! shape states, with move and pruning tables.
 
+use twistor_core::distances::breadth_first;
+
 use crate::position::{fill_layout, layouts, Square1Position, LAYOUT_COUNT};
 
 /// Number of shape states.
@@ -102,26 +104,19 @@ impl ShapeTables {
         }
 
         // Breadth-first search from the goal states.
-        let mut depth = 0u8;
-        let mut frontier: Vec<usize> = (0..SHAPE_COUNT).filter(|&s| prune[s] == 0).collect();
-        while !frontier.is_empty() {
-            let mut next_frontier = Vec::new();
-            for &s in &frontier {
-                let mut visit = |n: u16| {
-                    if n != NONE && prune[usize::from(n)] == u8::MAX {
-                        prune[usize::from(n)] = depth + 1;
-                        next_frontier.push(usize::from(n));
-                    }
-                };
-                visit(twist[s]);
-                for m in 1..12 {
-                    visit(top[12 * s + m]);
-                    visit(bottom[12 * s + m]);
+        let goals: Vec<usize> = (0..SHAPE_COUNT).filter(|&s| prune[s] == 0).collect();
+        let prune = breadth_first(SHAPE_COUNT, goals, |s, visit| {
+            let mut to = |n: u16| {
+                if n != NONE {
+                    visit.to(usize::from(n));
                 }
+            };
+            to(twist[s]);
+            for m in 1..12 {
+                to(top[12 * s + m]);
+                to(bottom[12 * s + m]);
             }
-            frontier = next_frontier;
-            depth += 1;
-        }
+        });
         ShapeTables {
             top,
             bottom,

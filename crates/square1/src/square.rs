@@ -11,6 +11,8 @@
 //! positions 2, 3 with 4, 5, for corners and edges alike. So one move table
 //! per move serves corners and edges.
 
+use twistor_core::distances::breadth_first;
+
 use crate::position::{is_corner, Square1Position};
 
 /// 8!.
@@ -113,50 +115,34 @@ pub(crate) fn view_index(
 /// it takes an edge-first layer to corner-first, the edges when it takes a
 /// corner-first layer to edge-first.
 fn view_prune(twist: &[u16], top: &[u16], bottom: &[u16], edges: bool) -> Vec<u8> {
-    let mut prune = vec![u8::MAX; 8 * PERM_COUNT];
     // Solved: top corner-first, bottom edge-first.
     let goal = view_index(0, 0, false, true);
-    prune[goal] = 0;
-    let mut frontier = vec![goal];
-    let mut depth = 0u8;
-    while !frontier.is_empty() {
-        let mut next = Vec::new();
-        for &i in &frontier {
-            let perm = (i / 8) as u16;
-            let middle = (i / 4 % 2) as u8;
-            let ta = i / 2 % 2 == 1;
-            let ba = i % 2 == 1;
-            let mut visit = |j: usize| {
-                if prune[j] == u8::MAX {
-                    prune[j] = depth + 1;
-                    next.push(j);
-                }
-            };
-            if ta == ba {
-                visit(view_index(twist[usize::from(perm)], middle ^ 1, ta, ba));
-            }
-            // Up to seven alignment steps make the whole turn (12 slots).
-            let (mut p, mut a) = (perm, ta);
-            for _ in 0..7 {
-                if a != edges {
-                    p = top[usize::from(p)];
-                }
-                a = !a;
-                visit(view_index(p, middle, a, ba));
-            }
-            let (mut p, mut a) = (perm, ba);
-            for _ in 0..7 {
-                if a != edges {
-                    p = bottom[usize::from(p)];
-                }
-                a = !a;
-                visit(view_index(p, middle, ta, a));
-            }
+    breadth_first(8 * PERM_COUNT, [goal], |i, visit| {
+        let perm = (i / 8) as u16;
+        let middle = (i / 4 % 2) as u8;
+        let ta = i / 2 % 2 == 1;
+        let ba = i % 2 == 1;
+        if ta == ba {
+            visit.to(view_index(twist[usize::from(perm)], middle ^ 1, ta, ba));
         }
-        frontier = next;
-        depth += 1;
-    }
-    prune
+        // Up to seven alignment steps make the whole turn (12 slots).
+        let (mut p, mut a) = (perm, ta);
+        for _ in 0..7 {
+            if a != edges {
+                p = top[usize::from(p)];
+            }
+            a = !a;
+            visit.to(view_index(p, middle, a, ba));
+        }
+        let (mut p, mut a) = (perm, ba);
+        for _ in 0..7 {
+            if a != edges {
+                p = bottom[usize::from(p)];
+            }
+            a = !a;
+            visit.to(view_index(p, middle, ta, a));
+        }
+    })
 }
 
 impl SquareTables {

@@ -398,25 +398,11 @@ pub const FULL_TABLES_PAY_AFTER: usize = 20_000;
 
 /// Breadth-first distances over `n` states from state 0.
 pub(crate) fn bfs(n: usize, moves: &[u8], next: impl Fn(usize, usize) -> usize) -> Vec<u8> {
-    let mut d = vec![u8::MAX; n];
-    d[0] = 0;
-    let mut frontier = vec![0u32];
-    let mut depth = 0u8;
-    while !frontier.is_empty() {
-        let mut nextf = Vec::with_capacity(frontier.len() * 4);
-        for &x in &frontier {
-            for &m in moves {
-                let y = next(x as usize, m as usize);
-                if d[y] == u8::MAX {
-                    d[y] = depth + 1;
-                    nextf.push(y as u32);
-                }
-            }
+    twistor_core::distances::breadth_first(n, [0], |x, visit| {
+        for &m in moves {
+            visit.to(next(x, m as usize));
         }
-        frontier = nextf;
-        depth += 1;
-    }
-    d
+    })
 }
 
 impl CompactPrune {
