@@ -23,11 +23,17 @@ pub enum CoreError {
     #[error("a puzzle needs at least one orbit")]
     NoOrbits,
     /// Two orbits with the same name.
-    #[error("orbit {0} is defined twice")]
-    DuplicateOrbit(String),
+    #[error("orbit {orbit} is defined twice")]
+    DuplicateOrbit {
+        /// Orbit name.
+        orbit: String,
+    },
     /// Two moves with the same name.
-    #[error("move {0} is defined twice")]
-    DuplicateMove(String),
+    #[error("move {name} is defined twice")]
+    DuplicateMove {
+        /// Move name.
+        name: String,
+    },
     /// Packed data of the wrong length.
     #[error("expected {expected} entries, found {found}")]
     StateLength {

@@ -168,7 +168,9 @@ impl Layout {
         }
         for (i, o) in orbits.iter().enumerate() {
             if orbits[..i].iter().any(|p| p.name == o.name) {
-                return Err(CoreError::DuplicateOrbit(o.name.clone()));
+                return Err(CoreError::DuplicateOrbit {
+                    orbit: o.name.clone(),
+                });
             }
         }
         let mut offsets = Vec::with_capacity(orbits.len());

@@ -154,7 +154,7 @@ impl Puzzle {
     /// Adds a named move; names must be unique.
     pub fn add_move(&mut self, mv: MoveDef) -> Result<(), CoreError> {
         if self.find_move(&mv.name).is_some() {
-            return Err(CoreError::DuplicateMove(mv.name));
+            return Err(CoreError::DuplicateMove { name: mv.name });
         }
         self.moves.push(mv);
         Ok(())

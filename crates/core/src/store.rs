@@ -35,6 +35,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::io::Write;
 use std::ops::Deref;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -152,17 +153,26 @@ pub struct StoredTable {
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// Written by an older version of twistor, in a format no longer read.
-    #[error("written by an older twistor ({0})")]
-    Outdated(String),
+    #[error("written by an older twistor ({reason})")]
+    Outdated {
+        /// Which older format, and where.
+        reason: OutdatedReason,
+    },
     /// Not a table file at all.
     #[error("not a twistor table file")]
     Foreign,
     /// A sound table, but of something else.
-    #[error("holds another table ({0})")]
-    Mismatch(String),
+    #[error("holds another table ({reason})")]
+    Mismatch {
+        /// How it differs from the table asked for.
+        reason: MismatchReason,
+    },
     /// Shorter or longer than its header says, or than the engine expects.
-    #[error("truncated or wrong size: {0}")]
-    Size(String),
+    #[error("truncated or wrong size: {reason}")]
+    Size {
+        /// Which length is wrong.
+        reason: SizeReason,
+    },
     /// The contents do not match their checksum.
     #[error("checksum mismatch (corrupt contents)")]
     Checksum,
@@ -177,6 +187,121 @@ pub enum StoreError {
         /// The underlying error.
         #[source]
         source: std::io::Error,
+    },
+}
+
+/// Which older format a [`StoreError::Outdated`] table is in.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OutdatedReason {
+    /// A file in a format an older twistor wrote, known by its magic.
+    #[error("{format}")]
+    Format {
+        /// The format, as people call it (`the 3x3x3 solver's table
+        /// format 2`).
+        format: String,
+    },
+    /// Such a file, where an older twistor kept the table.
+    #[error("{format}, in {}", .path.display())]
+    File {
+        /// The format, as people call it.
+        format: String,
+        /// The file.
+        path: PathBuf,
+    },
+    /// A table file of an older format version.
+    #[error("format version {found}, this one reads {current}")]
+    Version {
+        /// The version the file has.
+        found: u32,
+        /// The version this twistor reads.
+        current: u32,
+    },
+}
+
+/// How a [`StoreError::Mismatch`] table differs from the one asked for.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MismatchReason {
+    /// It is kept under another key.
+    #[error("{found}, expected {expected}")]
+    Key {
+        /// The key it has.
+        found: TableKey,
+        /// The key asked for.
+        expected: TableKey,
+    },
+    /// Its payload has a length the engine does not expect.
+    #[error("{found} payload bytes, expected {expected:?}")]
+    Length {
+        /// The payload's length, in bytes.
+        found: u64,
+        /// The length the engine expects.
+        expected: PayloadLen,
+    },
+    /// It lacks the extras the engine keeps with such a table.
+    #[error("no {kind} extras")]
+    NoExtras {
+        /// The kind of table, as the engine names it (`table`,
+        /// `hashed-table`).
+        kind: String,
+    },
+    /// Its extras contradict each other or the payload.
+    #[error("extras that do not add up")]
+    BadExtras,
+}
+
+/// Which length of a [`StoreError::Size`] table is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SizeReason {
+    /// A payload of another length than the engine expects.
+    #[error("{found} bytes, expected {expected:?}")]
+    Payload {
+        /// The payload's length, in bytes.
+        found: u64,
+        /// The length the engine expects.
+        expected: PayloadLen,
+    },
+    /// A file too short to hold a header.
+    #[error("{found} bytes, shorter than the header")]
+    ShorterThanHeader {
+        /// The file's length, in bytes.
+        found: u64,
+    },
+    /// Another count of payload bytes than the header says.
+    #[error("{found} payload bytes, the header says {header}")]
+    NotAsHeader {
+        /// Payload bytes found.
+        found: u64,
+        /// Payload bytes the header announces.
+        header: u64,
+    },
+    /// Payload bytes past those the header announces.
+    #[error("more payload bytes than the header's {header}")]
+    PastHeader {
+        /// Payload bytes the header announces.
+        header: u64,
+    },
+    /// More extras than the store keeps.
+    #[error("{count} extras")]
+    TooManyExtras {
+        /// Extras given.
+        count: usize,
+    },
+    /// A payload writer that wrote another count of bytes than it
+    /// announced, to a store that keeps the payload alone.
+    #[error("{written} bytes written, {announced} announced")]
+    Written {
+        /// Bytes written.
+        written: u64,
+        /// Bytes announced.
+        announced: u64,
+    },
+    /// The same, to a store that keeps a header beside the payload.
+    #[error("{written} payload bytes written, {announced} announced")]
+    PayloadWritten {
+        /// Payload bytes written.
+        written: u64,
+        /// Payload bytes announced.
+        announced: u64,
     },
 }
 
@@ -286,10 +411,12 @@ impl TableStore for MemoryStore {
             return Ok(None);
         };
         if !len.admits(bytes.len() as u64) {
-            return Err(StoreError::Size(format!(
-                "{} bytes, expected {len:?}",
-                bytes.len()
-            )));
+            return Err(StoreError::Size {
+                reason: SizeReason::Payload {
+                    found: bytes.len() as u64,
+                    expected: len,
+                },
+            });
         }
         Ok(Some(StoredTable {
             extras: extras.clone(),
@@ -313,10 +440,12 @@ impl TableStore for MemoryStore {
             source,
         })?;
         if bytes.len() as u64 != len {
-            return Err(StoreError::Size(format!(
-                "{} bytes written, {len} announced",
-                bytes.len()
-            )));
+            return Err(StoreError::Size {
+                reason: SizeReason::Written {
+                    written: bytes.len() as u64,
+                    announced: len,
+                },
+            });
         }
         self.tables
             .lock()

@@ -13,9 +13,12 @@ pub enum CubeError {
     FaceletLength(usize),
     /// Two centres have the same colour.
     #[error(
-        "the six centres (positions U5 R5 F5 D5 L5 B5) must have six different colours, got {0:?}"
+        "the six centres (positions U5 R5 F5 D5 L5 B5) must have six different colours, got {centers:?}"
     )]
-    CentersNotDistinct(String),
+    CentersNotDistinct {
+        /// The six centre colours, in the order U R F D L B.
+        centers: String,
+    },
     /// A sticker's colour is not the colour of any centre.
     #[error("sticker {position} has colour {colour:?}, which is not the colour of any centre ({centers})")]
     UnknownColour {

@@ -103,7 +103,9 @@ impl FaceletCube {
         let center_str: String = centers.iter().collect();
         for i in 0..6 {
             if centers[..i].contains(&centers[i]) {
-                return Err(CubeError::CentersNotDistinct(center_str));
+                return Err(CubeError::CentersNotDistinct {
+                    centers: center_str,
+                });
             }
         }
         let mut stickers = [0u8; 54];

@@ -8,7 +8,7 @@ use twistor_core::index::permutation_parity;
 use twistor_core::random::SeededRng;
 
 use crate::geometry::{self, Perm, Pieces, N_STICKERS};
-use crate::Cube444Error;
+use crate::{Cube444Error, PositionReason};
 
 /// Face letters in index order.
 const FACES: [char; 6] = ['U', 'R', 'F', 'D', 'L', 'B'];
@@ -286,9 +286,9 @@ impl Cube444 {
     /// the cube appearing once, the corners' twists summing to whole turns.
     pub fn from_stickers(stickers: [u8; N_STICKERS]) -> Result<Cube444, Cube444Error> {
         if stickers.iter().any(|&c| c >= 6) {
-            return Err(Cube444Error::InvalidPosition(
-                "a sticker colour past the sixth",
-            ));
+            return Err(Cube444Error::InvalidPosition {
+                reason: PositionReason::ColourOutOfRange,
+            });
         }
         let cube = Cube444 { stickers };
         let m = model();
@@ -297,16 +297,16 @@ impl Cube444 {
             centres[stickers[s] as usize] += 1;
         }
         if centres != [4; 6] {
-            return Err(Cube444Error::InvalidPosition(
-                "not four centres of each colour",
-            ));
+            return Err(Cube444Error::InvalidPosition {
+                reason: PositionReason::CentreCount,
+            });
         }
         let mut wings = cube.wings().to_vec();
         wings.sort_unstable();
         if wings != (0..24).collect::<Vec<u8>>() {
-            return Err(Cube444Error::InvalidPosition(
-                "a wing twice, or no wing of the cube",
-            ));
+            return Err(Cube444Error::InvalidPosition {
+                reason: PositionReason::Wings,
+            });
         }
         let solved = solved_stickers();
         let mut corners = Vec::new();
@@ -320,9 +320,9 @@ impl Cube444 {
                     .map(|t| (c, t))
             });
             let Some((c, t)) = found else {
-                return Err(Cube444Error::InvalidPosition(
-                    "a corner that is not one of the cube's",
-                ));
+                return Err(Cube444Error::InvalidPosition {
+                    reason: PositionReason::UnknownCorner,
+                });
             };
             corners.push(c);
             twist += t;
@@ -330,9 +330,9 @@ impl Cube444 {
         corners.sort_unstable();
         corners.dedup();
         if corners.len() != 8 || twist % 3 != 0 {
-            return Err(Cube444Error::InvalidPosition(
-                "a corner twice, or the corners twisted",
-            ));
+            return Err(Cube444Error::InvalidPosition {
+                reason: PositionReason::Corners,
+            });
         }
         Ok(cube)
     }

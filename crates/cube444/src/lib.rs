@@ -78,10 +78,57 @@ pub enum Cube444Error {
         position: usize,
     },
     /// Stickers that are no position of the 4x4x4.
-    #[error("not a 4x4x4 position: {0}")]
-    InvalidPosition(&'static str),
+    #[error("not a 4x4x4 position: {reason}")]
+    InvalidPosition {
+        /// What is wrong with the stickers.
+        reason: PositionReason,
+    },
     /// A bug: the solver failed to solve a position (every 4x4x4
     /// position has a solution).
-    #[error("internal error in the 4x4x4 solver: {0}")]
-    Internal(&'static str),
+    #[error("internal error in the 4x4x4 solver: {reason}")]
+    Internal {
+        /// The step that failed.
+        reason: InternalReason,
+    },
+}
+
+/// Why stickers are no position of the 4x4x4
+/// ([`Cube444Error::InvalidPosition`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PositionReason {
+    /// A sticker colour of 6 or more.
+    #[error("a sticker colour past the sixth")]
+    ColourOutOfRange,
+    /// A colour on other than four centre stickers.
+    #[error("not four centres of each colour")]
+    CentreCount,
+    /// Wings that are not each of the cube's 24 once.
+    #[error("a wing twice, or no wing of the cube")]
+    Wings,
+    /// Stickers of a corner slot that make no corner of the cube.
+    #[error("a corner that is not one of the cube's")]
+    UnknownCorner,
+    /// Corners that are not each of the cube's once, or twisted.
+    #[error("a corner twice, or the corners twisted")]
+    Corners,
+}
+
+/// Which step of the 4x4x4 solver failed ([`Cube444Error::Internal`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum InternalReason {
+    /// A phase of the reduction found no solution.
+    #[error("phase {phase} found nothing")]
+    PhaseFoundNothing {
+        /// The phase (2 or 3).
+        phase: u8,
+    },
+    /// The reduced cube is not a solvable 3x3x3.
+    #[error("the reduction left an unsolvable 3x3x3")]
+    UnsolvableReduction,
+    /// The 3x3x3 solver found no solution.
+    #[error("the 3x3x3 finish found nothing")]
+    FinishFoundNothing,
+    /// The 3x3x3 solution did not solve the cube.
+    #[error("the 3x3x3 finish left the cube unsolved")]
+    FinishUnsolved,
 }

@@ -6,7 +6,7 @@ use twistor_cube333::{solve_two_phase, FaceletCube, TwoPhaseOptions, TwoPhaseTab
 use crate::cube::{model, odd, Cube444, Move444};
 use crate::geometry::{self, Perm};
 use crate::tables::{in_pair, may_follow, move_mask, Tables};
-use crate::Cube444Error;
+use crate::{Cube444Error, InternalReason};
 
 /// Phase-1 solutions gathered before choosing among them.
 const PHASE1_GATHER: usize = 3000;
@@ -152,7 +152,9 @@ impl Tables {
             }
         }
         if found2.is_empty() {
-            return Err(Cube444Error::Internal("phase 2 found nothing"));
+            return Err(Cube444Error::Internal {
+                reason: InternalReason::PhaseFoundNothing { phase: 2 },
+            });
         }
 
         // Phase 3: pair the edges and finish the centres.
@@ -171,7 +173,9 @@ impl Tables {
                 }
             }
         }
-        let (i, moves3) = best.ok_or(Cube444Error::Internal("phase 3 found nothing"))?;
+        let (i, moves3) = best.ok_or(Cube444Error::Internal {
+            reason: InternalReason::PhaseFoundNothing { phase: 3 },
+        })?;
         let s3 = &found2[i];
         let reduced = moves3.iter().fold(s3.cube, |c, &m| {
             c.apply_move(Move444::from_index(m as usize))
@@ -193,9 +197,9 @@ impl Tables {
             .fold(reduced, |c, &m| c.apply_move(Move444::from_index(m)));
         let upright = (0..24)
             .find(|&r| solved_turned.permuted(&model.rotations[r]) == Cube444::solved())
-            .ok_or(Cube444Error::Internal(
-                "the 3x3x3 finish left the cube unsolved",
-            ))?;
+            .ok_or(Cube444Error::Internal {
+                reason: InternalReason::FinishUnsolved,
+            })?;
         tokens.push(Token::Rotation(upright));
         Ok(Reduction {
             tokens,
@@ -404,7 +408,9 @@ fn finish_333(reduced: &Cube444, three: &TwoPhaseTables) -> Result<Vec<usize>, C
     });
     let cubie = FaceletCube { stickers }
         .to_cubie()
-        .map_err(|_| Cube444Error::Internal("the reduction left an unsolvable 3x3x3"))?;
+        .map_err(|_| Cube444Error::Internal {
+            reason: InternalReason::UnsolvableReduction,
+        })?;
     // A short answer if one turns up within a few thousand phase-2
     // probes (a millisecond or two), as min2phase looks on for TNoodle;
     // otherwise the first of at most 21 moves.
@@ -423,7 +429,9 @@ fn finish_333(reduced: &Cube444, three: &TwoPhaseTables) -> Result<Vec<usize>, C
     let solution = short
         .map(Ok)
         .unwrap_or_else(|| solve_two_phase(three, &cubie, &TwoPhaseOptions::default()))
-        .map_err(|_| Cube444Error::Internal("the 3x3x3 finish found nothing"))?;
+        .map_err(|_| Cube444Error::Internal {
+            reason: InternalReason::FinishFoundNothing,
+        })?;
     Ok(solution
         .moves
         .0

@@ -212,15 +212,21 @@ pub enum DistributedError {
         workers: u64,
     },
     /// Timely could not start (it says why only in words).
-    #[error("timely could not start: {0}")]
-    Start(String),
+    #[error("timely could not start: {reason}")]
+    Start {
+        /// What timely said.
+        reason: String,
+    },
     /// This process could not join the cluster (an address in use, a
     /// process unreachable).
     #[error("could not join the cluster")]
     Connect(#[from] cluster::ConnectError),
     /// A worker thread failed.
-    #[error("a worker failed: {0}")]
-    Worker(String),
+    #[error("a worker failed: {panic}")]
+    Worker {
+        /// The worker's panic message.
+        panic: String,
+    },
     /// The store failed.
     #[error("checkpoint of shard {shard}")]
     Store {
@@ -312,10 +318,10 @@ pub fn enumerate(
     let (builders, guard) = match &options.processes {
         Processes::One if workers == 1 => timely::CommunicationConfig::Thread
             .try_build()
-            .map_err(DistributedError::Start)?,
+            .map_err(|reason| DistributedError::Start { reason })?,
         Processes::One => timely::CommunicationConfig::Process(workers)
             .try_build()
-            .map_err(DistributedError::Start)?,
+            .map_err(|reason| DistributedError::Start { reason })?,
         Processes::Cluster { process, addresses } => cluster::connect(
             addresses,
             *process,
@@ -330,7 +336,7 @@ pub fn enumerate(
         timely::WorkerConfig::default(),
         move |worker| run.work(worker),
     )
-    .map_err(DistributedError::Start)?;
+    .map_err(|reason| DistributedError::Start { reason })?;
     // When another process dies, timely's network threads panic, the
     // workers fail on the poisoned queues, and dropping the guards panics
     // in turn: all of that becomes one error.
@@ -347,7 +353,7 @@ pub fn enumerate(
             Ok(Err(DistributedError::PeerFailed)) => {}
             Ok(Err(e)) => failure = failure.or(Some(e)),
             Err(_) if cluster => failure = failure.or(Some(DistributedError::PeerLost)),
-            Err(panic) => failure = failure.or(Some(DistributedError::Worker(panic))),
+            Err(panic) => failure = failure.or(Some(DistributedError::Worker { panic })),
         }
     }
     match (failure, report) {

@@ -69,14 +69,25 @@ pub enum AlgErrorKind {
     #[error("a move needs a family (letters) after its layer numbers")]
     MissingFamily,
     /// An amount or layer too large, or with a leading zero.
-    #[error("bad number {0:?}: {1}")]
-    BadNumber(String, &'static str),
+    #[error("bad number {token:?}: {reason}")]
+    BadNumber {
+        /// The digits as written.
+        token: String,
+        /// What is wrong with them.
+        reason: &'static str,
+    },
     /// A commutator with nothing on either side (`[, ]`).
     #[error("a commutator of nothing: [, ]")]
     EmptyCommutator,
-    /// Suffixes used the wrong way (`R2++`, `UR-`).
-    #[error("{0}")]
-    BadSuffix(&'static str),
+    /// A `+`/`-` suffix after `'` (`R'++`).
+    #[error("a move cannot have both ' and a +/- suffix")]
+    SuffixAfterPrime,
+    /// A Pochmann `++`/`--` suffix after an amount (`R2++`).
+    #[error("Pochmann ++ and -- moves cannot have an amount")]
+    AmountBeforePlusPlus,
+    /// A clock dial `+`/`-` suffix with no amount before it (`UR-`).
+    #[error("clock dial moves need an amount before + or -")]
+    DialWithoutAmount,
     /// Nesting beyond [`MAX_NESTING`].
     #[error("nesting deeper than {MAX_NESTING}")]
     TooDeep,
@@ -84,8 +95,11 @@ pub enum AlgErrorKind {
     #[error("expands to more than {0} moves")]
     TooLong(usize),
     /// A move the puzzle does not know.
-    #[error("unknown move {0}")]
-    UnknownMove(String),
+    #[error("unknown move {name}")]
+    UnknownMove {
+        /// The move as written.
+        name: String,
+    },
 }
 
 /// A move: a family with optional layers, and a signed amount.
@@ -697,13 +711,19 @@ impl Parser<'_> {
         if d.len() > 1 && d.starts_with('0') {
             return Err(self.err_at(
                 start,
-                AlgErrorKind::BadNumber(d.into(), "a number may not start with 0"),
+                AlgErrorKind::BadNumber {
+                    token: d.into(),
+                    reason: "a number may not start with 0",
+                },
             ));
         }
         d.parse::<i32>().map_err(|_| {
             self.err_at(
                 start,
-                AlgErrorKind::BadNumber(d.into(), "too large (at most 2147483647)"),
+                AlgErrorKind::BadNumber {
+                    token: d.into(),
+                    reason: "too large (at most 2147483647)",
+                },
             )
         })
     }
@@ -741,10 +761,10 @@ impl Parser<'_> {
                 if v2 <= v1 {
                     return Err(self.err_at(
                         s2,
-                        AlgErrorKind::BadNumber(
-                            d2,
-                            "a range's inner layer must be deeper than its outer one",
-                        ),
+                        AlgErrorKind::BadNumber {
+                            token: d2,
+                            reason: "a range's inner layer must be deeper than its outer one",
+                        },
                     ));
                 }
                 outer = Some(v1);
@@ -783,18 +803,18 @@ impl Parser<'_> {
         };
         if let Some(sfx) = suffix {
             self.i += sfx.len();
-            let bad = |p: &Self, msg| Err(p.err_at(suffix_start, AlgErrorKind::BadSuffix(msg)));
+            let bad = |p: &Self, kind| Err(p.err_at(suffix_start, kind));
             if amount < 0 {
-                return bad(self, "a move cannot have both ' and a +/- suffix");
+                return bad(self, AlgErrorKind::SuffixAfterPrime);
             }
             if sfx.len() == 2 {
                 if had_digits {
-                    return bad(self, "Pochmann ++ and -- moves cannot have an amount");
+                    return bad(self, AlgErrorKind::AmountBeforePlusPlus);
                 }
                 family.push_str("_PLUSPLUS_");
             } else {
                 if !had_digits {
-                    return bad(self, "clock dial moves need an amount before + or -");
+                    return bad(self, AlgErrorKind::DialWithoutAmount);
                 }
                 family.push_str("_PLUS_");
             }
@@ -815,11 +835,21 @@ impl Parser<'_> {
         if d.starts_with('0') {
             return Err(self.err_at(
                 start,
-                AlgErrorKind::BadNumber(d.into(), "a layer starts at 1"),
+                AlgErrorKind::BadNumber {
+                    token: d.into(),
+                    reason: "a layer starts at 1",
+                },
             ));
         }
-        d.parse::<u32>()
-            .map_err(|_| self.err_at(start, AlgErrorKind::BadNumber(d.into(), "layer too large")))
+        d.parse::<u32>().map_err(|_| {
+            self.err_at(
+                start,
+                AlgErrorKind::BadNumber {
+                    token: d.into(),
+                    reason: "layer too large",
+                },
+            )
+        })
     }
 
     /// After `(`: a Square-1 tuple `(-?\d+, ?-?\d+)`, or nothing consumed.
@@ -860,7 +890,15 @@ impl Parser<'_> {
             t.parse::<i32>()
                 .ok()
                 .filter(|&v| v != i32::MIN)
-                .ok_or_else(|| p.err_at(s, AlgErrorKind::BadNumber(t.into(), "too large")))
+                .ok_or_else(|| {
+                    p.err_at(
+                        s,
+                        AlgErrorKind::BadNumber {
+                            token: t.into(),
+                            reason: "too large",
+                        },
+                    )
+                })
         };
         let mu = Move {
             column: Some(su + 1),

@@ -5,7 +5,7 @@
 //! ("permutation of MOVE R, orbit EDGES repeats 3") deserves a line number
 //! too. Nesting is limited to [`MAX_DEPTH`] so no input can exhaust the stack.
 
-use crate::error::{At, ParseError, ParseErrorKind as K};
+use crate::error::{At, JsonReason, ParseError, ParseErrorKind as K};
 
 /// Deepest nesting accepted.
 pub(crate) const MAX_DEPTH: usize = 128;
@@ -133,7 +133,7 @@ pub(crate) fn parse(at: At, text: &str) -> Result<Json, ParseError> {
     let v = p.value(0)?;
     p.ws();
     if p.i < p.b.len() {
-        return Err(p.err("unexpected text after the JSON value"));
+        return Err(p.err(JsonReason::TrailingText));
     }
     Ok(v)
 }
@@ -147,9 +147,8 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
-    fn err(&self, msg: &str) -> ParseError {
-        self.at
-            .err_col(self.line, self.col, K::Json(msg.to_string()))
+    fn err(&self, reason: JsonReason) -> ParseError {
+        self.at.err_col(self.line, self.col, K::Json { reason })
     }
 
     fn bump(&mut self) -> Option<u8> {
@@ -181,17 +180,17 @@ impl Parser<'_> {
             }
             Ok(())
         } else {
-            Err(self.err("unexpected character"))
+            Err(self.err(JsonReason::UnexpectedCharacter))
         }
     }
 
     fn value(&mut self, depth: usize) -> Result<Json, ParseError> {
         if depth > MAX_DEPTH {
-            return Err(self.err("nested too deeply"));
+            return Err(self.err(JsonReason::TooDeep));
         }
         let (line, column) = (self.line, self.col);
         let value = match self.peek() {
-            None => return Err(self.err("unexpected end of input")),
+            None => return Err(self.err(JsonReason::UnexpectedEnd)),
             Some(b'{') => {
                 self.bump();
                 let mut members = Vec::new();
@@ -202,12 +201,12 @@ impl Parser<'_> {
                     loop {
                         self.ws();
                         if self.peek() != Some(b'"') {
-                            return Err(self.err("expected a string key"));
+                            return Err(self.err(JsonReason::ExpectedKey));
                         }
                         let k = self.string()?;
                         self.ws();
                         if self.bump() != Some(b':') {
-                            return Err(self.err("expected ':'"));
+                            return Err(self.err(JsonReason::ExpectedColon));
                         }
                         self.ws();
                         let v = self.value(depth + 1)?;
@@ -216,7 +215,7 @@ impl Parser<'_> {
                         match self.bump() {
                             Some(b',') => continue,
                             Some(b'}') => break,
-                            _ => return Err(self.err("expected ',' or '}'")),
+                            _ => return Err(self.err(JsonReason::ExpectedCommaOrBrace)),
                         }
                     }
                 }
@@ -236,7 +235,7 @@ impl Parser<'_> {
                         match self.bump() {
                             Some(b',') => continue,
                             Some(b']') => break,
-                            _ => return Err(self.err("expected ',' or ']'")),
+                            _ => return Err(self.err(JsonReason::ExpectedCommaOrBracket)),
                         }
                     }
                 }
@@ -256,7 +255,7 @@ impl Parser<'_> {
                 Value::Null
             }
             Some(b'-' | b'0'..=b'9') => Value::Number(self.number()?),
-            Some(_) => return Err(self.err("unexpected character")),
+            Some(_) => return Err(self.err(JsonReason::UnexpectedCharacter)),
         };
         Ok(Json {
             line,
@@ -279,12 +278,12 @@ impl Parser<'_> {
                     self.bump();
                 }
             }
-            _ => return Err(self.err("bad number")),
+            _ => return Err(self.err(JsonReason::BadNumber)),
         }
         if self.peek() == Some(b'.') {
             self.bump();
             if !self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                return Err(self.err("bad number"));
+                return Err(self.err(JsonReason::BadNumber));
             }
             while self.peek().is_some_and(|c| c.is_ascii_digit()) {
                 self.bump();
@@ -296,7 +295,7 @@ impl Parser<'_> {
                 self.bump();
             }
             if !self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                return Err(self.err("bad number"));
+                return Err(self.err(JsonReason::BadNumber));
             }
             while self.peek().is_some_and(|c| c.is_ascii_digit()) {
                 self.bump();
@@ -310,10 +309,10 @@ impl Parser<'_> {
         for _ in 0..4 {
             let c = self
                 .bump()
-                .ok_or_else(|| self.err("unexpected end in \\u escape"))?;
+                .ok_or_else(|| self.err(JsonReason::ShortUnicodeEscape))?;
             let d = (c as char)
                 .to_digit(16)
-                .ok_or_else(|| self.err("bad \\u escape"))?;
+                .ok_or_else(|| self.err(JsonReason::BadUnicodeEscape))?;
             v = v * 16 + d;
         }
         Ok(v)
@@ -323,11 +322,15 @@ impl Parser<'_> {
         self.bump(); // opening quote
         let mut out: Vec<u8> = Vec::new();
         loop {
-            let c = self.bump().ok_or_else(|| self.err("unterminated string"))?;
+            let c = self
+                .bump()
+                .ok_or_else(|| self.err(JsonReason::UnterminatedString))?;
             match c {
                 b'"' => break,
                 b'\\' => {
-                    let e = self.bump().ok_or_else(|| self.err("unterminated string"))?;
+                    let e = self
+                        .bump()
+                        .ok_or_else(|| self.err(JsonReason::UnterminatedString))?;
                     let ch = match e {
                         b'"' => '"',
                         b'\\' => '\\',
@@ -341,28 +344,29 @@ impl Parser<'_> {
                             let hi = self.hex4()?;
                             let code = if (0xD800..0xDC00).contains(&hi) {
                                 if self.bump() != Some(b'\\') || self.bump() != Some(b'u') {
-                                    return Err(self.err("unpaired surrogate in \\u escape"));
+                                    return Err(self.err(JsonReason::UnpairedSurrogate));
                                 }
                                 let lo = self.hex4()?;
                                 if !(0xDC00..0xE000).contains(&lo) {
-                                    return Err(self.err("unpaired surrogate in \\u escape"));
+                                    return Err(self.err(JsonReason::UnpairedSurrogate));
                                 }
                                 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
                             } else {
                                 hi
                             };
-                            char::from_u32(code).ok_or_else(|| self.err("bad \\u escape"))?
+                            char::from_u32(code)
+                                .ok_or_else(|| self.err(JsonReason::BadUnicodeEscape))?
                         }
-                        _ => return Err(self.err("bad escape in string")),
+                        _ => return Err(self.err(JsonReason::BadEscape)),
                     };
                     let mut buf = [0u8; 4];
                     out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
                 }
-                c if c < 0x20 => return Err(self.err("control character in string")),
+                c if c < 0x20 => return Err(self.err(JsonReason::ControlCharacter)),
                 c => out.push(c),
             }
         }
-        String::from_utf8(out).map_err(|_| self.err("string is not valid UTF-8"))
+        String::from_utf8(out).map_err(|_| self.err(JsonReason::InvalidUtf8))
     }
 }
 

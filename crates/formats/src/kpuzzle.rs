@@ -42,10 +42,12 @@ pub fn parse_kpuzzle(text: &str, file: &str) -> Result<Puzzle, ParseError> {
         Some(n) => n.string(at, "name")?.to_string(),
         None => "Unnamed".to_string(),
     };
-    let missing = |what: &str| {
+    let missing = |member: &str| {
         at.err(
             root.line,
-            K::Missing(format!("the definition has no {what:?} member")),
+            K::MissingMember {
+                member: member.into(),
+            },
         )
     };
     let orbits_json = root.get("orbits").ok_or_else(|| missing("orbits"))?;
@@ -55,9 +57,9 @@ pub fn parse_kpuzzle(text: &str, file: &str) -> Result<Puzzle, ParseError> {
             for (i, o) in items.iter().enumerate() {
                 let path = format!("orbits[{i}]");
                 o.object(at, &path)?;
-                let name = o.get("orbitName").ok_or_else(|| {
-                    at.err(o.line, K::Missing(format!("{path} has no orbitName")))
-                })?;
+                let name = o
+                    .get("orbitName")
+                    .ok_or_else(|| at.err(o.line, missing_field(&path, "orbitName")))?;
                 let name = name.string(at, &format!("{path}.orbitName"))?;
                 orbits.push(orbit(at, o, &path, name)?);
             }
@@ -116,19 +118,24 @@ pub fn parse_kpuzzle(text: &str, file: &str) -> Result<Puzzle, ParseError> {
             let path = format!("twistorIllegal[{i}]");
             let oname = il
                 .get("orbit")
-                .ok_or_else(|| at.err(il.line, K::Missing(format!("{path} has no orbit"))))?;
+                .ok_or_else(|| at.err(il.line, missing_field(&path, "orbit")))?;
             let oname = oname.string(at, &format!("{path}.orbit"))?;
-            let k = layout
-                .orbit_index(oname)
-                .ok_or_else(|| at.err(il.line, K::UnknownOrbit(oname.to_string())))?;
+            let k = layout.orbit_index(oname).ok_or_else(|| {
+                at.err(
+                    il.line,
+                    K::UnknownOrbit {
+                        orbit: oname.to_string(),
+                    },
+                )
+            })?;
             let n = layout.orbits()[k].num_pieces() as u64;
             let slot = il
                 .get("slot")
-                .ok_or_else(|| at.err(il.line, K::Missing(format!("{path} has no slot"))))?;
+                .ok_or_else(|| at.err(il.line, missing_field(&path, "slot")))?;
             let slot = slot.uint(at, &format!("{path}.slot"), n - 1)? as usize;
             let pieces = il
                 .get("pieces")
-                .ok_or_else(|| at.err(il.line, K::Missing(format!("{path} has no pieces"))))?;
+                .ok_or_else(|| at.err(il.line, missing_field(&path, "pieces")))?;
             let pieces = pieces
                 .uints(at, &format!("{path}.pieces"), n - 1)?
                 .into_iter()
@@ -147,19 +154,24 @@ pub fn parse_kpuzzle(text: &str, file: &str) -> Result<Puzzle, ParseError> {
         }
     }
     if puzzle.moves().is_empty() {
-        return Err(at.err(
-            moves_json.line,
-            K::Missing("the definition has no moves".into()),
-        ));
+        return Err(at.err(moves_json.line, K::EmptyMoves));
     }
     Ok(puzzle)
+}
+
+/// The error of an object at `path` without its member `member`.
+fn missing_field(path: &str, member: &str) -> K {
+    K::MissingField {
+        path: path.into(),
+        member: member.into(),
+    }
 }
 
 fn orbit(at: At, o: &Json, path: &str, name: &str) -> Result<Orbit, ParseError> {
     let field = |f: &str, max: u64| -> Result<u64, ParseError> {
         let v = o
             .get(f)
-            .ok_or_else(|| at.err(o.line, K::Missing(format!("{path} has no {f}"))))?;
+            .ok_or_else(|| at.err(o.line, missing_field(path, f)))?;
         v.uint(at, &format!("{path}.{f}"), max)
     };
     let pieces = field("numPieces", twistor_core::MAX_PIECES as u64)?;
@@ -172,7 +184,13 @@ fn read_pattern(at: At, layout: &Layout, j: &Json, what: &str) -> Result<Pattern
     let members = j.object(at, what)?;
     for (name, v) in members {
         if layout.orbit_index(name).is_none() {
-            return Err(at.err_col(v.line, v.column, K::UnknownOrbit(name.clone())));
+            return Err(at.err_col(
+                v.line,
+                v.column,
+                K::UnknownOrbit {
+                    orbit: name.clone(),
+                },
+            ));
         }
     }
     let mut orbits = Vec::new();
@@ -181,7 +199,10 @@ fn read_pattern(at: At, layout: &Layout, j: &Json, what: &str) -> Result<Pattern
         let v = j.get(o.name()).ok_or_else(|| {
             at.err(
                 j.line,
-                K::Missing(format!("{what} has no entry for orbit {}", o.name())),
+                K::MissingOrbitEntry {
+                    path: what.into(),
+                    orbit: o.name().into(),
+                },
             )
         })?;
         v.object(at, &path)?;
@@ -196,8 +217,8 @@ fn read_pattern(at: At, layout: &Layout, j: &Json, what: &str) -> Result<Pattern
                 )),
             }
         };
-        let pieces = arr("pieces", 255)?
-            .ok_or_else(|| at.err(v.line, K::Missing(format!("{path} has no pieces"))))?;
+        let pieces =
+            arr("pieces", 255)?.ok_or_else(|| at.err(v.line, missing_field(&path, "pieces")))?;
         let orientation = arr("orientation", 255)?.unwrap_or_else(|| vec![0; o.num_pieces()]);
         let orientation_mod = arr("orientationMod", 255)?;
         let po = PatternOrbit {
@@ -229,15 +250,21 @@ fn read_transformation(
     let mut bytes = layout.identity_bytes();
     for (oname, v) in members {
         let path = format!("{what}.{oname}");
-        let k = layout
-            .orbit_index(oname)
-            .ok_or_else(|| at.err_col(v.line, v.column, K::UnknownOrbit(oname.clone())))?;
+        let k = layout.orbit_index(oname).ok_or_else(|| {
+            at.err_col(
+                v.line,
+                v.column,
+                K::UnknownOrbit {
+                    orbit: oname.clone(),
+                },
+            )
+        })?;
         let orbit = &layout.orbits()[k];
         let n = orbit.num_pieces();
         v.object(at, &path)?;
         let perm = v
             .get("permutation")
-            .ok_or_else(|| at.err(v.line, K::Missing(format!("{path} has no permutation"))))?;
+            .ok_or_else(|| at.err(v.line, missing_field(&path, "permutation")))?;
         let perm_vals = perm.uints(at, &format!("{path}.permutation"), 255)?;
         let ori = v.get("orientationDelta").or_else(|| v.get("orientation"));
         let ori_vals = match ori {

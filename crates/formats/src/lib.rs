@@ -61,7 +61,7 @@ pub mod resolve;
 pub mod stages;
 pub mod tws;
 
-pub use error::{ParseError, ParseErrorKind};
+pub use error::{JsonReason, ParseError, ParseErrorKind, UnsupportedReason};
 
 use twistor_core::Puzzle;
 

@@ -17,7 +17,9 @@ use crate::alg::{Alg, AlgError, AlgErrorKind, AlgNode, Move};
 pub fn move_transformation(puzzle: &Puzzle, m: &Move) -> Result<Transformation, AlgError> {
     let (word, times) = move_word(puzzle, m).ok_or_else(|| AlgError {
         column: m.column().unwrap_or(1),
-        kind: AlgErrorKind::UnknownMove(m.to_string()),
+        kind: AlgErrorKind::UnknownMove {
+            name: m.to_string(),
+        },
     })?;
     let t = puzzle.word_transformation(&word);
     Ok(puzzle.layout().power(&t, times))

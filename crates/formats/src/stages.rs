@@ -78,14 +78,13 @@ pub fn read_stages(text: &str, file: &str, puzzle: &Puzzle) -> Result<Vec<StageT
                     return Err(at.err_col(
                         line,
                         column(1),
-                        ParseErrorKind::Repeated(format!("stage {}", words[1])),
+                        ParseErrorKind::RepeatedStage {
+                            stage: words[1].into(),
+                        },
                     ));
                 }
                 if stages.len() == MAX_STAGES {
-                    return Err(at.err(
-                        line,
-                        ParseErrorKind::Unsupported(format!("more than {MAX_STAGES} stages")),
-                    ));
+                    return Err(at.err(line, ParseErrorKind::TooManyStages { limit: MAX_STAGES }));
                 }
                 stages.push(StageText {
                     name: words[1].to_string(),
@@ -122,7 +121,9 @@ pub fn read_stages(text: &str, file: &str, puzzle: &Puzzle) -> Result<Vec<StageT
                     if stage.moves.is_some() {
                         return Err(at.err(
                             line,
-                            ParseErrorKind::Repeated(format!("Moves of stage {}", stage.name)),
+                            ParseErrorKind::RepeatedStageMoves {
+                                stage: stage.name.clone(),
+                            },
                         ));
                     }
                     stage.moves = Some(words[1..].iter().map(|w| w.to_string()).collect());
@@ -132,7 +133,9 @@ pub fn read_stages(text: &str, file: &str, puzzle: &Puzzle) -> Result<Vec<StageT
                     return Err(at.err_col(
                         line,
                         column(1),
-                        ParseErrorKind::UnknownOrbit(words[1].into()),
+                        ParseErrorKind::UnknownOrbit {
+                            orbit: words[1].into(),
+                        },
                     ));
                 };
                 let n = layout.orbits()[k].num_pieces();
@@ -175,18 +178,22 @@ pub fn read_stages(text: &str, file: &str, puzzle: &Puzzle) -> Result<Vec<StageT
                 return Err(at.err_col(
                     line,
                     column(0),
-                    ParseErrorKind::UnknownCommand(other.into()),
+                    ParseErrorKind::UnknownCommand {
+                        command: other.into(),
+                    },
                 ));
             }
         }
     }
     if stages.is_empty() {
-        return Err(at.err(0, ParseErrorKind::Missing("no Stage line".into())));
+        return Err(at.err(0, ParseErrorKind::NoStages));
     }
     if let Some(s) = stages.iter().find(|s| s.pieces.is_empty()) {
         return Err(at.err(
             s.line,
-            ParseErrorKind::Missing(format!("stage {} names no Pieces", s.name)),
+            ParseErrorKind::StageWithoutPieces {
+                stage: s.name.clone(),
+            },
         ));
     }
     Ok(stages)

@@ -1,8 +1,8 @@
-//! A CI-sized run of the fuzz harness (`examples/fuzz.rs`), and checks
+//! A CI-sized run of the fuzz harness (`examples/fuzz/main.rs`), and checks
 //! that the harness notices what it is there to notice.
 
 #[allow(dead_code)]
-#[path = "../examples/fuzz.rs"]
+#[path = "../examples/fuzz/main.rs"]
 mod fuzz;
 
 use std::path::PathBuf;

@@ -222,7 +222,7 @@ fn json_to_tws_to_json_keeps_behaviour() {
             Err(e) => {
                 // Only orientation moduli other than wildcards are refused.
                 assert!(
-                    matches!(e.kind, ParseErrorKind::Unsupported(_)),
+                    matches!(e.kind, ParseErrorKind::Unsupported { .. }),
                     "{name}: {e}"
                 );
                 assert!(!tws_can_hold(p0), "{name}: refused: {e}");

@@ -40,7 +40,7 @@ use crate::descriptor::{CutKind, Descriptor, Shape};
 use crate::math::{Quat, Vec3, EPS, MATCH_EPS};
 use crate::solid::Solid;
 use crate::surface::{CutSurface, Plane};
-use crate::GeometryError;
+use crate::{DegenerateReason, GeometryError};
 
 /// Most planes the cuts may replicate to.
 pub const MAX_PLANES: usize = 2048;
@@ -86,8 +86,8 @@ fn axis_map(r: Quat, normals: &[Vec3]) -> Result<Vec<(usize, bool)>, GeometryErr
                     let d = o.dot(m);
                     (d.abs() > 1.0 - 1e-9).then_some((b, d < 0.0))
                 })
-                .ok_or_else(|| {
-                    GeometryError::Degenerate("a rotation does not map axes to axes".into())
+                .ok_or(GeometryError::Degenerate {
+                    reason: DegenerateReason::RotationAxes,
                 })
         })
         .collect()
@@ -352,8 +352,8 @@ impl Geometry {
                 .iter()
                 .map(|f| solid.face_with_normal(r.rotate(f.normal)))
                 .collect::<Option<_>>()
-                .ok_or_else(|| {
-                    GeometryError::Degenerate("a turn does not map faces to faces".into())
+                .ok_or(GeometryError::Degenerate {
+                    reason: DegenerateReason::TurnFaces,
                 })?;
             let axis_map = axis_map(r, &normals)?;
             let mut images = Vec::with_capacity(cubies.len());
@@ -377,11 +377,8 @@ impl Geometry {
                             .copied()
                             .find(|&s| stickers[s].face == target_face)
                     })
-                    .ok_or_else(|| {
-                        GeometryError::Degenerate(
-                            "a sticker's image under a turn was not found (a cut is too close to a corner)"
-                                .into(),
-                        )
+                    .ok_or(GeometryError::Degenerate {
+                        reason: DegenerateReason::StickerImage,
                     })?;
                 let target = stickers[t].cubie;
                 let spin = match (c.center_mark, cubies[target].center_mark) {
@@ -404,10 +401,9 @@ impl Geometry {
             let mut hit = vec![false; cubies.len()];
             for im in &images {
                 if std::mem::replace(&mut hit[im.target as usize], true) {
-                    return Err(GeometryError::Degenerate(
-                        "a turn sends two pieces to the same place (a cut is too close to a corner)"
-                            .into(),
-                    ));
+                    return Err(GeometryError::Degenerate {
+                        reason: DegenerateReason::TurnCollision,
+                    });
                 }
             }
             axis.images = images;

@@ -137,8 +137,9 @@ impl Descriptor {
         let Some((&first, rest)) = words.split_first() else {
             return Err(GeometryError::EmptyDescriptor);
         };
-        let shape = Shape::from_letter(first)
-            .ok_or_else(|| GeometryError::UnknownShape(first.chars().take(40).collect()))?;
+        let shape = Shape::from_letter(first).ok_or_else(|| GeometryError::UnknownShape {
+            solid: first.chars().take(40).collect(),
+        })?;
         let count = rest.len().div_ceil(2);
         if count > MAX_CUTS {
             return Err(GeometryError::TooManyCuts {
@@ -223,7 +224,7 @@ mod tests {
         assert_eq!(Descriptor::parse(" "), Err(E::EmptyDescriptor));
         assert!(matches!(
             Descriptor::parse("x f 1"),
-            Err(E::UnknownShape(_))
+            Err(E::UnknownShape { .. })
         ));
         assert!(matches!(
             Descriptor::parse("c q 1"),

@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::PieceKind;
+
 /// Everything that can go wrong turning a descriptor or a name into a puzzle.
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum GeometryError {
@@ -9,8 +11,11 @@ pub enum GeometryError {
     #[error("empty puzzle descriptor (expected a solid letter such as `c`, then cuts such as `f 0.333`)")]
     EmptyDescriptor,
     /// The first word is not one of `t c o d i`.
-    #[error("unknown solid {0:?}: expected t (tetrahedron), c (cube), o (octahedron), d (dodecahedron) or i (icosahedron)")]
-    UnknownShape(String),
+    #[error("unknown solid {solid:?}: expected t (tetrahedron), c (cube), o (octahedron), d (dodecahedron) or i (icosahedron)")]
+    UnknownShape {
+        /// The word written (at most 40 characters of it).
+        solid: String,
+    },
     /// A cut kind is not one of `f v e`.
     #[error("cut {index}: unknown cut kind {kind:?}: expected f (face), v (vertex) or e (edge)")]
     UnknownCutKind {
@@ -58,8 +63,11 @@ pub enum GeometryError {
         limit: usize,
     },
     /// No puzzle of that name.
-    #[error("no puzzle named {0:?} (twistor geometry --list shows the names)")]
-    UnknownName(String),
+    #[error("no puzzle named {name:?} (twistor geometry --list shows the names)")]
+    UnknownName {
+        /// The name given (at most 60 characters of it).
+        name: String,
+    },
     /// An orbit has more pieces than a state can hold.
     #[error("orbit {orbit} has {pieces} pieces, more than the {limit} supported")]
     OrbitTooLarge {
@@ -71,18 +79,44 @@ pub enum GeometryError {
         limit: usize,
     },
     /// The option asks for a piece type the puzzle does not have.
-    #[error("the puzzle has no {0} piece to fix")]
-    NoPieceToFix(&'static str),
+    #[error("the puzzle has no {} piece to fix", .piece.word())]
+    NoPieceToFix {
+        /// The kind of piece asked for.
+        piece: PieceKind,
+    },
     /// Fixing the piece would split a move into two blocks.
-    #[error("fixing a {0} piece would split a move into two blocks; this puzzle cannot keep that piece fixed")]
-    FixDisconnects(&'static str),
+    #[error("fixing a {} piece would split a move into two blocks; this puzzle cannot keep that piece fixed", .piece.word())]
+    FixDisconnects {
+        /// The kind of piece to fix.
+        piece: PieceKind,
+    },
     /// After options are applied nothing is left to describe.
     #[error("no orbit is left: every piece is omitted or never moves")]
     NothingLeft,
     /// Floating-point geometry went wrong (a cut too close to another feature).
-    #[error("degenerate geometry: {0}")]
-    Degenerate(String),
+    #[error("degenerate geometry: {reason}")]
+    Degenerate {
+        /// What went wrong.
+        reason: DegenerateReason,
+    },
     /// The core model refused the result.
     #[error(transparent)]
     Core(#[from] twistor_core::CoreError),
+}
+
+/// How floating-point geometry went wrong ([`GeometryError::Degenerate`]).
+#[derive(Debug, Error, Clone, Copy, PartialEq, Eq)]
+pub enum DegenerateReason {
+    /// A symmetry that does not map the cut axes to each other.
+    #[error("a rotation does not map axes to axes")]
+    RotationAxes,
+    /// A turn that does not map the solid's faces to each other.
+    #[error("a turn does not map faces to faces")]
+    TurnFaces,
+    /// A sticker with no sticker where a turn takes it.
+    #[error("a sticker's image under a turn was not found (a cut is too close to a corner)")]
+    StickerImage,
+    /// A turn that takes two pieces to one place.
+    #[error("a turn sends two pieces to the same place (a cut is too close to a corner)")]
+    TurnCollision,
 }

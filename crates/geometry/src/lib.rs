@@ -67,7 +67,7 @@ pub mod view;
 
 pub use build::{Axis, Cubie, FeatureKind, Geometry, OrbitData, Sticker, MAX_PLANES, MAX_STICKERS};
 pub use descriptor::{Cut, CutKind, Descriptor, Shape, MAX_CUTS};
-pub use error::GeometryError;
+pub use error::{DegenerateReason, GeometryError};
 pub use math::{Quat, Vec3};
 pub use names::{descriptor_for, LEGACY_NAMES, NAMED_PUZZLES};
 pub use notation::GeometryNotation;
@@ -86,8 +86,10 @@ pub fn build(spec: &str, options: &PuzzleOptions) -> Result<GeneratedPuzzle, Geo
         }
         None => match Descriptor::parse(spec) {
             Ok(d) => GeneratedPuzzle::from_descriptor(&d.to_string(), &d, options),
-            Err(GeometryError::UnknownShape(_)) if !spec.contains(char::is_whitespace) => {
-                Err(GeometryError::UnknownName(spec.chars().take(60).collect()))
+            Err(GeometryError::UnknownShape { .. }) if !spec.contains(char::is_whitespace) => {
+                Err(GeometryError::UnknownName {
+                    name: spec.chars().take(60).collect(),
+                })
             }
             Err(e) => Err(e),
         },

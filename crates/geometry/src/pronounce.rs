@@ -37,14 +37,32 @@ use crate::solid::split_face_names;
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PronounceError {
     /// A token is not a surface followed by a direction and a modifier.
-    #[error("{0:?} is not a surface name followed by E or A and optionally U, O or I")]
-    BadToken(String),
+    #[error("{token:?} is not a surface name followed by E or A and optionally U, O or I")]
+    BadToken {
+        /// The token (at most 40 characters of it).
+        token: String,
+    },
     /// A SiGN move this puzzle's notation does not know.
-    #[error("the move {0} is not known on this puzzle")]
-    UnknownMove(String),
+    #[error("the move {name} is not known on this puzzle")]
+    UnknownMove {
+        /// The move as written.
+        name: String,
+    },
     /// A move that is not a turn about one of the puzzle's axes.
-    #[error("the move {0} does not turn about a cut axis")]
-    NotAnAxisTurn(String),
+    #[error("the move {name} does not turn about a cut axis")]
+    NotAnAxisTurn {
+        /// The move as written.
+        name: String,
+    },
+    /// A range of slices that no surface turn turns, alone or undone
+    /// in part by another.
+    #[error("the move slices {lo}-{hi} does not turn about a cut axis")]
+    UnturnableSlices {
+        /// The first slice, from the axis's normal end.
+        lo: usize,
+        /// The last slice.
+        hi: usize,
+    },
     /// SiGN output was asked of a puzzle that is not a cube with face cuts.
     #[error("SiGN names moves only on cubes cut parallel to their faces")]
     NotACube,
@@ -224,7 +242,9 @@ impl RotationModel {
     }
 
     fn parse_token(&self, t: &str) -> Result<SurfaceTurn, PronounceError> {
-        let bad = || PronounceError::BadToken(t.chars().take(40).collect());
+        let bad = || PronounceError::BadToken {
+            token: t.chars().take(40).collect(),
+        };
         let find = |name: &str| self.surfaces.iter().position(|s| s.name == name);
         let dir = |c: char| match c {
             'E' => Some(true),
@@ -518,7 +538,9 @@ impl RotationModel {
                         turns: if s.inverted { -1 } else { 1 },
                     })
             })
-            .ok_or_else(|| PronounceError::UnknownMove(m.to_string()))?;
+            .ok_or_else(|| PronounceError::UnknownMove {
+                name: m.to_string(),
+            })?;
         let g = gp.geometry();
         let (axis, lo, hi, turns) = match grip {
             GripTurn::Range {
@@ -532,7 +554,9 @@ impl RotationModel {
                     .axes()
                     .iter()
                     .position(|a| a.normal().dot(direction).abs() > 1.0 - 1e-9)
-                    .ok_or_else(|| PronounceError::NotAnAxisTurn(m.to_string()))?;
+                    .ok_or_else(|| PronounceError::NotAnAxisTurn {
+                        name: m.to_string(),
+                    })?;
                 let s = if g.axes()[k].normal().dot(direction) > 0.0 {
                     1
                 } else {
@@ -609,7 +633,7 @@ impl RotationModel {
                 ]);
             }
         }
-        Err(PronounceError::NotAnAxisTurn(format!("slices {lo}-{hi}")))
+        Err(PronounceError::UnturnableSlices { lo, hi })
     }
 }
 

@@ -42,7 +42,8 @@ impl PieceKind {
         }
     }
 
-    fn word(self) -> &'static str {
+    /// The kind's name in messages: `corner`, `edge` or `center`.
+    pub(crate) fn word(self) -> &'static str {
         match self {
             PieceKind::Corner => "corner",
             PieceKind::Edge => "edge",
@@ -197,7 +198,9 @@ impl GeneratedPuzzle {
             for (lo, hi) in axis_ranges(
                 axis,
                 options,
-                fixed.map(|c| geometry.cubies[c].slices[k] as usize),
+                fixed
+                    .zip(options.fix)
+                    .map(|(c, kind)| (geometry.cubies[c].slices[k] as usize, kind)),
             )? {
                 let (name, inverted) = move_name(axis, lo, hi);
                 moves.push(SliceMove {
@@ -559,7 +562,7 @@ fn added_rotation(k: usize, axis: &Axis, mapper: &Mapper) -> SliceMove {
 fn axis_ranges(
     axis: &Axis,
     options: &PuzzleOptions,
-    fixed_slice: Option<usize>,
+    fixed: Option<(usize, PieceKind)>,
 ) -> Result<Vec<(usize, usize)>, GeometryError> {
     let s = axis.planes();
     let mut r: Vec<(usize, usize)> = Vec::new();
@@ -599,7 +602,7 @@ fn axis_ranges(
     if options.rotations && !r.contains(&(0, s)) && options.fix.is_none() {
         r.push((0, s));
     }
-    if let Some(dep) = fixed_slice {
+    if let Some((dep, kind)) = fixed {
         let mut out: Vec<(usize, usize)> = Vec::new();
         for (lo, hi) in r {
             let range = if lo <= dep && dep <= hi {
@@ -611,9 +614,7 @@ fn axis_ranges(
                 } else if hi == s {
                     (0, lo - 1)
                 } else {
-                    return Err(GeometryError::FixDisconnects(
-                        options.fix.map_or("piece", PieceKind::word),
-                    ));
+                    return Err(GeometryError::FixDisconnects { piece: kind });
                 }
             } else {
                 (lo, hi)
@@ -716,7 +717,7 @@ fn choose_fixed(g: &Geometry, kind: PieceKind) -> Result<usize, GeometryError> {
     (0..g.cubies.len())
         .filter(|&c| PieceKind::of(g.cubies[c].stickers.len()) == kind)
         .min_by_key(|&c| rank(c))
-        .ok_or(GeometryError::NoPieceToFix(kind.word()))
+        .ok_or(GeometryError::NoPieceToFix { piece: kind })
 }
 
 /// The orbits the definition keeps, in geometry order.

@@ -102,7 +102,7 @@ fn cuts_through_features_and_outside_the_solid() {
 fn bad_names_and_descriptors_are_typed_errors() {
     assert!(matches!(
         build("megaminxx", &PuzzleOptions::default()),
-        Err(GeometryError::UnknownName(_))
+        Err(GeometryError::UnknownName { .. })
     ));
     assert!(matches!(
         build("c f", &PuzzleOptions::default()),

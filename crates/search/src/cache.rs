@@ -11,7 +11,7 @@
 
 use std::io::Write;
 
-use twistor_core::store::{PayloadLen, StoreError, TableKey, TableStore};
+use twistor_core::store::{MismatchReason, PayloadLen, StoreError, TableKey, TableStore};
 
 use crate::hashed::{HashedSymmetry, HashedTable};
 use crate::projection::Projection;
@@ -96,7 +96,11 @@ pub(crate) fn load_table(
     // The extras are whether the table is complete, its last complete
     // layer, then the distance histogram.
     let [complete, filled, histogram @ ..] = &extras[..] else {
-        return Err(StoreError::Mismatch("no table extras".into()));
+        return Err(StoreError::Mismatch {
+            reason: MismatchReason::NoExtras {
+                kind: "table".into(),
+            },
+        });
     };
     // A table is only written once its first layer is filled.
     if *complete > 1
@@ -104,7 +108,9 @@ pub(crate) fn load_table(
         || (*filled == 0 && *complete == 0)
         || histogram.iter().sum::<u64>() != size
     {
-        return Err(StoreError::Mismatch("extras that do not add up".into()));
+        return Err(StoreError::Mismatch {
+            reason: MismatchReason::BadExtras,
+        });
     }
     Ok(Some(PruneTable::from_parts(
         projection,
@@ -148,14 +154,20 @@ pub(crate) fn load_hashed(
     drop(sink);
     // The extras are the entry count, the fill depth and the insertion count.
     let &[entries, depth, inserted] = &extras[..] else {
-        return Err(StoreError::Mismatch("no hashed-table extras".into()));
+        return Err(StoreError::Mismatch {
+            reason: MismatchReason::NoExtras {
+                kind: "hashed-table".into(),
+            },
+        });
     };
     if depth >= 15
         || entries == 0
         || entries > max_entries
         || payload_len(entries) != words.len() as u64 * 8
     {
-        return Err(StoreError::Mismatch("extras that do not add up".into()));
+        return Err(StoreError::Mismatch {
+            reason: MismatchReason::BadExtras,
+        });
     }
     Ok(Some(HashedTable::from_parts(
         words,

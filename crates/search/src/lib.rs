@@ -103,11 +103,17 @@ pub use table::{FillLimit, FillProgress, LayerCost, PruneTable};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SearchError {
     /// A move the puzzle does not have.
-    #[error("the puzzle has no move {0:?}")]
-    UnknownMove(String),
+    #[error("the puzzle has no move {name:?}")]
+    UnknownMove {
+        /// The move as written.
+        name: String,
+    },
     /// A move listed twice.
-    #[error("move {0} is listed twice")]
-    MoveListedTwice(String),
+    #[error("move {name} is listed twice")]
+    MoveListedTwice {
+        /// The move as written.
+        name: String,
+    },
     /// An empty move list.
     #[error("no moves to search with")]
     NoMoves,
@@ -118,6 +124,9 @@ pub enum SearchError {
     #[error("stopped")]
     Stopped,
     /// A move whose order is too large to enumerate its powers.
-    #[error("move {0} has too large an order to search with")]
-    MoveOrderTooLarge(String),
+    #[error("move {name} has too large an order to search with")]
+    MoveOrderTooLarge {
+        /// The move as written.
+        name: String,
+    },
 }

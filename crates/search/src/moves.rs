@@ -85,16 +85,16 @@ impl MoveSet {
         for name in names {
             let (index, step) = resolve_grip_name(puzzle, name)?;
             if grips.iter().any(|g| g.puzzle_move == index) {
-                return Err(SearchError::MoveListedTwice(name.clone()));
+                return Err(SearchError::MoveListedTwice { name: name.clone() });
             }
             let base = &puzzle.moves()[index];
             let t = layout.power(&base.transformation, step as i64);
             let order: u32 = layout
                 .order(&t)
                 .try_into()
-                .map_err(|_| SearchError::MoveOrderTooLarge(name.clone()))?;
+                .map_err(|_| SearchError::MoveOrderTooLarge { name: name.clone() })?;
             if order > 1000 {
-                return Err(SearchError::MoveOrderTooLarge(name.clone()));
+                return Err(SearchError::MoveOrderTooLarge { name: name.clone() });
             }
             let display = if step == 1 {
                 base.name.clone()
@@ -193,5 +193,7 @@ fn resolve_grip_name(puzzle: &Puzzle, name: &str) -> Result<(usize, u32), Search
             }
         }
     }
-    Err(SearchError::UnknownMove(name.to_string()))
+    Err(SearchError::UnknownMove {
+        name: name.to_string(),
+    })
 }

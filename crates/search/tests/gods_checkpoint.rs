@@ -213,12 +213,12 @@ fn checkpoints_of_other_runs_and_damaged_ones_are_refused() {
     };
     assert!(matches!(
         resume(&no_maxima, &ms),
-        Err(GodsError::CheckpointMismatch(_))
+        Err(GodsError::CheckpointMismatch { .. })
     ));
     let qtm = MoveSet::named(&p, &["U", "F", "R"].map(String::from), Metric::Qtm).unwrap();
     assert!(matches!(
         resume(&opts, &qtm),
-        Err(GodsError::CheckpointMismatch(_))
+        Err(GodsError::CheckpointMismatch { .. })
     ));
     // One flipped bit in the saved words.
     let mut bytes = std::fs::read(tmp.path()).unwrap();

@@ -31,10 +31,10 @@ enum Seen {
 fn set_up(puzzle: &Puzzle, moves: &[&str], dir: &std::path::Path) -> (Solver, Vec<Seen>) {
     let kind = |e: &StoreError| match e {
         StoreError::Checksum => "checksum",
-        StoreError::Size(_) => "size",
+        StoreError::Size { .. } => "size",
         StoreError::Foreign => "foreign",
-        StoreError::Mismatch(_) => "mismatch",
-        StoreError::Outdated(_) => "outdated",
+        StoreError::Mismatch { .. } => "mismatch",
+        StoreError::Outdated { .. } => "outdated",
         _ => "other",
     };
     let names: Vec<String> = moves.iter().map(|s| s.to_string()).collect();

@@ -28,6 +28,27 @@ pub enum Square1Error {
         index: usize,
     },
     /// A list of slot contents is not a Square-1 position.
-    #[error("not a Square-1 position: {0}")]
-    InvalidPosition(&'static str),
+    #[error("not a Square-1 position: {reason}")]
+    InvalidPosition {
+        /// What is wrong with the slots.
+        reason: PositionReason,
+    },
+}
+
+/// Why slot contents are no Square-1 position
+/// ([`Square1Error::InvalidPosition`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum PositionReason {
+    /// A piece id of 16 or more.
+    #[error("piece ids are 0..16")]
+    PieceOutOfRange,
+    /// A corner in other than two slots, or an edge in other than one.
+    #[error("each corner fills two slots and each edge one")]
+    PieceCount,
+    /// A corner whose two slots are not side by side in one layer.
+    #[error("a corner's two slots must be adjacent in one layer")]
+    SplitCorner,
+    /// A layer that no rotation lines up for `/`.
+    #[error("a layer has no rotation that lets the slice turn")]
+    NoSliceTurn,
 }

@@ -79,7 +79,7 @@ mod shape;
 mod solver;
 mod square;
 
-pub use error::Square1Error;
+pub use error::{PositionReason, Square1Error};
 pub use notation::{format_moves, invert_moves, normalize, parse_moves, Square1Move};
 pub use position::{Square1Position, LAYOUT_COUNT};
 pub use solver::Square1Solver;

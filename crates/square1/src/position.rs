@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use twistor_core::random::SeededRng;
 
-use crate::error::Square1Error;
+use crate::error::{PositionReason, Square1Error};
 use crate::notation::Square1Move;
 
 /// Number of twistable layouts: the ways to fill four half-layers of six
@@ -88,16 +88,18 @@ impl Square1Position {
         let mut count = [0u8; 16];
         for &p in &slots {
             if p >= 16 {
-                return Err(Square1Error::InvalidPosition("piece ids are 0..16"));
+                return Err(Square1Error::InvalidPosition {
+                    reason: PositionReason::PieceOutOfRange,
+                });
             }
             count[usize::from(p)] += 1;
         }
         for (p, &c) in count.iter().enumerate() {
             let want = if p < 8 { 2 } else { 1 };
             if c != want {
-                return Err(Square1Error::InvalidPosition(
-                    "each corner fills two slots and each edge one",
-                ));
+                return Err(Square1Error::InvalidPosition {
+                    reason: PositionReason::PieceCount,
+                });
             }
         }
         for base in [0, 12] {
@@ -106,9 +108,9 @@ impl Square1Position {
                 let next = slots[base + (i + 1) % 12];
                 let prev = slots[base + (i + 11) % 12];
                 if is_corner(p) && next != p && prev != p {
-                    return Err(Square1Error::InvalidPosition(
-                        "a corner's two slots must be adjacent in one layer",
-                    ));
+                    return Err(Square1Error::InvalidPosition {
+                        reason: PositionReason::SplitCorner,
+                    });
                 }
             }
         }
@@ -117,9 +119,9 @@ impl Square1Position {
             middle_flipped,
         };
         if pos.twistable_rotations().is_none() {
-            return Err(Square1Error::InvalidPosition(
-                "a layer has no rotation that lets the slice turn",
-            ));
+            return Err(Square1Error::InvalidPosition {
+                reason: PositionReason::NoSliceTurn,
+            });
         }
         Ok(pos)
     }

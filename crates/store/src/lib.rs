@@ -58,7 +58,8 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 use twistor_core::store::{
-    PayloadLen, PayloadWriter, StoreError, StoredTable, TableBytes, TableKey, TableStore,
+    MismatchReason, OutdatedReason, PayloadLen, PayloadWriter, SizeReason, StoreError, StoredTable,
+    TableBytes, TableKey, TableStore,
 };
 
 const MAGIC: &[u8; 16] = b"TWISTOR-TABLES\0\0";
@@ -295,36 +296,49 @@ fn validate(
     contents: bool,
 ) -> Result<Vec<u64>, StoreError> {
     if let Some(what) = outdated(m) {
-        return Err(StoreError::Outdated(what.to_string()));
+        return Err(StoreError::Outdated {
+            reason: OutdatedReason::Format {
+                format: what.to_string(),
+            },
+        });
     }
     if !m.starts_with(&MAGIC[..m.len().min(16)]) {
         return Err(StoreError::Foreign);
     }
     if m.len() < HEADER_LEN {
-        return Err(StoreError::Size(format!(
-            "{} bytes, shorter than the header",
-            m.len()
-        )));
+        return Err(StoreError::Size {
+            reason: SizeReason::ShorterThanHeader {
+                found: m.len() as u64,
+            },
+        });
     }
     let version = u32::from_le_bytes([m[16], m[17], m[18], m[19]]);
     if version != FORMAT_VERSION {
-        return Err(StoreError::Outdated(format!(
-            "format version {version}, this one reads {FORMAT_VERSION}"
-        )));
+        return Err(StoreError::Outdated {
+            reason: OutdatedReason::Version {
+                found: version,
+                current: FORMAT_VERSION,
+            },
+        });
     }
     let name_end = m[56..120].iter().position(|&b| b == 0).unwrap_or(64);
     let name = String::from_utf8_lossy(&m[56..56 + name_end]);
     if name != key.name || read_u64(m, 24) != key.id {
-        return Err(StoreError::Mismatch(format!(
-            "{name}-{:016x}, expected {key}",
-            read_u64(m, 24)
-        )));
+        return Err(StoreError::Mismatch {
+            reason: MismatchReason::Key {
+                found: TableKey::new(name, read_u64(m, 24)),
+                expected: key.clone(),
+            },
+        });
     }
     let payload = read_u64(m, 32);
     if !len.admits(payload) {
-        return Err(StoreError::Mismatch(format!(
-            "{payload} payload bytes, expected {len:?}"
-        )));
+        return Err(StoreError::Mismatch {
+            reason: MismatchReason::Length {
+                found: payload,
+                expected: len,
+            },
+        });
     }
     let nextras = read_u64(m, 48) as usize;
     if nextras > MAX_EXTRAS {
@@ -335,10 +349,12 @@ fn validate(
         .collect();
     if contents {
         if m.len() as u64 != HEADER_LEN as u64 + payload {
-            return Err(StoreError::Size(format!(
-                "{} payload bytes, the header says {payload}",
-                m.len() - HEADER_LEN
-            )));
+            return Err(StoreError::Size {
+                reason: SizeReason::NotAsHeader {
+                    found: (m.len() - HEADER_LEN) as u64,
+                    header: payload,
+                },
+            });
         }
         let mut sum = Checksum::default();
         sum.update(&m[HEADER_LEN..]);
@@ -373,10 +389,12 @@ impl TableStore for DirStore {
                     if self.write {
                         let _ = fs::remove_file(&old);
                     }
-                    return Err(StoreError::Outdated(format!(
-                        "{what}, in {}",
-                        old.display()
-                    )));
+                    return Err(StoreError::Outdated {
+                        reason: OutdatedReason::File {
+                            format: what.to_string(),
+                            path: old,
+                        },
+                    });
                 }
             }
             return Ok(None);
@@ -418,19 +436,21 @@ impl TableStore for DirStore {
             let want = (left as usize).min(buf.len());
             let got = read_full(&mut file, &mut buf[..want]).map_err(|e| io(&path, e))?;
             if got < want {
-                return Err(StoreError::Size(format!(
-                    "{} payload bytes, the header says {payload}",
-                    payload - left + got as u64
-                )));
+                return Err(StoreError::Size {
+                    reason: SizeReason::NotAsHeader {
+                        found: payload - left + got as u64,
+                        header: payload,
+                    },
+                });
             }
             sum.update(&buf[..want]);
             sink(payload, &buf[..want]);
             left -= want as u64;
         }
         if read_full(&mut file, &mut buf[..1]).map_err(|e| io(&path, e))? > 0 {
-            return Err(StoreError::Size(format!(
-                "more payload bytes than the header's {payload}"
-            )));
+            return Err(StoreError::Size {
+                reason: SizeReason::PastHeader { header: payload },
+            });
         }
         if sum.finish() != read_u64(&header, 40) {
             return Err(StoreError::Checksum);
@@ -450,7 +470,11 @@ impl TableStore for DirStore {
             return Ok(());
         }
         if extras.len() > MAX_EXTRAS {
-            return Err(StoreError::Size(format!("{} extras", extras.len())));
+            return Err(StoreError::Size {
+                reason: SizeReason::TooManyExtras {
+                    count: extras.len(),
+                },
+            });
         }
         fs::create_dir_all(&self.dir).map_err(|e| io(&self.dir, e))?;
         let path = self.path(key);
@@ -481,10 +505,12 @@ impl TableStore for DirStore {
             sink.out.write_all(&header).map_err(|e| io(&tmp, e))?;
             payload(&mut sink).map_err(|e| io(&tmp, e))?;
             if sink.written != len {
-                return Err(StoreError::Size(format!(
-                    "{} payload bytes written, {len} announced",
-                    sink.written
-                )));
+                return Err(StoreError::Size {
+                    reason: SizeReason::PayloadWritten {
+                        written: sink.written,
+                        announced: len,
+                    },
+                });
             }
             let sum = sink.sum.finish();
             let mut file = sink
@@ -690,12 +716,12 @@ mod tests {
                 matches!(e, StoreError::Checksum)
             }),
             (good[..good.len() - 10].to_vec(), |e| {
-                matches!(e, StoreError::Size(_))
+                matches!(e, StoreError::Size { .. })
             }),
             (flip(0), |e| matches!(e, StoreError::Foreign)),
-            (flip(16), |e| matches!(e, StoreError::Outdated(_))),
-            (flip(56), |e| matches!(e, StoreError::Mismatch(_))),
-            (flip(24), |e| matches!(e, StoreError::Mismatch(_))),
+            (flip(16), |e| matches!(e, StoreError::Outdated { .. })),
+            (flip(56), |e| matches!(e, StoreError::Mismatch { .. })),
+            (flip(24), |e| matches!(e, StoreError::Mismatch { .. })),
         ];
         // Streamed, the same bytes and extras come back.
         let mut streamed = Vec::new();
@@ -746,7 +772,7 @@ mod tests {
         fs::write(&old, &bytes).unwrap();
         assert!(matches!(
             store.load(&key, PayloadLen::Exactly(8)),
-            Err(StoreError::Outdated(_))
+            Err(StoreError::Outdated { .. })
         ));
         assert!(!old.exists(), "the outdated file is cleared away");
         assert!(store.load(&key, PayloadLen::Exactly(8)).unwrap().is_none());

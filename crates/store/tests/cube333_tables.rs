@@ -24,9 +24,10 @@ fn load(store: &DirStore, events: &mut Vec<Seen>) -> TwoPhaseTables {
     TwoPhaseTables::load(store, &mut |e| {
         let seen = match e {
             StoreEvent::Loaded { key, .. } if key.name == PHASE2 => Seen::Loaded,
-            StoreEvent::Rejected { key, error, .. } if key.name == PHASE2 => {
-                Seen::Rejected(error.to_string(), matches!(error, StoreError::Outdated(_)))
-            }
+            StoreEvent::Rejected { key, error, .. } if key.name == PHASE2 => Seen::Rejected(
+                error.to_string(),
+                matches!(error, StoreError::Outdated { .. }),
+            ),
             StoreEvent::Building { key, .. } if key.name == PHASE2 => Seen::Building,
             StoreEvent::Built { key, .. } if key.name == PHASE2 => Seen::Built,
             StoreEvent::Saved { key, location, .. } if key.name == PHASE2 => {

@@ -93,9 +93,7 @@ pub fn sweep_puzzle(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(usize, f64),
 ) -> Result<SweepRow, ToolError> {
-    let puzzle = build_named(name, &PuzzleOptions::for_notation(), false)
-        .map_err(|e| ToolError::Position(e.to_string()))?
-        .in_notation()?;
+    let puzzle = build_named(name, &PuzzleOptions::for_notation(), false)?.in_notation()?;
     let moves = MoveSet::all(&puzzle, Metric::Htm)?;
     let positions = positions(name, &puzzle, options)?;
     let log10 = log10_positions(&puzzle, &moves, puzzle.start());

@@ -214,7 +214,7 @@ impl Built {
 }
 
 /// Why a name could not be built.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum NameError {
     /// No puzzle has that name.
     #[error("not a puzzle name or descriptor{}", did_you_mean(suggestions))]

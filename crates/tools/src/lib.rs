@@ -94,6 +94,9 @@ use twistor_core::CoreError;
 use twistor_formats::alg::AlgError;
 use twistor_geometry::GeometryError;
 use twistor_search::SearchError;
+use twistor_staged::StagedError;
+
+use crate::catalog::NameError;
 
 /// What can go wrong in a tool.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -130,9 +133,22 @@ pub enum ToolError {
         /// The move as written.
         turn: String,
     },
-    /// A position the chosen engine cannot take.
-    #[error("{0}")]
-    Position(String),
+    /// A position the 3x3x3 solvers cannot take: the puzzle's pieces or
+    /// orientations do not all correspond to the cube's.
+    #[error("not a position of the cube (pieces or orientations unknown); try the generic search")]
+    NotACubePosition,
+    /// A position the staged solver cannot take, or a plan it refuses.
+    #[error(transparent)]
+    Staged(#[from] StagedError),
+    /// A puzzle name that could not be built.
+    #[error(transparent)]
+    Name(#[from] NameError),
+    /// A bug: an engine's answer that does not reach the goal.
+    #[error("internal error: the answer {answer:?} does not solve the position")]
+    WrongAnswer {
+        /// The answer, in the puzzle's notation.
+        answer: String,
+    },
     /// A stage file's move the search's moves do not have.
     #[error("{file}:{line}: stage {stage}: no move {name} among the moves searched ({known})")]
     StageMove {

@@ -96,7 +96,12 @@ pub(super) fn read_block(
     let mut numbers_seen = 0;
     loop {
         let Some(line) = cur.next() else {
-            return Err(at.err(start_line, K::UnexpectedEnd(block.to_string())));
+            return Err(at.err(
+                start_line,
+                K::UnexpectedEnd {
+                    block: block.to_string(),
+                },
+            ));
         };
         let (no, words) = (line.no, line.words.clone());
         let first = words[0];
@@ -117,13 +122,18 @@ pub(super) fn read_block(
                 ));
             }
             if let (Some(k), 0) = (current, numbers_seen) {
-                return Err(at.err(no, K::EmptyOrbit(orbits[k].name().to_string())));
+                return Err(at.err(
+                    no,
+                    K::EmptyOrbit {
+                        orbit: orbits[k].name().to_string(),
+                    },
+                ));
             }
             return Ok(raw);
         }
         if is_numbers {
             let Some(k) = current else {
-                return Err(at.err(no, K::UnexpectedNumbers("numbers before any orbit name")));
+                return Err(at.err(no, K::NumbersBeforeOrbit));
             };
             let n = orbits[k].num_pieces();
             if words.len() != n {
@@ -157,12 +167,7 @@ pub(super) fn read_block(
                     }
                     entry.ori = Some((no, ori));
                 }
-                _ => {
-                    return Err(at.err(
-                        no,
-                        K::UnexpectedNumbers("a third line of numbers for one orbit"),
-                    ))
-                }
+                _ => return Err(at.err(no, K::ThirdNumberLine)),
             }
             numbers_seen += 1;
         } else {
@@ -177,13 +182,28 @@ pub(super) fn read_block(
                 ));
             }
             if let (Some(k), 0) = (current, numbers_seen) {
-                return Err(at.err(no, K::EmptyOrbit(orbits[k].name().to_string())));
+                return Err(at.err(
+                    no,
+                    K::EmptyOrbit {
+                        orbit: orbits[k].name().to_string(),
+                    },
+                ));
             }
             let Some(k) = orbits.iter().position(|o| o.name() == first) else {
-                return Err(at.err(no, K::UnknownOrbit(first.to_string())));
+                return Err(at.err(
+                    no,
+                    K::UnknownOrbit {
+                        orbit: first.to_string(),
+                    },
+                ));
             };
             if raw[k].is_some() {
-                return Err(at.err(no, K::RepeatedOrbit(first.to_string())));
+                return Err(at.err(
+                    no,
+                    K::RepeatedOrbit {
+                        orbit: first.to_string(),
+                    },
+                ));
             }
             raw[k] = Some(RawOrbit {
                 line: no,
@@ -235,7 +255,12 @@ pub(super) fn orientations(
     ori.iter()
         .map(|v| match v {
             None if wild_ok => Ok(None),
-            None => Err(at.err(*line, K::WildcardInMove(orbit.name().to_string()))),
+            None => Err(at.err(
+                *line,
+                K::WildcardInMove {
+                    orbit: orbit.name().to_string(),
+                },
+            )),
             Some(x) => Ok(Some(
                 in_range(at, *line, orbit, "orientation", *x, (0, m - 1))? as u8,
             )),

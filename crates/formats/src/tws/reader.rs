@@ -187,16 +187,18 @@ pub fn parse_tws(text: &str, file: &str) -> Result<Puzzle, ParseError> {
                 )
                 .map_err(|e| at.err(no, K::Model(e)))?;
                 if orbits.iter().any(|o| o.name() == orbit.name()) {
-                    return Err(at.err(no, K::Repeated(format!("Set {}", orbit.name()))));
+                    return Err(at.err(
+                        no,
+                        K::RepeatedSet {
+                            orbit: orbit.name().into(),
+                        },
+                    ));
                 }
                 orbits.push(orbit);
             }
             cmd @ ("Solved" | "StartState") => {
                 if layout.is_some() {
-                    return Err(at.err(
-                        no,
-                        K::Repeated("the start state (Solved/StartState)".into()),
-                    ));
+                    return Err(at.err(no, K::RepeatedStart));
                 }
                 if orbits.is_empty() {
                     return Err(misplaced(cmd, "Set lines must come first"));
@@ -267,32 +269,36 @@ pub fn parse_tws(text: &str, file: &str) -> Result<Puzzle, ParseError> {
                 }
                 illegal.push((no, words[1..].iter().map(|w| w.to_string()).collect()));
             }
-            other => return Err(at.err(no, K::UnknownCommand(other.chars().take(40).collect()))),
+            other => {
+                return Err(at.err(
+                    no,
+                    K::UnknownCommand {
+                        command: other.chars().take(40).collect(),
+                    },
+                ))
+            }
         }
     }
     let Some(mut puzzle) = puzzle else {
         let line = cur.last_line();
         return Err(at.err(
             line,
-            K::Missing(if orbits.is_empty() {
-                "no Set lines: a puzzle needs orbits".into()
+            if orbits.is_empty() {
+                K::NoOrbits
             } else {
-                "no Solved block".into()
-            }),
+                K::NoStartState
+            },
         ));
     };
     for (no, mv) in explicit {
         let n = mv.name.clone();
         puzzle
             .add_move(mv)
-            .map_err(|_| at.err(no, K::Repeated(format!("move {n}"))))?;
+            .map_err(|_| at.err(no, K::RepeatedMove { name: n }))?;
     }
     resolve_pending(at, &mut puzzle, pending)?;
     if puzzle.moves().is_empty() {
-        return Err(at.err(
-            cur.last_line(),
-            K::Missing("no moves: a puzzle needs at least one Move".into()),
-        ));
+        return Err(at.err(cur.last_line(), K::NoMoves));
     }
     for (no, words) in illegal {
         let il = parse_illegal(at, no, &puzzle, &words)?;
@@ -329,7 +335,12 @@ pub(crate) fn resolve_pending(
         if puzzle.find_move(&p.name).is_some()
             || pending.iter().filter(|q| q.name == p.name).count() > 1
         {
-            return Err(at.err(p.line, K::Repeated(format!("move {}", p.name))));
+            return Err(at.err(
+                p.line,
+                K::RepeatedMove {
+                    name: p.name.clone(),
+                },
+            ));
         }
     }
     while !pending.is_empty() {
@@ -367,8 +378,10 @@ pub(crate) fn resolve_pending(
             let alg = Alg::parse(&separators_to_spaces(&p.text)).expect("parsed above");
             let e = alg_transformation(puzzle, &alg).expect_err("failed above");
             let kind = match &e.kind {
-                AlgErrorKind::UnknownMove(m) if names.iter().any(|n| m.starts_with(n)) => {
-                    K::Cycle(names.join(", "))
+                AlgErrorKind::UnknownMove { name } if names.iter().any(|n| name.starts_with(n)) => {
+                    K::Cycle {
+                        moves: names.iter().map(|n| n.to_string()).collect(),
+                    }
                 }
                 _ => K::BadAlg {
                     name: p.name.clone(),
@@ -390,7 +403,12 @@ fn parse_illegal(
 ) -> Result<IllegalPlacement, ParseError> {
     let layout = puzzle.layout();
     let Some(k) = layout.orbit_index(&words[0]) else {
-        return Err(at.err(no, K::UnknownOrbit(words[0].clone())));
+        return Err(at.err(
+            no,
+            K::UnknownOrbit {
+                orbit: words[0].clone(),
+            },
+        ));
     };
     let orbit = &layout.orbits()[k];
     let n = orbit.num_pieces() as u64;

@@ -74,7 +74,12 @@ pub fn parse_scrambles(
                     a.sort_unstable();
                     b.sort_unstable();
                     if a != b {
-                        return Err(at.err(r.line, K::PiecesDiffer(orbit.name().to_string())));
+                        return Err(at.err(
+                            r.line,
+                            K::PiecesDiffer {
+                                orbit: orbit.name().to_string(),
+                            },
+                        ));
                     }
                     let ori = orientations(at, orbit, r, true)?;
                     // Wildcards must sit on the pieces the start state leaves wild.
@@ -92,7 +97,12 @@ pub fn parse_scrambles(
                             .any(|(&p, o)| o.is_none() != start_wild(p))
                     {
                         let line = r.ori.as_ref().map_or(r.line, |o| o.0);
-                        return Err(at.err(line, K::WildcardMismatch(orbit.name().to_string())));
+                        return Err(at.err(
+                            line,
+                            K::WildcardMismatch {
+                                orbit: orbit.name().to_string(),
+                            },
+                        ));
                     }
                     po.push(pattern_orbit(orbit, pieces, &ori));
                 }
@@ -117,7 +127,12 @@ pub fn parse_scrambles(
                 let mut text = Vec::new();
                 loop {
                     let Some(l) = cur.next() else {
-                        return Err(at.err(no, K::UnexpectedEnd("ScrambleAlg".into())));
+                        return Err(at.err(
+                            no,
+                            K::UnexpectedEnd {
+                                block: "ScrambleAlg".into(),
+                            },
+                        ));
                     };
                     if l.words == ["End"] {
                         break;
@@ -158,7 +173,14 @@ pub fn parse_scrambles(
                     body: ScrambleBody::Alg(alg),
                 });
             }
-            other => return Err(at.err(no, K::UnknownCommand(other.chars().take(40).collect()))),
+            other => {
+                return Err(at.err(
+                    no,
+                    K::UnknownCommand {
+                        command: other.chars().take(40).collect(),
+                    },
+                ))
+            }
         }
     }
     Ok(out)

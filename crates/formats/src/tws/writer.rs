@@ -4,17 +4,17 @@
 use twistor_core::{Layout, MoveKind, Puzzle};
 
 use crate::alg::Alg;
-use crate::error::{ParseError, ParseErrorKind as K};
+use crate::error::{ParseError, ParseErrorKind as K, UnsupportedReason};
 
 /// Writes `puzzle` as a `.tws` definition that reads back to the same
 /// puzzle. Orientation moduli other than wildcards cannot be written.
 pub fn write_tws(puzzle: &Puzzle) -> Result<String, ParseError> {
     let layout = puzzle.layout();
     for o in layout.orbits() {
-        tws_word(o.name(), "orbit", true)?;
+        tws_word(o.name(), true)?;
     }
     for mv in puzzle.moves() {
-        tws_word(&mv.name, "move", false)?;
+        tws_word(&mv.name, false)?;
     }
     let mut s = String::new();
     s.push_str(&format!("Name {}\n\n", sanitize(puzzle.name())));
@@ -38,10 +38,9 @@ pub fn write_tws(puzzle: &Puzzle) -> Result<String, ParseError> {
         let wild = |i: usize| po.orientation_mod.as_ref().is_some_and(|m| m[i] == 1);
         let n = po.pieces.len();
         if (0..n).any(|i| (0..i).any(|j| po.pieces[i] == po.pieces[j] && wild(i) != wild(j))) {
-            return Err(unsupported(format!(
-                "the start state: orbit {} has identical pieces some with and some without an orientation wildcard, which .tws cannot express",
-                o.name()
-            )));
+            return Err(unsupported(UnsupportedReason::MixedWildcards {
+                orbit: o.name().into(),
+            }));
         }
     }
     s.push_str(&write_position(layout, &start, "the start state")?);
@@ -157,10 +156,11 @@ pub(super) fn write_position(
                 0 => words.push(po.orientation[i].to_string()),
                 1 => words.push("?".into()),
                 m => {
-                    return Err(unsupported(format!(
-                        "{what}: orbit {} has orientationMod {m}, which .tws cannot express (only ? wildcards)",
-                        o.name()
-                    )));
+                    return Err(unsupported(UnsupportedReason::OrientationMod {
+                        position: what.into(),
+                        orbit: o.name().into(),
+                        modulus: m,
+                    }));
                 }
             }
         }
@@ -178,7 +178,7 @@ fn join(it: impl Iterator<Item = u32>) -> String {
 /// be written as the single word `.tws` reads it as: no spaces or control
 /// characters, no `#` first, and for an orbit nothing a block would read
 /// as numbers or its end.
-fn tws_word(name: &str, what: &str, orbit: bool) -> Result<(), ParseError> {
+fn tws_word(name: &str, orbit: bool) -> Result<(), ParseError> {
     let one_word = !name.is_empty()
         && !name.starts_with('#')
         && !name.chars().any(|c| c.is_whitespace() || c.is_control());
@@ -189,14 +189,12 @@ fn tws_word(name: &str, what: &str, orbit: bool) -> Result<(), ParseError> {
     if one_word && in_block {
         return Ok(());
     }
-    Err(unsupported(format!(
-        "the {what} name {name:?} cannot be written in .tws (names there are single words{})",
-        if orbit {
-            " that cannot be read as numbers or End"
-        } else {
-            ""
-        }
-    )))
+    let name = name.to_string();
+    Err(unsupported(if orbit {
+        UnsupportedReason::OrbitName { name }
+    } else {
+        UnsupportedReason::MoveName { name }
+    }))
 }
 
 pub(super) fn sanitize(name: &str) -> String {
@@ -219,11 +217,11 @@ pub(super) fn sanitize(name: &str) -> String {
 
 /// What a `.tws` text cannot express: an error of no file or line (the
 /// writer's input is a model, not a text).
-fn unsupported(why: String) -> ParseError {
+fn unsupported(reason: UnsupportedReason) -> ParseError {
     ParseError {
         file: String::new(),
         line: 0,
         column: None,
-        kind: K::Unsupported(why),
+        kind: K::Unsupported { reason },
     }
 }

@@ -1,5 +1,5 @@
 //! Test support shared by the formats tests, the fuzz harness
-//! (`examples/fuzz.rs`) and the core benchmarks: small puzzle definitions
+//! (`examples/fuzz/main.rs`) and the core benchmarks: small puzzle definitions
 //! written for twistor's tests, and where to find the reference puzzles of
 //! `../shared` when the checkout has them.
 #![allow(dead_code)]

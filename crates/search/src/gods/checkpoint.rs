@@ -22,7 +22,7 @@
 use std::path::PathBuf;
 
 use super::hashing::Checksum;
-use super::{metric_name, Context, GodsError};
+use super::{metric_name, CheckpointMismatchReason, Context, GodsError};
 
 /// The version of the checkpoint format; files of another version are refused.
 pub const CHECKPOINT_FORMAT_VERSION: u32 = 1;
@@ -50,29 +50,30 @@ pub struct CheckpointHeader {
 impl CheckpointHeader {
     /// Checks that a loaded header belongs to the run `expected` describes.
     pub fn check_matches(&self, expected: &CheckpointHeader) -> Result<(), GodsError> {
+        let mismatch = |reason| GodsError::CheckpointMismatch { reason };
         if self.version != expected.version {
-            return Err(GodsError::CheckpointMismatch(format!(
-                "format version {} where this program writes {}",
-                self.version, expected.version
-            )));
+            return Err(mismatch(CheckpointMismatchReason::Version {
+                found: self.version,
+                current: expected.version,
+            }));
         }
         if self.options != expected.options {
-            return Err(GodsError::CheckpointMismatch(format!(
-                "options {:?}, this run has {:?}",
-                self.options, expected.options
-            )));
+            return Err(mismatch(CheckpointMismatchReason::Options {
+                found: self.options.clone(),
+                expected: expected.options.clone(),
+            }));
         }
         if self.moves != expected.moves {
-            return Err(GodsError::CheckpointMismatch(format!(
-                "moves {:?}, this run has {:?}",
-                self.moves, expected.moves
-            )));
+            return Err(mismatch(CheckpointMismatchReason::Moves {
+                found: self.moves.clone(),
+                expected: expected.moves.clone(),
+            }));
         }
         if self.fingerprint != expected.fingerprint {
-            return Err(GodsError::CheckpointMismatch(format!(
-                "puzzle {:?} is not this run's {:?}",
-                self.puzzle, expected.puzzle
-            )));
+            return Err(mismatch(CheckpointMismatchReason::Puzzle {
+                found: self.puzzle.clone(),
+                expected: expected.puzzle.clone(),
+            }));
         }
         Ok(())
     }

@@ -34,7 +34,7 @@ use std::time::Instant;
 use twistor_core::symmetry::SymmetryGroup;
 use twistor_core::{Puzzle, StabilizerChain};
 
-use super::{GodsError, NeighbourIndex};
+use super::{GodsError, NeighbourIndex, SubgroupReason};
 use crate::MoveSet;
 
 /// Most cosets the planner lists.
@@ -93,11 +93,9 @@ impl CosetSpace {
         subgroup: &MoveSet,
     ) -> Result<CosetSpace, GodsError> {
         let layout = puzzle.layout().clone();
-        let refuse = |why: String| GodsError::Subgroup(why);
+        let refuse = |reason| GodsError::Subgroup { reason };
         if puzzle.start().as_bytes() != &layout.identity_bytes()[..] {
-            return Err(refuse(
-                "coset runs need a puzzle whose start has every piece distinct and oriented".into(),
-            ));
+            return Err(refuse(SubgroupReason::StartNotIdentity));
         }
         let move_bytes: Vec<Vec<u8>> = moves
             .moves()
@@ -114,10 +112,9 @@ impl CosetSpace {
             .iter()
             .find(|m| !move_bytes.contains(&m.transformation.as_bytes().to_vec()))
         {
-            return Err(refuse(format!(
-                "the subgroup's move {} is not one of the puzzle's moves",
-                m.name
-            )));
+            return Err(refuse(SubgroupReason::UnknownMove {
+                name: m.name.clone(),
+            }));
         }
         let in_subgroup = move_bytes.iter().map(|m| sub_bytes.contains(m)).collect();
         let n_points = layout.num_points();
@@ -148,16 +145,17 @@ impl CosetSpace {
         let order = |gens: &[Vec<u16>]| StabilizerChain::new(n_points, gens).order();
         let group_points: Vec<Vec<u16>> = move_bytes.iter().map(|t| points(t)).collect();
         let group_order = order(&group_points);
-        let subgroup_order = u64::try_from(order(&sub_points))
-            .map_err(|_| refuse("the subgroup has more than 2^64 positions".into()))?;
+        let subgroup_order =
+            u64::try_from(order(&sub_points)).map_err(|_| refuse(SubgroupReason::TooLarge))?;
         let cosets = &group_order / subgroup_order;
         let cosets = usize::try_from(&cosets)
             .ok()
             .filter(|&c| c <= MAX_COSETS)
             .ok_or_else(|| {
-                refuse(format!(
-                    "{cosets} cosets are more than this planner lists ({MAX_COSETS})"
-                ))
+                refuse(SubgroupReason::TooManyCosets {
+                    cosets: cosets.clone(),
+                    limit: MAX_COSETS,
+                })
             })?;
         let key_of = |t: &[u8]| -> Vec<u16> { key(&points(t), &colour) };
         // Breadth-first over the cosets: a number, a representative and a
@@ -172,7 +170,7 @@ impl CosetSpace {
             let depth_end = representatives.len();
             let d = distance[depth_start]
                 .checked_add(1)
-                .ok_or_else(|| refuse("the coset graph is over 255 deep".into()))?;
+                .ok_or_else(|| refuse(SubgroupReason::GraphTooDeep))?;
             for i in depth_start..depth_end {
                 for m in &move_bytes {
                     layout.compose_into(&representatives[i], m, &mut out);
@@ -184,10 +182,7 @@ impl CosetSpace {
                         representatives.push(out.clone());
                         distance.push(d);
                         if representatives.len() > cosets {
-                            return Err(refuse(
-                                "the subgroup is not the colour-preserving group of its orbits"
-                                    .into(),
-                            ));
+                            return Err(refuse(SubgroupReason::NotColourPreserving));
                         }
                     }
                 }
@@ -195,10 +190,10 @@ impl CosetSpace {
             depth_start = depth_end;
         }
         if representatives.len() != cosets {
-            return Err(refuse(format!(
-                "the subgroup's orbits tell {} cosets apart, but there are {cosets}; coset runs need a subgroup that is all of the positions keeping its orbits (like <U,D,R2,L2,F2,B2> on the cube)",
-                representatives.len()
-            )));
+            return Err(refuse(SubgroupReason::OrbitsTellTooFew {
+                told: representatives.len(),
+                cosets,
+            }));
         }
         // Symmetry: rotations mapping the moves and the subgroup's moves to themselves.
         let all: Vec<&[u8]> = move_bytes.iter().map(Vec::as_slice).collect();
@@ -282,10 +277,9 @@ impl CosetSpace {
     /// The distances of every position of coset `id`.
     pub fn solve(&self, id: usize) -> Result<CosetCounts, GodsError> {
         let t0 = Instant::now();
-        let g = self
-            .representatives
-            .get(id)
-            .ok_or_else(|| GodsError::Subgroup(format!("there is no coset {id}")))?;
+        let g = self.representatives.get(id).ok_or(GodsError::Subgroup {
+            reason: SubgroupReason::NoSuchCoset { id },
+        })?;
         let size = self.subgroup.size();
         let words = size.div_ceil(64) as usize;
         let mut seen = vec![0u64; words];
@@ -325,7 +319,9 @@ impl CosetSpace {
                 break;
             }
             if n > 255 {
-                return Err(GodsError::Subgroup("a coset over 255 deep".into()));
+                return Err(GodsError::Subgroup {
+                    reason: SubgroupReason::CosetTooDeep,
+                });
             }
         }
         Ok(CosetCounts {

@@ -45,7 +45,7 @@ pub use neighbours::{NeighbourCursor, NeighbourIndex};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use twistor_core::index::{IndexError, PositionIndexer};
-use twistor_core::{Puzzle, Transformation};
+use twistor_core::{BigUint, Puzzle, Transformation};
 
 use crate::{Metric, MoveSet};
 
@@ -244,8 +244,11 @@ pub struct GodsReport {
 #[derive(Debug, thiserror::Error)]
 pub enum GodsError {
     /// A coset run cannot use this subgroup.
-    #[error("--subgroup: {0}")]
-    Subgroup(String),
+    #[error("--subgroup: {reason}")]
+    Subgroup {
+        /// Why not.
+        reason: SubgroupReason,
+    },
     /// The positions do not fit the memory limit.
     #[error("this enumeration needs about {} MB of memory, more than the {} MB it may use", mb(*.needed), mb(*.limit))]
     NotEnoughMemory {
@@ -285,14 +288,103 @@ pub enum GodsError {
     #[error("checkpoint: {0}")]
     Checkpoint(#[from] CheckpointError),
     /// The checkpoint belongs to another run.
-    #[error("the checkpoint is for a different run ({0})")]
-    CheckpointMismatch(String),
+    #[error("the checkpoint is for a different run ({reason})")]
+    CheckpointMismatch {
+        /// What differs.
+        reason: CheckpointMismatchReason,
+    },
     /// Resuming without a checkpoint.
     #[error("there is no checkpoint to resume from")]
     NoCheckpoint,
     /// The worker threads could not be started.
     #[error("could not start worker threads: {0}")]
     Threads(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// Why a coset run cannot use a subgroup ([`GodsError::Subgroup`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SubgroupReason {
+    /// A puzzle whose start is not the identity.
+    #[error("coset runs need a puzzle whose start has every piece distinct and oriented")]
+    StartNotIdentity,
+    /// A subgroup move that is none of the puzzle's moves searched.
+    #[error("the subgroup's move {name} is not one of the puzzle's moves")]
+    UnknownMove {
+        /// The move's name.
+        name: String,
+    },
+    /// A subgroup of more than 2^64 positions.
+    #[error("the subgroup has more than 2^64 positions")]
+    TooLarge,
+    /// More cosets than a plan lists.
+    #[error("{cosets} cosets are more than this planner lists ({limit})")]
+    TooManyCosets {
+        /// The number of cosets.
+        cosets: BigUint,
+        /// The most a plan lists.
+        limit: usize,
+    },
+    /// Cosets more than 255 moves apart.
+    #[error("the coset graph is over 255 deep")]
+    GraphTooDeep,
+    /// More cosets told apart by the subgroup's orbits than there are.
+    #[error("the subgroup is not the colour-preserving group of its orbits")]
+    NotColourPreserving,
+    /// Fewer cosets told apart by the subgroup's orbits than there are.
+    #[error("the subgroup's orbits tell {told} cosets apart, but there are {cosets}; coset runs need a subgroup that is all of the positions keeping its orbits (like <U,D,R2,L2,F2,B2> on the cube)")]
+    OrbitsTellTooFew {
+        /// Cosets the orbits tell apart.
+        told: usize,
+        /// Cosets there are.
+        cosets: usize,
+    },
+    /// A coset number past the last.
+    #[error("there is no coset {id}")]
+    NoSuchCoset {
+        /// The number asked for.
+        id: usize,
+    },
+    /// A coset whose positions are more than 255 moves deep.
+    #[error("a coset over 255 deep")]
+    CosetTooDeep,
+}
+
+/// How a checkpoint differs from the run resuming it
+/// ([`GodsError::CheckpointMismatch`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CheckpointMismatchReason {
+    /// Another format version.
+    #[error("format version {found} where this program writes {current}")]
+    Version {
+        /// The checkpoint's version.
+        found: u32,
+        /// The version this program writes.
+        current: u32,
+    },
+    /// Other options that change the result.
+    #[error("options {found:?}, this run has {expected:?}")]
+    Options {
+        /// The checkpoint's options, as `key=value` words.
+        found: String,
+        /// This run's.
+        expected: String,
+    },
+    /// Other moves.
+    #[error("moves {found:?}, this run has {expected:?}")]
+    Moves {
+        /// The checkpoint's moves, by name.
+        found: String,
+        /// This run's.
+        expected: String,
+    },
+    /// Another puzzle.
+    #[error("puzzle {found:?} is not this run's {expected:?}")]
+    Puzzle {
+        /// The checkpoint's puzzle name.
+        found: String,
+        /// This run's.
+        expected: String,
+    },
 }
 
 fn mb(bytes: u64) -> u64 {

@@ -243,8 +243,7 @@ impl<'p> FastEngines<'p> {
                 self.goal.clone(),
                 self.options.stages.clone(),
                 options,
-            )
-            .map_err(|e| ToolError::Position(e.to_string()))?;
+            )?;
             events(PortfolioEvent::Notice(Notice::Plan(solver.plan())));
             self.staged = Some(solver);
         }
@@ -356,9 +355,9 @@ impl<'p> FastEngines<'p> {
         if reached == self.goal {
             Ok(())
         } else {
-            Err(ToolError::Position(format!(
-                "internal error: the answer {text:?} does not solve the position"
-            )))
+            Err(ToolError::WrongAnswer {
+                answer: text.to_string(),
+            })
         }
     }
 
@@ -453,7 +452,7 @@ impl<'p> FastEngines<'p> {
             }
             Err(StagedError::Stopped) => Ok(Err(Outcome::Stopped)),
             Err(StagedError::Unreachable { .. }) => Ok(Err(Outcome::Unreachable)),
-            Err(e) => Err(ToolError::Position(e.to_string())),
+            Err(e) => Err(ToolError::Staged(e)),
         }
     }
 }

@@ -396,13 +396,7 @@ impl<'p> OptimalEngines<'p> {
         let cube = d
             .correspondence
             .cube(self.puzzle.layout(), position)
-            .ok_or_else(|| {
-                ToolError::Position(
-                    "not a position of the cube (pieces or orientations unknown); \
-                     try the generic search"
-                        .to_string(),
-                )
-            })?;
+            .ok_or(ToolError::NotACubePosition)?;
         let (solver, kind) = d.solver.as_mut().expect("the dedicated solver is loaded");
         // On the phase-1 table, the table a deep position moves up to: the
         // giant one only when it is cached (its build is minutes; `333
