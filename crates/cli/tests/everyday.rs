@@ -3,41 +3,23 @@
 //! not pipe, a saturated count, panics on a closed pipe, silent
 //! "no solution" for unreachable positions), run through the binary the
 //! way a person types it. Every solution is checked by applying it.
+//!
+//! Long (past 800 lines) because it is a list: one short test a scenario,
+//! each standing alone so a failure names the scenario.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-/// Runs the binary with `stdin` as its input: (exit code, stdout, stderr).
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_twistor"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut input = child.stdin.take().unwrap();
-    // A command that does not read its input may already have exited.
-    let _ = input.write_all(stdin.as_bytes());
-    drop(input);
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::run;
 
 fn ok(args: &[&str]) -> String {
     ok_with(args, "")
 }
 
 fn ok_with(args: &[&str], stdin: &str) -> String {
-    let (code, out, err) = run(args, stdin);
-    assert_eq!(code, 0, "{args:?} exited {code}: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    out
+    common::ok(args, stdin)
 }
 
 /// The KPattern an alg reaches on a puzzle.

@@ -11,17 +11,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+mod common;
+
 fn twistor(args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_twistor"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    serde_json::from_str(&common::ok(args, "")).unwrap()
 }
 
 fn scratch(name: &str) -> PathBuf {

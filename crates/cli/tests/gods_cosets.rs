@@ -3,20 +3,13 @@
 //! distribution; results of another run or damaged lines are refused.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use serde_json::Value;
 
+mod common;
+
 fn twistor(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_twistor"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    common::run(args, "")
 }
 
 fn json(args: &[&str]) -> Value {

@@ -6,17 +6,10 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
+
 fn twistor(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_twistor"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    common::ok(args, "")
 }
 
 #[test]

@@ -6,6 +6,10 @@
 //! Without `chromium` and `chromedriver` on the machine the browser flows
 //! say so and are skipped (`.ci/run` installs them); the loopback test
 //! needs no browser.
+//!
+//! Long (past 800 lines) because the browser session is one test: starting
+//! Chromium costs seconds, so every flow runs in it in turn, with the
+//! small page helpers it needs beside it.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

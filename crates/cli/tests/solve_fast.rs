@@ -3,28 +3,10 @@
 //! through the binary as a person types it, every answer played back with
 //! `apply`.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_twistor"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut input = child.stdin.take().unwrap();
-    let _ = input.write_all(stdin.as_bytes());
-    drop(input);
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::run;
 
 fn ok(args: &[&str], stdin: &str) -> (String, String) {
     let (code, out, err) = run(args, stdin);

@@ -4,19 +4,13 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
+mod common;
+
 use twistor_formats::read_puzzle;
 use twistor_formats::tws::parse_scrambles;
 
 fn twistor(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_twistor"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run(args, "")
 }
 
 fn ok(args: &[&str]) -> String {
@@ -26,21 +20,7 @@ fn ok(args: &[&str]) -> String {
 }
 
 fn with_stdin(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_twistor"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout).unwrap()
+    common::ok(args, input)
 }
 
 /// A definition file of the tests' own, in `tests/data`.
