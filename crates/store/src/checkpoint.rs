@@ -68,26 +68,22 @@ impl CheckpointStore for FileCheckpoint {
         words: &mut dyn Iterator<Item = u64>,
     ) -> Result<(), GodsError> {
         let temp = self.temp_path();
-        let result = (|| -> std::io::Result<()> {
-            let mut body = BufWriter::with_capacity(1 << 20, File::create(&temp)?);
-            let text = header.to_text();
+        let text = header.to_text();
+        let fill = |body: &mut BufWriter<File>| -> std::io::Result<()> {
             let mut sum = CheckpointChecksum::new(&text);
             body.write_all(text.as_bytes())?;
             for w in words {
                 sum.word(w);
                 body.write_all(&w.to_le_bytes())?;
             }
-            body.write_all(&sum.value().to_le_bytes())?;
-            let file = body.into_inner().map_err(|e| e.into_error())?;
-            file.sync_all()?;
-            Ok(())
-        })();
-        if let Err(e) = result {
-            let _ = std::fs::remove_file(&temp);
-            return Err(io_error(&temp, e));
-        }
-        std::fs::rename(&temp, &self.path).map_err(|e| io_error(&self.path, e))?;
-        Ok(())
+            body.write_all(&sum.value().to_le_bytes())
+        };
+        crate::write_atomically(
+            &self.path,
+            &temp,
+            |body| fill(body).map_err(|e| io_error(&temp, e)),
+            io_error,
+        )
     }
 
     fn load(&mut self) -> Result<Option<(CheckpointHeader, Vec<u64>)>, GodsError> {

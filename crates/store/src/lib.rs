@@ -484,25 +484,24 @@ impl TableStore for DirStore {
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
             std::process::id()
         ));
-        let written = (|| -> Result<(), StoreError> {
-            let mut header = vec![0u8; HEADER_LEN];
-            header[..16].copy_from_slice(MAGIC);
-            header[16..20].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-            header[24..32].copy_from_slice(&key.id.to_le_bytes());
-            header[32..40].copy_from_slice(&len.to_le_bytes());
-            header[48..56].copy_from_slice(&(extras.len() as u64).to_le_bytes());
-            let name = key.name.as_bytes();
-            header[56..56 + name.len().min(64)].copy_from_slice(&name[..name.len().min(64)]);
-            for (i, x) in extras.iter().enumerate() {
-                header[EXTRAS_AT + 8 * i..EXTRAS_AT + 8 * i + 8].copy_from_slice(&x.to_le_bytes());
-            }
-            let file = File::create(&tmp).map_err(|e| io(&tmp, e))?;
+        let mut header = vec![0u8; HEADER_LEN];
+        header[..16].copy_from_slice(MAGIC);
+        header[16..20].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        header[24..32].copy_from_slice(&key.id.to_le_bytes());
+        header[32..40].copy_from_slice(&len.to_le_bytes());
+        header[48..56].copy_from_slice(&(extras.len() as u64).to_le_bytes());
+        let name = key.name.as_bytes();
+        header[56..56 + name.len().min(64)].copy_from_slice(&name[..name.len().min(64)]);
+        for (i, x) in extras.iter().enumerate() {
+            header[EXTRAS_AT + 8 * i..EXTRAS_AT + 8 * i + 8].copy_from_slice(&x.to_le_bytes());
+        }
+        let fill = |out: &mut BufWriter<File>| -> Result<(), StoreError> {
+            out.write_all(&header).map_err(|e| io(&tmp, e))?;
             let mut sink = Summing {
-                out: BufWriter::with_capacity(1 << 20, file),
+                out: &mut *out,
                 sum: Checksum::default(),
                 written: 0,
             };
-            sink.out.write_all(&header).map_err(|e| io(&tmp, e))?;
             payload(&mut sink).map_err(|e| io(&tmp, e))?;
             if sink.written != len {
                 return Err(StoreError::Size {
@@ -513,24 +512,13 @@ impl TableStore for DirStore {
                 });
             }
             let sum = sink.sum.finish();
-            let mut file = sink
-                .out
-                .into_inner()
-                .map_err(|e| io(&tmp, e.into_error()))?;
-            // The checksum is known only now: it goes into the header last.
-            file.seek(SeekFrom::Start(40))
-                .and_then(|_| file.write_all(&sum.to_le_bytes()))
-                .and_then(|()| file.sync_all())
+            // The checksum is known only now: it goes into the header last
+            // (a seek flushes the buffer first).
+            out.seek(SeekFrom::Start(40))
+                .and_then(|_| out.write_all(&sum.to_le_bytes()))
                 .map_err(|e| io(&tmp, e))
-        })();
-        if let Err(e) = written {
-            let _ = fs::remove_file(&tmp);
-            return Err(e);
-        }
-        fs::rename(&tmp, &path).map_err(|e| {
-            let _ = fs::remove_file(&tmp);
-            io(&path, e)
-        })?;
+        };
+        write_atomically(&path, &tmp, fill, io)?;
         self.evict(&path);
         Ok(())
     }
@@ -573,6 +561,34 @@ fn read_full(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
 }
 
 /// A writer that sums and counts what passes through it.
+/// Writes the file at `path` whole or not at all: `write` fills `temp`
+/// (a file beside it, buffered), which is flushed to disk and renamed over
+/// `path`, so a reader sees the old file or the new one, never half of
+/// one, and a mapped old file keeps its inode. On any failure `temp` is
+/// removed; `io` names the file an I/O error concerns.
+pub(crate) fn write_atomically<E>(
+    path: &Path,
+    temp: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> Result<(), E>,
+    io: impl Fn(&Path, std::io::Error) -> E,
+) -> Result<(), E> {
+    let written = (|| {
+        let file = File::create(temp).map_err(|e| io(temp, e))?;
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        write(&mut out)?;
+        let file = out.into_inner().map_err(|e| io(temp, e.into_error()))?;
+        file.sync_all().map_err(|e| io(temp, e))
+    })();
+    if let Err(e) = written {
+        let _ = fs::remove_file(temp);
+        return Err(e);
+    }
+    fs::rename(temp, path).map_err(|e| {
+        let _ = fs::remove_file(temp);
+        io(path, e)
+    })
+}
+
 struct Summing<W> {
     out: W,
     sum: Checksum,

@@ -2,7 +2,7 @@
 //! depth (`shard-3-of-4.depth-7`), each written under a temporary name,
 //! flushed and renamed into place, so a killed process leaves whole files.
 
-use std::fs::{self, File};
+use std::fs;
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
@@ -50,16 +50,12 @@ impl ShardStore for DirShardStore {
         fs::create_dir_all(&self.dir).map_err(|e| named(&self.dir, e))?;
         let path = self.path(shard, shards, depth);
         let temp = path.with_extension(format!("tmp{}", std::process::id()));
-        let written = (|| {
-            let mut f = File::create(&temp)?;
-            f.write_all(bytes)?;
-            f.sync_all()
-        })();
-        if let Err(e) = written {
-            let _ = fs::remove_file(&temp);
-            return Err(named(&temp, e));
-        }
-        fs::rename(&temp, &path).map_err(|e| named(&path, e))
+        crate::write_atomically(
+            &path,
+            &temp,
+            |out| out.write_all(bytes).map_err(|e| named(&temp, e)),
+            named,
+        )
     }
 
     fn load(&self, shard: usize, shards: usize, depth: usize) -> std::io::Result<Option<Vec<u8>>> {
