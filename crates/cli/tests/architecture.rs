@@ -163,6 +163,54 @@ fn engines_do_no_terminal_file_or_environment_io() {
     }
 }
 
+#[test]
+fn library_errors_name_no_command_line_flag() {
+    // Hints that name flags (`-M`, `--subgroup`, `--resume`) belong to the
+    // front ends: the same error reaches the web page, where no flag exists.
+    let libraries = [
+        "core",
+        "formats",
+        "geometry",
+        "memory",
+        "search",
+        "cube333",
+        "cube444",
+        "square1",
+        "staged",
+        "distributed",
+        "store",
+        "tools",
+    ];
+    for name in libraries {
+        let mut lines = Vec::new();
+        code_lines(
+            &workspace().join("crates").join(name).join("src"),
+            &mut lines,
+        );
+        // An #[error(...)] attribute and the line after it (long ones wrap).
+        for (i, (path, n, line)) in lines.iter().enumerate() {
+            if !line.contains("#[error(") {
+                continue;
+            }
+            let text = match lines.get(i + 1) {
+                Some((_, _, next)) => format!("{line} {next}"),
+                None => line.clone(),
+            };
+            let flag = text
+                .split(|c: char| c == ' ' || c == '(' || c == '"')
+                .any(|w| {
+                    (w.starts_with("--") && w.len() > 2 && w.as_bytes()[2].is_ascii_lowercase())
+                        || w == "-M"
+                });
+            assert!(
+                !flag,
+                "{}:{n}: an error names a flag: {text}",
+                path.display()
+            );
+        }
+    }
+}
+
 /// The crates allowed `unsafe`, each for a measured reason the map gives.
 const UNSAFE_CRATES: [&str; 4] = ["memory", "cube333", "store", "cli"];
 

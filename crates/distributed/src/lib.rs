@@ -182,7 +182,7 @@ pub struct DistributedReport {
 #[derive(Debug, thiserror::Error)]
 pub enum DistributedError {
     /// The shards do not fit the memory limit.
-    #[error("this process needs about {} MB for its shards; the limit is {} MB (raise it with -M, or add workers in other processes)", .needed >> 20, .limit >> 20)]
+    #[error("this process needs about {} MB for its shards; the limit is {} MB", .needed >> 20, .limit >> 20)]
     NotEnoughMemory {
         /// Bytes needed.
         needed: u64,
@@ -251,7 +251,7 @@ pub enum DistributedError {
         shard: usize,
     },
     /// The connection to another process broke (it was stopped or died).
-    #[error("another process of the run stopped answering; start every process again with --resume to continue from the last checkpoint")]
+    #[error("another process of the run stopped answering")]
     PeerLost,
     /// Another worker failed; this one stopped with it.
     #[error("another worker failed")]

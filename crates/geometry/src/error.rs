@@ -63,7 +63,7 @@ pub enum GeometryError {
         limit: usize,
     },
     /// No puzzle of that name.
-    #[error("no puzzle named {name:?} (twistor geometry --list shows the names)")]
+    #[error("no puzzle named {name:?}")]
     UnknownName {
         /// The name given (at most 60 characters of it).
         name: String,

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use twistor_formats::{write_puzzle, PuzzleFormat};
 use twistor_geometry::pronounce::RotationModel;
-use twistor_geometry::{build, PuzzleOptions, NAMED_PUZZLES};
+use twistor_geometry::{build, GeometryError, PuzzleOptions, NAMED_PUZZLES};
 
 use crate::error::{CliError, CliResult};
 use crate::puzzle_source::GeometryFlags;
@@ -62,8 +62,13 @@ pub fn run(args: GeometryArgs) -> CliResult {
         return bench(&args.flags.options(), args.rounds.max(1));
     }
     let spec = args.puzzle.as_deref().unwrap_or_default();
-    let gp =
-        build(spec, &args.flags.options()).map_err(|e| CliError::input(format!("{spec}: {e}")))?;
+    let gp = build(spec, &args.flags.options()).map_err(|e| {
+        let hint = match e {
+            GeometryError::UnknownName { .. } => " (twistor geometry --list shows the names)",
+            _ => "",
+        };
+        CliError::input(format!("{spec}: {e}{hint}"))
+    })?;
     if args.surfaces {
         out!("{}", RotationModel::new(&gp).describe());
         return Ok(());

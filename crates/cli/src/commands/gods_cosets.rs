@@ -6,7 +6,7 @@ use std::io::Write;
 
 use serde_json::{json, Value};
 use twistor_core::Puzzle;
-use twistor_search::gods::{merge_cosets, CosetSpace};
+use twistor_search::gods::{merge_cosets, CosetSpace, GodsError};
 use twistor_search::{Metric, MoveSet};
 
 use twistor_cube333::{CosetEvent, CosetId, CosetOptions, CosetSolver, COSET_COUNT, COSET_SIZE};
@@ -33,7 +33,11 @@ pub(super) fn run(
             "--sample and --phase1-depth are for the 3x3x3's cosets of <U,D,R2,L2,F2,B2>",
         ));
     }
-    let space = CosetSpace::new(puzzle, moves, &sub).map_err(CliError::input)?;
+    // The engine says "the subgroup"; here it is the flag's.
+    let space = CosetSpace::new(puzzle, moves, &sub).map_err(|e| match e {
+        GodsError::Subgroup { reason } => CliError::input(format!("--subgroup: {reason}")),
+        e => CliError::input(e),
+    })?;
     let classes = space.classes();
     note!(
         "{} cosets of {} positions; {} classes under {} symmetries",

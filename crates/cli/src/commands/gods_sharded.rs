@@ -110,8 +110,13 @@ pub(super) fn run(args: &GodsArgs, puzzle: &Puzzle, moves: &MoveSet, workers: us
     }
     let report = twistor_distributed::enumerate(Arc::new(index), &options, store, progress)
         .map_err(|e| match e {
-            twistor_distributed::DistributedError::NotEnoughMemory { .. }
-            | twistor_distributed::DistributedError::NoWorkers
+            twistor_distributed::DistributedError::NotEnoughMemory { .. } => CliError::input(
+                format!("{e} (raise it with -M, or add workers in other processes)"),
+            ),
+            twistor_distributed::DistributedError::PeerLost => CliError::failure(format!(
+                "{e}; start every process again with --resume to continue from the last checkpoint"
+            )),
+            twistor_distributed::DistributedError::NoWorkers
             | twistor_distributed::DistributedError::NoSuchProcess { .. }
             | twistor_distributed::DistributedError::ResumeWithoutStore
             | twistor_distributed::DistributedError::TooFewWorkers { .. }

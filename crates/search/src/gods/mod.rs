@@ -244,7 +244,7 @@ pub struct GodsReport {
 #[derive(Debug, thiserror::Error)]
 pub enum GodsError {
     /// A coset run cannot use this subgroup.
-    #[error("--subgroup: {reason}")]
+    #[error("the subgroup: {reason}")]
     Subgroup {
         /// Why not.
         reason: SubgroupReason,
