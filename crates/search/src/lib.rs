@@ -83,11 +83,17 @@
 mod cache;
 pub mod canonical;
 pub mod gods;
+// The pattern databases are implementation, reached through `Solver`;
+// public (and hidden from the docs) only for this crate's benchmarks and
+// integration tests.
+#[doc(hidden)]
 pub mod hashed;
 pub mod moves;
 mod planner;
+#[doc(hidden)]
 pub mod projection;
 pub mod solver;
+#[doc(hidden)]
 pub mod table;
 pub mod target;
 
