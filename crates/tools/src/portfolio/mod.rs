@@ -183,13 +183,13 @@ pub fn memory_budgets(
     free_bytes: Option<u64>,
     in_use_bytes: u64,
 ) -> MemoryBudgets {
-    let memory_bytes = crate::budget::for_tables(
+    let memory_bytes = crate::budget::steady(crate::budget::for_tables(
         limit_mib
             .unwrap_or(DEFAULT_MEMORY_MIB)
             .saturating_mul(1 << 20),
         in_use_bytes,
         crate::budget::SEARCH_RESERVE,
-    );
+    ));
     let free = limit_mib.is_none().then_some(free_bytes).flatten();
     let dedicated_memory_bytes = free.map_or(memory_bytes, |f| f.saturating_sub(memory_bytes));
     MemoryBudgets {
