@@ -196,12 +196,10 @@ fn library_errors_name_no_command_line_flag() {
                 Some((_, _, next)) => format!("{line} {next}"),
                 None => line.clone(),
             };
-            let flag = text
-                .split(|c: char| c == ' ' || c == '(' || c == '"')
-                .any(|w| {
-                    (w.starts_with("--") && w.len() > 2 && w.as_bytes()[2].is_ascii_lowercase())
-                        || w == "-M"
-                });
+            let flag = text.split([' ', '(', '"']).any(|w| {
+                (w.starts_with("--") && w.len() > 2 && w.as_bytes()[2].is_ascii_lowercase())
+                    || w == "-M"
+            });
             assert!(
                 !flag,
                 "{}:{n}: an error names a flag: {text}",
