@@ -93,11 +93,17 @@ impl TwoPhaseTables {
         solves: usize,
         report: &mut dyn FnMut(StoreEvent),
     ) -> TwoPhaseTables {
-        if solves >= FULL_TABLES_PAY_AFTER || crate::prune::full_tables_stored(store) {
+        if solves >= FULL_TABLES_PAY_AFTER || TwoPhaseTables::full_tables_stored(store) {
             TwoPhaseTables::load(store, report)
         } else {
             TwoPhaseTables::compact()
         }
+    }
+
+    /// Whether the store has sound copies of the full tables (loading
+    /// them then takes a fraction of a second).
+    pub fn full_tables_stored(store: &dyn TableStore) -> bool {
+        crate::prune::full_tables_stored(store)
     }
 
     /// Whether these are the compact tables.

@@ -507,3 +507,24 @@ fn four_by_four_scrambles_are_random_state_reductions() {
         assert!((38..=50).contains(&body), "{b}");
     }
 }
+
+#[test]
+fn a_long_batch_without_stored_tables_scrambles_as_a_short_one() {
+    // A long 3x3x3 batch with no full tables stored starts on the compact
+    // tables while a thread builds the full ones: its scrambles are those
+    // of a batch that never switches.
+    let options = twistor_tools::scramble::ScrambleOptions {
+        store: std::sync::Arc::new(twistor_core::store::NoStore),
+        threads: 2,
+        batch: twistor_cube333::FULL_TABLES_PAY_AFTER,
+    };
+    let mut long = Scrambler::new(Event::Cube333, 41, &options, &mut |_| {}).unwrap();
+    let short_options = twistor_tools::scramble::ScrambleOptions {
+        batch: 1,
+        ..options
+    };
+    let mut short = Scrambler::new(Event::Cube333, 41, &short_options, &mut |_| {}).unwrap();
+    for _ in 0..20 {
+        assert_eq!(long.next_scramble().alg, short.next_scramble().alg);
+    }
+}

@@ -96,7 +96,8 @@
 //! code that follows it.
 
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -104,7 +105,7 @@ use twistor_core::store::{NoStore, TableStore};
 use twistor_core::{MoveDef, MoveKind, Pattern, PatternOrbit, Puzzle, StabilizerChain};
 use twistor_cube333::{
     solve_two_phase as two_phase, CubieCube, Face as CubeFace, FaceTurn, MoveSeq, TwoPhaseOptions,
-    TwoPhaseTables,
+    TwoPhaseTables, FULL_TABLES_PAY_AFTER,
 };
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::alg_transformation;
@@ -350,7 +351,7 @@ enum Engine {
 }
 
 enum SharedEngine {
-    TwoPhase(Box<TwoPhaseTables>, CubeFinish),
+    TwoPhase(Box<UpgradingTables>, CubeFinish),
     Cube(CubeMoves, Option<&'static [&'static str; 3]>),
     Megaminx,
     Clock,
@@ -372,14 +373,7 @@ impl Scrambler {
         events: &mut dyn FnMut(TableEvent),
     ) -> Result<Scrambler, ToolError> {
         let two_phase = |finish, events: &mut dyn FnMut(TableEvent)| {
-            SharedEngine::TwoPhase(
-                Box::new(TwoPhaseTables::for_solves(
-                    &*options.store,
-                    options.batch,
-                    &mut |e| events(TableEvent::Store(e)),
-                )),
-                finish,
-            )
+            SharedEngine::TwoPhase(Box::new(UpgradingTables::new(options, events)), finish)
         };
         let cube444 = |orientation, events: &mut dyn FnMut(TableEvent)| {
             let store = &*options.store;
@@ -504,11 +498,75 @@ impl Scrambler {
     }
 }
 
+/// The 3x3x3's two-phase tables for a batch. A batch long enough to pay
+/// for the full tables ([`FULL_TABLES_PAY_AFTER`] scrambles) that finds
+/// none stored has a thread build (and store) them while the compact ones
+/// (built in a fraction of a second) make the first scrambles: a person
+/// sees the first lines at once, not after 10-20 s. After
+/// [`COMPACT_ONLY_FOR`] the scrambler waits for the full tables, since
+/// scrambling with the compact ones beside the build would slow the whole
+/// batch. The scrambles are the same from either table set (the solver's
+/// first solution does not depend on how tightly it prunes; tested in
+/// cube333), so when the switch comes changes none.
+struct UpgradingTables {
+    first: TwoPhaseTables,
+    /// The full tables, once built; `None` inside when no build runs.
+    full: Option<Arc<OnceLock<TwoPhaseTables>>>,
+    started: Instant,
+}
+
+/// How long a batch scrambles with the compact tables while the full ones
+/// are built.
+const COMPACT_ONLY_FOR: Duration = Duration::from_secs(1);
+
+impl UpgradingTables {
+    fn new(options: &ScrambleOptions, events: &mut dyn FnMut(TableEvent)) -> UpgradingTables {
+        let store = &options.store;
+        if options.batch < FULL_TABLES_PAY_AFTER || TwoPhaseTables::full_tables_stored(&**store) {
+            let first = TwoPhaseTables::for_solves(&**store, options.batch, &mut |e| {
+                events(TableEvent::Store(e))
+            });
+            return UpgradingTables {
+                first,
+                full: None,
+                started: Instant::now(),
+            };
+        }
+        let full = Arc::new(OnceLock::new());
+        let (store, slot) = (Arc::clone(store), Arc::clone(&full));
+        // Detached: a run that ends first (`| head -1`) simply stops it.
+        // Should the build ever panic, the compact tables stand in, so no
+        // scrambler waits forever.
+        std::thread::spawn(move || {
+            let build = std::panic::AssertUnwindSafe(|| TwoPhaseTables::load(&*store, &mut |_| {}));
+            let built = std::panic::catch_unwind(build);
+            let _ = slot.set(built.unwrap_or_else(|_| TwoPhaseTables::compact()));
+        });
+        UpgradingTables {
+            first: TwoPhaseTables::compact(),
+            full: Some(full),
+            started: Instant::now(),
+        }
+    }
+
+    /// The tables to scramble with now.
+    fn get(&self) -> &TwoPhaseTables {
+        match &self.full {
+            Some(full) => match full.get() {
+                Some(t) => t,
+                None if self.started.elapsed() >= COMPACT_ONLY_FOR => full.wait(),
+                None => &self.first,
+            },
+            None => &self.first,
+        }
+    }
+}
+
 impl SharedEngine {
     /// A scramble drawn from `rng`.
     fn scramble(&self, rng: &mut SeededRng) -> WcaScramble {
         match self {
-            SharedEngine::TwoPhase(tables, finish) => cube333(tables, *finish, rng),
+            SharedEngine::TwoPhase(tables, finish) => cube333(tables.get(), *finish, rng),
             SharedEngine::Cube(c, orientation) => {
                 let alg = c.scramble(rng);
                 WcaScramble {
