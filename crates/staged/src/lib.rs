@@ -91,8 +91,19 @@ pub enum StagedError {
         slots: usize,
     },
     /// A move whose inverse is not among the moves.
-    #[error("move {0} has no inverse among the moves")]
-    NoInverse(String),
+    #[error("move {name} has no inverse among the moves")]
+    NoInverse {
+        /// The move.
+        name: String,
+    },
+    /// A stage's move that the move set does not have.
+    #[error("stage {stage:?}: no move number {index} among the moves")]
+    NoSuchMove {
+        /// The stage.
+        stage: String,
+        /// The move's index, as given.
+        index: usize,
+    },
     /// A stage names an orbit the puzzle does not have.
     #[error("stage {stage:?}: the puzzle has no orbit {orbit}")]
     NoSuchOrbit {

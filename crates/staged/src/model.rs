@@ -78,9 +78,9 @@ impl Model {
             .map(|m| move_map(layout, &base, m.transformation.as_bytes(), &m.name, m.grip))
             .collect();
         for (i, mv) in model_moves.iter_mut().enumerate() {
-            mv.inverse = moves
-                .inverse_of(i)
-                .ok_or_else(|| StagedError::NoInverse(mv.name.clone()))?;
+            mv.inverse = moves.inverse_of(i).ok_or_else(|| StagedError::NoInverse {
+                name: mv.name.clone(),
+            })?;
         }
         let grips = moves.grips().len();
         let mut model = Model {

@@ -225,7 +225,10 @@ impl StagedSolver {
             }
             let stage_moves = spec.moves.clone().unwrap_or_else(|| all_moves.clone());
             if let Some(&m) = stage_moves.iter().find(|&&m| m >= model.moves.len()) {
-                return Err(StagedError::NoInverse(format!("move {m}")));
+                return Err(StagedError::NoSuchMove {
+                    stage: spec.name.clone(),
+                    index: m,
+                });
             }
             stages.push(Stage {
                 name: spec.name,

@@ -1,6 +1,10 @@
 //! twistor's tables on disk: the one place that reads and writes them
 //! (and God's-algorithm checkpoints: [`FileCheckpoint`]).
 //!
+//! Long (just past 800 lines) because the file format, its reader, its
+//! writer and the cache's eviction are one contract, kept in one file
+//! beside its tests; checkpoints and shards are modules of their own.
+//!
 //! Engines (`twistor-search`, `twistor-cube333`) are handed a
 //! [`TableStore`] and never open a file;
 //! [`DirStore`] is the store they are handed when tables should outlive

@@ -1,5 +1,10 @@
 //! A fuzz harness for the readers and the alg parser, on stable Rust.
 //!
+//! Long (past 800 lines) because targets, oracles and driver are one
+//! harness that `tests/fuzz_smoke.rs` also includes by path; the mutator
+//! (`mutate.rs`) and the memory accounting (`memory.rs`) are modules
+//! beside it.
+//!
 //! It mutates seed inputs (the definitions, scramble files, KPattern and
 //! algs of `tests/support`, what the writers make of them, and the files of
 //! `../shared/conformance/bad` when present) with a fast deterministic
@@ -41,11 +46,6 @@
 //! foreground, and write it to `DIR/replay-I.EXT`).
 //!
 //! `tests/fuzz_smoke.rs` runs 20,000 inputs of it as a normal test.
-//!
-//! Long (past 800 lines) because targets, oracles and driver are one
-//! harness that `tests/fuzz_smoke.rs` also includes by path; the mutator
-//! (`mutate.rs`) and the memory accounting (`memory.rs`) are modules
-//! beside it.
 
 #[path = "../../tests/support/mod.rs"]
 mod support;
