@@ -9,9 +9,8 @@
 //! the opposite cycle: a pure operation. It is found once per orbit and
 //! kept; the search is the generic IDA* with pattern databases.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use twistor_core::store::NoStore;
 use twistor_core::{Layout, Pattern, PatternOrbit, Puzzle};
@@ -25,8 +24,10 @@ use crate::pure::{OpKind, PureOp};
 const SEARCH_MEMORY: u64 = 64 << 20;
 /// Longest operation looked for.
 const MAX_OP_MOVES: u32 = 16;
-/// Seconds all the searches for one orbit may take.
-const SEARCH_SECS: f64 = 6.0;
+/// Nodes all the searches for one orbit may visit: a budget of counts,
+/// not seconds, so the same puzzle finds the same operations on any
+/// machine and at any load (about six seconds here).
+const SEARCH_NODES: u64 = 50_000_000;
 
 /// Operations of `orbit` (3-cycles, and 2-twists where pieces turn) that
 /// keep the orbits `keep` marks and the `invariants` (as
@@ -53,7 +54,7 @@ pub(crate) fn ops_by_search(
     let n = model.size[orbit];
     let mut found: Vec<PureOp> = Vec::new();
     let mut tried: Vec<Vec<u16>> = Vec::new();
-    let end = Instant::now() + Duration::from_secs_f64(SEARCH_SECS);
+    let mut budget = SEARCH_NODES;
     // Triples a move cycles (so a short operation on them is likely),
     // one per move, until every slot is in one.
     let mut covered = vec![false; n];
@@ -64,7 +65,7 @@ pub(crate) fn ops_by_search(
             .filter(|&&s| model.orbit_of[s as usize] as usize == orbit)
             .map(|&s| (s as usize - base) as u16)
             .collect();
-        if slots.len() < 3 || slots.iter().all(|&s| covered[s as usize]) || Instant::now() >= end {
+        if slots.len() < 3 || slots.iter().all(|&s| covered[s as usize]) || budget == 0 {
             continue;
         }
         // Three slots holding different goal ids, along the move's cycle.
@@ -101,7 +102,7 @@ pub(crate) fn ops_by_search(
             keep,
             goal_slots,
             stop,
-            end,
+            &mut budget,
         )
         .filter(|op| neutral(model, &op.moves, invariants))
         {
@@ -126,7 +127,7 @@ pub(crate) fn ops_by_search(
             keep,
             goal_slots,
             stop,
-            end,
+            &mut budget,
         ) {
             if op.kind == OpKind::Twist && neutral(model, &op.moves, invariants) {
                 found.push(op);
@@ -197,32 +198,16 @@ fn solve(
     keep: &[bool],
     goal_slots: &GoalSlots,
     stop: &AtomicBool,
-    end: Instant,
+    budget: &mut u64,
 ) -> Option<PureOp> {
-    let inner = AtomicBool::new(false);
     let options = SolveOptions {
         max_depth: MAX_OP_MOVES,
         threads: 2,
+        node_limit: *budget,
         ..SolveOptions::default()
     };
-    let report = std::thread::scope(|scope| {
-        let (done, finished) = std::sync::mpsc::channel::<()>();
-        let inner = &inner;
-        scope.spawn(move || loop {
-            match finished.recv_timeout(Duration::from_millis(50)) {
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    if stop.load(Ordering::Relaxed) || Instant::now() >= end {
-                        inner.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                }
-                _ => return,
-            }
-        });
-        let report = solver.solve(position, &options, inner, &mut |_| {});
-        drop(done);
-        report
-    });
+    let report = solver.solve(position, &options, stop, &mut |_| {});
+    *budget = budget.saturating_sub(report.nodes);
     let solution = report.solutions.into_iter().next()?;
     read_op(model, orbit, keep, goal_slots, &solution).map(|(_, op)| op)
 }
