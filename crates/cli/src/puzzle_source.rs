@@ -12,6 +12,9 @@ use twistor_tools::catalog::{self, Built, NameError};
 use crate::error::CliError;
 use crate::load::read_text;
 
+/// Where a mistyped puzzle name is sent.
+pub(crate) const NAMES_HINT: &str = "(twistor geometry --list shows the names)";
+
 /// Where a puzzle definition comes from, with the options for named puzzles.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct PuzzleSource {
@@ -222,8 +225,7 @@ impl PuzzleSource {
             Ok(Built::Handmade(p)) => Ok(Source::Handmade(p)),
             Ok(Built::Generated(g)) => Ok(Source::Built(g)),
             Err(NameError::Unknown { suggestions }) => Err(CliError::input(format!(
-                "{spec}: no such file, and not a puzzle name or descriptor{} \
-                 (twistor geometry --list shows the names)",
+                "{spec}: no such file, and not a puzzle name or descriptor{} {NAMES_HINT}",
                 catalog::did_you_mean(&suggestions)
             ))),
             Err(e) => Err(CliError::input(format!("{spec}: {e}"))),

@@ -107,6 +107,16 @@ fn every_dependency_is_an_arrow_of_the_map() {
     assert!(!code["search"].contains(&"cube333".to_string()));
 }
 
+/// The non-test Rust lines of crate `name`'s sources.
+fn crate_code(name: &str) -> Vec<(PathBuf, usize, String)> {
+    let mut lines = Vec::new();
+    code_lines(
+        &workspace().join("crates").join(name).join("src"),
+        &mut lines,
+    );
+    lines
+}
+
 /// The non-test Rust lines under `dir`: comments and `#[cfg(test)]`
 /// modules (at the end of their files) left out.
 fn code_lines(dir: &Path, out: &mut Vec<(PathBuf, usize, String)>) {
@@ -145,11 +155,7 @@ fn engines_do_no_terminal_file_or_environment_io() {
         "File::",
     ];
     for engine in ENGINES {
-        let mut lines = Vec::new();
-        code_lines(
-            &workspace().join("crates").join(engine).join("src"),
-            &mut lines,
-        );
+        let lines = crate_code(engine);
         assert!(lines.len() > 100, "{engine}: its sources were read");
         for (path, n, line) in lines {
             for f in forbidden {
@@ -167,26 +173,12 @@ fn engines_do_no_terminal_file_or_environment_io() {
 fn library_errors_name_no_command_line_flag() {
     // Hints that name flags (`-M`, `--subgroup`, `--resume`) belong to the
     // front ends: the same error reaches the web page, where no flag exists.
-    let libraries = [
-        "core",
-        "formats",
-        "geometry",
-        "memory",
-        "search",
-        "cube333",
-        "cube444",
-        "square1",
-        "staged",
-        "distributed",
-        "store",
-        "tools",
-    ];
+    // Every crate on the map but the front ends and the tests.
+    let libraries = mapped()
+        .into_keys()
+        .filter(|name| !["cli", "server", "fuzz"].contains(&name.as_str()));
     for name in libraries {
-        let mut lines = Vec::new();
-        code_lines(
-            &workspace().join("crates").join(name).join("src"),
-            &mut lines,
-        );
+        let lines = crate_code(&name);
         // An #[error(...)] attribute and the line after it (long ones wrap).
         for (i, (path, n, line)) in lines.iter().enumerate() {
             if !line.contains("#[error(") {

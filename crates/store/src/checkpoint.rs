@@ -69,21 +69,17 @@ impl CheckpointStore for FileCheckpoint {
     ) -> Result<(), GodsError> {
         let temp = self.temp_path();
         let text = header.to_text();
-        let fill = |body: &mut BufWriter<File>| -> std::io::Result<()> {
+        let fill = |body: &mut BufWriter<File>| {
             let mut sum = CheckpointChecksum::new(&text);
-            body.write_all(text.as_bytes())?;
+            let mut write = |bytes: &[u8]| body.write_all(bytes).map_err(|e| io_error(&temp, e));
+            write(text.as_bytes())?;
             for w in words {
                 sum.word(w);
-                body.write_all(&w.to_le_bytes())?;
+                write(&w.to_le_bytes())?;
             }
-            body.write_all(&sum.value().to_le_bytes())
+            write(&sum.value().to_le_bytes())
         };
-        crate::write_atomically(
-            &self.path,
-            &temp,
-            |body| fill(body).map_err(|e| io_error(&temp, e)),
-            io_error,
-        )
+        crate::write_atomically(&self.path, &temp, fill, io_error)
     }
 
     fn load(&mut self) -> Result<Option<(CheckpointHeader, Vec<u64>)>, GodsError> {

@@ -7,7 +7,7 @@ use twistor_geometry::pronounce::RotationModel;
 use twistor_geometry::{build, GeometryError, PuzzleOptions, NAMED_PUZZLES};
 
 use crate::error::{CliError, CliResult};
-use crate::puzzle_source::GeometryFlags;
+use crate::puzzle_source::{GeometryFlags, NAMES_HINT};
 
 /// Output formats of `twistor geometry`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
@@ -62,12 +62,9 @@ pub fn run(args: GeometryArgs) -> CliResult {
         return bench(&args.flags.options(), args.rounds.max(1));
     }
     let spec = args.puzzle.as_deref().unwrap_or_default();
-    let gp = build(spec, &args.flags.options()).map_err(|e| {
-        let hint = match e {
-            GeometryError::UnknownName { .. } => " (twistor geometry --list shows the names)",
-            _ => "",
-        };
-        CliError::input(format!("{spec}: {e}{hint}"))
+    let gp = build(spec, &args.flags.options()).map_err(|e| match e {
+        GeometryError::UnknownName { .. } => CliError::input(format!("{spec}: {e} {NAMES_HINT}")),
+        _ => CliError::input(format!("{spec}: {e}")),
     })?;
     if args.surfaces {
         out!("{}", RotationModel::new(&gp).describe());

@@ -510,9 +510,9 @@ impl Scrambler {
 /// cube333), so when the switch comes changes none.
 struct UpgradingTables {
     first: TwoPhaseTables,
-    /// The full tables, once built; `None` inside when no build runs.
-    full: Option<Arc<OnceLock<TwoPhaseTables>>>,
-    started: Instant,
+    /// The full tables once built, and when the batch started; `None`
+    /// when no build runs.
+    full: Option<(Arc<OnceLock<TwoPhaseTables>>, Instant)>,
 }
 
 /// How long a batch scrambles with the compact tables while the full ones
@@ -522,41 +522,36 @@ const COMPACT_ONLY_FOR: Duration = Duration::from_secs(1);
 impl UpgradingTables {
     fn new(options: &ScrambleOptions, events: &mut dyn FnMut(TableEvent)) -> UpgradingTables {
         let store = &options.store;
-        if options.batch < FULL_TABLES_PAY_AFTER || TwoPhaseTables::full_tables_stored(&**store) {
-            let first = TwoPhaseTables::for_solves(&**store, options.batch, &mut |e| {
-                events(TableEvent::Store(e))
+        let (first, full) = if TwoPhaseTables::full_tables_stored(&**store) {
+            let loaded = TwoPhaseTables::load(&**store, &mut |e| events(TableEvent::Store(e)));
+            (loaded, None)
+        } else if options.batch < FULL_TABLES_PAY_AFTER {
+            (TwoPhaseTables::compact(), None)
+        } else {
+            let full = Arc::new(OnceLock::new());
+            let (store, slot) = (Arc::clone(store), Arc::clone(&full));
+            // Detached: a run that ends first (`| head -1`) simply stops
+            // it. Should the build ever panic, the compact tables stand
+            // in, so no scrambler waits forever.
+            std::thread::spawn(move || {
+                let build =
+                    std::panic::AssertUnwindSafe(|| TwoPhaseTables::load(&*store, &mut |_| {}));
+                let built = std::panic::catch_unwind(build);
+                let _ = slot.set(built.unwrap_or_else(|_| TwoPhaseTables::compact()));
             });
-            return UpgradingTables {
-                first,
-                full: None,
-                started: Instant::now(),
-            };
-        }
-        let full = Arc::new(OnceLock::new());
-        let (store, slot) = (Arc::clone(store), Arc::clone(&full));
-        // Detached: a run that ends first (`| head -1`) simply stops it.
-        // Should the build ever panic, the compact tables stand in, so no
-        // scrambler waits forever.
-        std::thread::spawn(move || {
-            let build = std::panic::AssertUnwindSafe(|| TwoPhaseTables::load(&*store, &mut |_| {}));
-            let built = std::panic::catch_unwind(build);
-            let _ = slot.set(built.unwrap_or_else(|_| TwoPhaseTables::compact()));
-        });
-        UpgradingTables {
-            first: TwoPhaseTables::compact(),
-            full: Some(full),
-            started: Instant::now(),
-        }
+            (TwoPhaseTables::compact(), Some((full, Instant::now())))
+        };
+        UpgradingTables { first, full }
     }
 
     /// The tables to scramble with now.
     fn get(&self) -> &TwoPhaseTables {
-        match &self.full {
-            Some(full) => match full.get() {
-                Some(t) => t,
-                None if self.started.elapsed() >= COMPACT_ONLY_FOR => full.wait(),
-                None => &self.first,
-            },
+        let Some((full, started)) = &self.full else {
+            return &self.first;
+        };
+        match full.get() {
+            Some(t) => t,
+            None if started.elapsed() >= COMPACT_ONLY_FOR => full.wait(),
             None => &self.first,
         }
     }
