@@ -190,3 +190,26 @@ fn an_orbit_no_move_changes_is_kept_while_the_others_are_finished() {
     let as_json = |s: &str| -> serde_json::Value { serde_json::from_str(s.trim()).unwrap() };
     assert_eq!(as_json(&reached), as_json(&state));
 }
+
+#[test]
+fn a_deep_cut_puzzle_with_large_kept_orbits_is_finished() {
+    // The chopasaurus's vertex turns each move a third of its pieces: no
+    // short commutator keeps its corners and face centres while cycling
+    // three of its 60 centres, and the corners are too many for the
+    // kernel walk. Powers that bring the kept orbits home, paired by
+    // commutators, finish it.
+    let (state, _) = ok(
+        &["random", "chopasaurus", "-n", "1", "--seed", "1", "--json"],
+        "",
+    );
+    let (answer, _) = ok(
+        &["solve", "chopasaurus", "--fast", "--no-write", "-q"],
+        &state,
+    );
+    let answer = answer.trim();
+    assert!(!answer.is_empty());
+    let (undo, _) = ok(&["invert", answer], "");
+    let reached = pattern("chopasaurus", undo.trim());
+    let as_json = |s: &str| -> serde_json::Value { serde_json::from_str(s.trim()).unwrap() };
+    assert_eq!(as_json(&reached), as_json(&state));
+}

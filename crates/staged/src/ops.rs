@@ -28,11 +28,17 @@
 //!    other cycles come home in a number of turns prime to 3, raised to
 //!    that number, is a pure 3-cycle: long, but found on deep-cut puzzles
 //!    where nothing else is.
+//! 5. **Kernel powers** (any size, [`kernel_powers`]): powers of short
+//!    words that bring the kept orbits home, paired by commutators with
+//!    each other's conjugates where their supports meet in one slot; for
+//!    deep cuts whose kept orbits are too large for the kernel walk.
 //!
 //! The orbit's slots may fall in several components the moves never mix;
 //! each gets operations of its own.
 
 use std::collections::{HashMap, HashSet};
+
+mod kernel_powers;
 
 use crate::model::{merge_sorted, Model};
 use crate::pure::{OpKind, PureOp};
@@ -108,6 +114,9 @@ pub(crate) fn find_ops(
     }
     if !finder.has_cycles() && finder.small {
         finder.powers();
+    }
+    if !finder.has_cycles() {
+        finder.kernel_powers();
     }
     finder.found
 }
