@@ -36,10 +36,10 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
-use crate::descriptor::{CutKind, Descriptor, Shape};
+use crate::descriptor::{CutKind, CutShape, Descriptor, Shape};
 use crate::math::{Quat, Vec3, EPS, MATCH_EPS};
 use crate::solid::Solid;
-use crate::surface::{CutSurface, Plane};
+use crate::surface::{Cone, CutSurface, Plane, Sphere};
 use crate::{DegenerateReason, GeometryError};
 
 /// Most planes the cuts may replicate to.
@@ -266,7 +266,13 @@ impl Geometry {
         let solid = solid(descriptor.shape);
         let nfaces = solid.faces.len();
         let (mut axes, cutting) = make_axes(solid, descriptor)?;
-        let (stickers_face0, keys_face0) = split_face0(solid, &axes, &cutting)?;
+        let ((stickers_face0, keys_face0), insides) = match &cutting {
+            Cutting::Planes(planes) => (split_face0(solid, &axes, planes)?, None),
+            Cutting::Curved => {
+                let (stickers, insides) = curved::split_face0(solid, &axes)?;
+                (stickers, Some(insides))
+            }
+        };
         let spf = stickers_face0.len();
         let normals: Vec<Vec3> = axes.iter().map(|a| a.normal).collect();
         let counts: Vec<u16> = axes.iter().map(|a| a.surfaces.len() as u16).collect();
@@ -277,11 +283,16 @@ impl Geometry {
         let mut scratch = vec![0u16; axes.len()];
         for (f, r) in solid.face_rotations.iter().enumerate() {
             let map = axis_map(*r, &normals)?;
-            for (poly, key) in stickers_face0.iter().zip(&keys_face0) {
+            for (i, (poly, key)) in stickers_face0.iter().zip(&keys_face0).enumerate() {
                 let polygon: Vec<Vec3> = poly.iter().map(|&p| r.rotate(p)).collect();
+                // A curved sticker need not hold its corners' mean.
+                let center = match &insides {
+                    Some(insides) => r.rotate(insides[i]),
+                    None => Vec3::mean(&polygon),
+                };
                 stickers.push(Sticker {
                     face: f,
-                    center: Vec3::mean(&polygon),
+                    center,
                     polygon,
                     cubie: 0,
                     ord: 0,
@@ -473,8 +484,10 @@ impl Geometry {
 /// Replicates the cuts into planes and groups them into axes. Also returns
 /// the planes that cut the solid, in the order they were made and each
 /// with the normal it was made with (the sticker order depends on both).
-fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<(Vec<Axis>, Vec<Plane>), GeometryError> {
-    let mut planes: Vec<(Plane, bool)> = Vec::new();
+fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<(Vec<Axis>, Cutting), GeometryError> {
+    // Every cut replicated over the rotations (once each), with its
+    // direction and whether it crosses the solid.
+    let mut placed: Vec<(Placed, Vec3, bool)> = Vec::new();
     let extent = |n: Vec3| {
         let mut lo = f64::INFINITY;
         let mut hi = f64::NEG_INFINITY;
@@ -492,50 +505,83 @@ fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<(Vec<Axis>, Vec<Plane>)
             CutKind::Edge => solid.first_edge,
         };
         for r in &solid.rotations {
-            let normal = r.rotate(start);
-            let p = Plane {
-                normal,
-                distance: cut.distance,
+            let dir = r.rotate(start);
+            let surface = match cut.shape {
+                CutShape::Plane => Placed::Plane(Plane {
+                    normal: dir,
+                    distance: cut.distance,
+                }),
+                CutShape::Sphere { radius, .. } => Placed::Sphere(Sphere {
+                    axis: dir,
+                    centre: dir * cut.distance,
+                    radius,
+                    inside_above: true,
+                }),
+                CutShape::Cone { half_angle, .. } => Placed::Cone(Cone {
+                    axis: dir,
+                    apex: dir * cut.distance,
+                    opening: dir,
+                    half_angle: half_angle.to_radians(),
+                }),
             };
-            let same = |q: &Plane| {
-                (q.normal.near(normal, MATCH_EPS) && (q.distance - p.distance).abs() < MATCH_EPS)
-                    || (q.normal.near(-normal, MATCH_EPS)
-                        && (q.distance + p.distance).abs() < MATCH_EPS)
-            };
-            if planes.iter().any(|(q, _)| same(q)) {
+            if placed.iter().any(|(q, _, _)| q.same(&surface)) {
                 continue;
             }
-            if planes.len() == MAX_PLANES {
+            if placed.len() == MAX_PLANES {
                 return Err(GeometryError::TooManyPlanes {
                     count: MAX_PLANES + 1,
                     limit: MAX_PLANES,
                 });
             }
-            let (lo, hi) = extent(normal);
-            let cuts = lo + EPS < p.distance && p.distance < hi - EPS;
-            planes.push((p, cuts));
+            let cuts = match &surface {
+                Placed::Plane(p) => {
+                    let (lo, hi) = extent(dir);
+                    lo + EPS < p.distance && p.distance < hi - EPS
+                }
+                curved => crosses(solid, curved.surface()),
+            };
+            placed.push((surface, dir, cuts));
         }
     }
-    let cutting: Vec<Plane> = planes.iter().filter(|(_, c)| *c).map(|(p, _)| *p).collect();
-    let mut axes: Vec<(Vec3, Vec<Plane>)> = Vec::new();
-    for (p, cuts) in planes {
-        let k = match axes
-            .iter()
-            .position(|(n, _)| n.dot(p.normal).abs() > 1.0 - 1e-9)
-        {
+    let curved = placed.iter().any(|(p, _, c)| *c && p.surface().curved());
+    let cutting = if curved {
+        Cutting::Curved
+    } else {
+        Cutting::Planes(
+            placed
+                .iter()
+                .filter_map(|(p, _, c)| match p {
+                    Placed::Plane(p) if *c => Some(*p),
+                    _ => None,
+                })
+                .collect(),
+        )
+    };
+    let mut axes: Vec<(Vec3, Vec<Box<dyn CutSurface>>)> = Vec::new();
+    for (p, dir, cuts) in placed {
+        let k = match axes.iter().position(|(n, _)| n.dot(dir).abs() > 1.0 - 1e-9) {
             Some(k) => k,
             None => {
-                axes.push((p.normal, Vec::new()));
+                axes.push((dir, Vec::new()));
                 axes.len() - 1
             }
         };
         if cuts {
             let n = axes[k].0;
-            let s = if n.dot(p.normal) > 0.0 { 1.0 } else { -1.0 };
-            axes[k].1.push(Plane {
-                normal: n,
-                distance: p.distance * s,
-            });
+            let aligned = n.dot(dir) > 0.0;
+            let surface: Box<dyn CutSurface> = match p {
+                Placed::Plane(p) => Box::new(Plane {
+                    normal: n,
+                    distance: if aligned { p.distance } else { -p.distance },
+                }),
+                Placed::Sphere(s) => Box::new(Sphere {
+                    axis: n,
+                    inside_above: aligned,
+                    ..s
+                }),
+                Placed::Cone(c) => Box::new(Cone { axis: n, ..c }),
+            };
+            axes[k].1.push(surface);
         }
     }
     let kind_at = |d: Vec3| -> (String, FeatureKind) {
@@ -556,8 +602,11 @@ fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<(Vec<Axis>, Vec<Plane>)
     };
     let axes = axes
         .into_iter()
-        .map(|(normal, mut planes)| {
-            planes.sort_by(|a, b| a.distance.total_cmp(&b.distance));
+        .map(|(normal, mut surfaces)| {
+            surfaces.sort_by(|a, b| a.level().total_cmp(&b.level()));
+            if matches!(cutting, Cutting::Curved) {
+                curved::nest(solid, &mut surfaces);
+            }
             let order = 1 + solid
                 .rotations
                 .iter()
@@ -568,10 +617,7 @@ fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<(Vec<Axis>, Vec<Plane>)
             let (neg, neg_kind) = kind_at(-normal);
             Axis {
                 normal,
-                surfaces: planes
-                    .into_iter()
-                    .map(|p| Box::new(p) as Box<dyn CutSurface>)
-                    .collect(),
+                surfaces,
                 order,
                 turn: Quat::about(normal, 2.0 * std::f64::consts::PI / order as f64),
                 pos,
@@ -806,3 +852,6 @@ fn find_orbits(cubies: &mut [Cubie], axes: &[Axis], solid: &Solid) -> Vec<OrbitD
 
 #[cfg(test)]
 mod tests;
+
+mod curved;
+use curved::{crosses, Cutting, Placed};

@@ -6,10 +6,24 @@
 //! a vertex) or `e` (perpendicular to the direction of an edge's midpoint)
 //! — and a distance from the centre, where 1 is the distance from the
 //! centre to a face. Every cut is replicated over the solid's rotations.
+//!
+//! Beyond PuzzleGeometry, a cut may be curved (a surface of revolution
+//! about the same directions, as the rotation-puzzle notation allows):
+//!
+//! - `v sphere 1.6`: a sphere of radius 1.6 centred at each vertex; its
+//!   inside turns (the Rex Cube). `e sphere 2 at 2.83` centres it on the
+//!   edge direction at distance 2.83 from the centre instead.
+//! - `f cone 60 at 0.2`: a cone with its apex on each face direction at
+//!   distance 0.2 (default 0, the centre), opening towards the face with
+//!   a half angle of 60°; its inside turns. At 90° it is the plane.
+//!
+//! Every surface is replicated by the solid's rotations and every turn is
+//! one of them, so a turn maps the whole cut set onto itself: no turn
+//! these descriptors make can jumble.
 
 use std::fmt;
 
-use crate::GeometryError;
+use crate::{CurvedCutProblem, GeometryError};
 
 /// Most cuts a descriptor may list. The largest named puzzle needs 20.
 pub const MAX_CUTS: usize = 256;
@@ -109,13 +123,49 @@ impl CutKind {
     }
 }
 
-/// One cut: a kind of direction and a distance from the centre.
+/// One cut: a kind of direction, a distance from the centre and a shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cut {
-    /// The direction the cut plane is perpendicular to.
+    /// The direction the cut is about.
     pub kind: CutKind,
-    /// Distance from the centre along that direction (1 = a face).
+    /// Distance from the centre along that direction (1 = a face): the
+    /// plane's, the sphere's centre's, the cone's apex's.
     pub distance: f64,
+    /// The surface.
+    pub shape: CutShape,
+}
+
+impl Cut {
+    /// A plane cut (PuzzleGeometry's only kind).
+    pub fn plane(kind: CutKind, distance: f64) -> Cut {
+        Cut {
+            kind,
+            distance,
+            shape: CutShape::Plane,
+        }
+    }
+}
+
+/// The surface a cut is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CutShape {
+    /// A plane perpendicular to the direction.
+    Plane,
+    /// A sphere centred on the direction; its inside turns.
+    Sphere {
+        /// Its radius.
+        radius: f64,
+        /// Whether its centre was given (`at`), not the feature's point.
+        centre_given: bool,
+    },
+    /// A cone with its apex on the direction, opening towards it; its
+    /// inside turns.
+    Cone {
+        /// Half the angle at its apex, in degrees (0 to 180).
+        half_angle: f64,
+        /// Whether its apex was given (`at`), not the centre.
+        apex_given: bool,
+    },
 }
 
 /// A solid and its cuts.
@@ -140,7 +190,11 @@ impl Descriptor {
         let shape = Shape::from_letter(first).ok_or_else(|| GeometryError::UnknownShape {
             solid: first.chars().take(40).collect(),
         })?;
-        let count = rest.len().div_ceil(2);
+        let count = rest
+            .iter()
+            .filter(|w| matches!(**w, "f" | "v" | "e"))
+            .count()
+            .max(rest.len().div_ceil(4));
         if count > MAX_CUTS {
             return Err(GeometryError::TooManyCuts {
                 count,
@@ -148,9 +202,11 @@ impl Descriptor {
             });
         }
         let mut cuts = Vec::with_capacity(count);
-        for (i, pair) in rest.chunks(2).enumerate() {
-            let index = i + 1;
-            let kind = match pair[0] {
+        let mut words = rest.iter().copied().peekable();
+        let mut index = 0;
+        while let Some(word) = words.next() {
+            index += 1;
+            let kind = match word {
                 "f" => CutKind::Face,
                 "v" => CutKind::Vertex,
                 "e" => CutKind::Edge,
@@ -161,21 +217,63 @@ impl Descriptor {
                     })
                 }
             };
-            let Some(&d) = pair.get(1) else {
-                return Err(GeometryError::MissingDistance {
-                    index,
-                    kind: kind.letter(),
-                });
+            let number = |words: &mut std::iter::Peekable<_>| -> Result<f64, GeometryError> {
+                let Some(d): Option<&str> = words.next() else {
+                    return Err(GeometryError::MissingDistance {
+                        index,
+                        kind: kind.letter(),
+                    });
+                };
+                d.parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite())
+                    .ok_or_else(|| GeometryError::BadDistance {
+                        index,
+                        text: d.chars().take(40).collect(),
+                    })
             };
-            let distance = d
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite())
-                .ok_or_else(|| GeometryError::BadDistance {
-                    index,
-                    text: d.chars().take(40).collect(),
-                })?;
-            cuts.push(Cut { kind, distance });
+            let curved = words.next_if(|w| *w == "sphere" || *w == "cone");
+            let Some(surface) = curved else {
+                let distance = number(&mut words)?;
+                cuts.push(Cut::plane(kind, distance));
+                continue;
+            };
+            let size = number(&mut words)?;
+            let at = match words.next_if_eq(&"at") {
+                Some(_) => Some(number(&mut words)?),
+                None => None,
+            };
+            let bad = |problem| GeometryError::BadCurvedCut { index, problem };
+            let cut = if surface == "sphere" {
+                if size <= 0.0 {
+                    return Err(bad(CurvedCutProblem::Radius));
+                }
+                let distance = at.unwrap_or_else(|| feature_distance(shape, kind));
+                if distance <= 0.0 {
+                    return Err(bad(CurvedCutProblem::Centre));
+                }
+                Cut {
+                    kind,
+                    distance,
+                    shape: CutShape::Sphere {
+                        radius: size,
+                        centre_given: at.is_some(),
+                    },
+                }
+            } else {
+                if !(size > 0.0 && size < 180.0) {
+                    return Err(bad(CurvedCutProblem::Angle));
+                }
+                Cut {
+                    kind,
+                    distance: at.unwrap_or(0.0),
+                    shape: CutShape::Cone {
+                        half_angle: size,
+                        apex_given: at.is_some(),
+                    },
+                }
+            };
+            cuts.push(cut);
         }
         Ok(Descriptor { shape, cuts })
     }
@@ -190,9 +288,43 @@ impl fmt::Display for Descriptor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.shape.letter())?;
         for c in &self.cuts {
-            write!(f, " {} {}", c.kind.letter(), c.distance)?;
+            let k = c.kind.letter();
+            let at = match c.shape {
+                CutShape::Plane => {
+                    write!(f, " {k} {}", c.distance)?;
+                    false
+                }
+                CutShape::Sphere {
+                    radius,
+                    centre_given,
+                } => {
+                    write!(f, " {k} sphere {radius}")?;
+                    centre_given
+                }
+                CutShape::Cone {
+                    half_angle,
+                    apex_given,
+                } => {
+                    write!(f, " {k} cone {half_angle}")?;
+                    apex_given
+                }
+            };
+            if at {
+                write!(f, " at {}", c.distance)?;
+            }
         }
         Ok(())
+    }
+}
+
+/// The distance from the centre to the feature a kind of cut is about:
+/// a face (1), a vertex, an edge's midpoint.
+pub(crate) fn feature_distance(shape: Shape, kind: CutKind) -> f64 {
+    let solid = crate::build::solid(shape);
+    match kind {
+        CutKind::Face => 1.0,
+        CutKind::Vertex => solid.vertex_distance,
+        CutKind::Edge => solid.edge_distance,
     }
 }
 

@@ -40,6 +40,14 @@ pub enum GeometryError {
         /// What was written.
         text: String,
     },
+    /// A sphere or cone whose size or place cannot cut as one.
+    #[error("cut {index}: {problem}")]
+    BadCurvedCut {
+        /// 1-based cut number.
+        index: usize,
+        /// What is wrong with it.
+        problem: CurvedCutProblem,
+    },
     /// Too many cuts in the descriptor.
     #[error("{count} cuts is more than the {limit} a descriptor may have")]
     TooManyCuts {
@@ -107,6 +115,13 @@ pub enum GeometryError {
 /// How floating-point geometry went wrong ([`GeometryError::Degenerate`]).
 #[derive(Debug, Error, Clone, Copy, PartialEq, Eq)]
 pub enum DegenerateReason {
+    /// Two cut surfaces about one axis cross inside the solid, so its
+    /// parts are not layers one above another.
+    #[error("two cuts about one axis cross inside the puzzle (make the spheres or cones on an axis nest)")]
+    SurfacesCross,
+    /// One side of the cuts falls in two separate parts on one face.
+    #[error("a sticker falls in two separate parts (a curved cut only grazes a face)")]
+    SplitSticker,
     /// A symmetry that does not map the cut axes to each other.
     #[error("a rotation does not map axes to axes")]
     RotationAxes,
@@ -119,4 +134,18 @@ pub enum DegenerateReason {
     /// A turn that takes two pieces to one place.
     #[error("a turn sends two pieces to the same place (a cut is too close to a corner)")]
     TurnCollision,
+}
+
+/// What is wrong with a curved cut.
+#[derive(Debug, Error, Clone, Copy, PartialEq, Eq)]
+pub enum CurvedCutProblem {
+    /// A sphere's radius is not positive.
+    #[error("a sphere's radius must be more than 0")]
+    Radius,
+    /// A sphere's centre is not on the feature's side of the centre.
+    #[error("a sphere's centre must lie towards its feature (`at` more than 0)")]
+    Centre,
+    /// A cone's half angle is not between 0 and 180 degrees.
+    #[error("a cone's half angle must be between 0 and 180 degrees")]
+    Angle,
 }

@@ -51,6 +51,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod arrange;
 mod build;
 mod cube_order;
 mod descriptor;
@@ -66,14 +67,14 @@ pub mod svg;
 pub mod view;
 
 pub use build::{Axis, Cubie, FeatureKind, Geometry, OrbitData, Sticker, MAX_PLANES, MAX_STICKERS};
-pub use descriptor::{Cut, CutKind, Descriptor, Shape, MAX_CUTS};
-pub use error::{DegenerateReason, GeometryError};
+pub use descriptor::{Cut, CutKind, CutShape, Descriptor, Shape, MAX_CUTS};
+pub use error::{CurvedCutProblem, DegenerateReason, GeometryError};
 pub use math::{Quat, Vec3};
 pub use names::{descriptor_for, LEGACY_NAMES, NAMED_PUZZLES};
 pub use notation::GeometryNotation;
 pub use puzzle::{GeneratedPuzzle, PieceKind, PuzzleOptions, SliceMove};
 pub use solid::{Feature, Solid, SolidFace};
-pub use surface::{CutSurface, Plane};
+pub use surface::{Cone, CutSurface, Plane, Sphere};
 
 /// Builds a puzzle from a name (`megaminx`, `master skewb`) or a
 /// descriptor (`c f 0.333333333333333`).

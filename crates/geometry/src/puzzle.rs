@@ -634,10 +634,7 @@ fn axis_ranges(
 fn add_rotation_axes(desc: &mut Descriptor) {
     for kind in [CutKind::Face, CutKind::Vertex, CutKind::Edge] {
         if !desc.has(kind) {
-            desc.cuts.push(Cut {
-                kind,
-                distance: 10.0,
-            });
+            desc.cuts.push(Cut::plane(kind, 10.0));
         }
     }
 }

@@ -3,12 +3,17 @@
 //! In the rotation-surface model (see [`crate::pronounce`]) a puzzle is a
 //! solid cut by surfaces of revolution, each with an oriented axis; the
 //! part *above* a surface can turn about its axis relative to the part
-//! below. Today every surface is a plane, but the pipeline only asks the
-//! questions in [`CutSurface`], so curved surfaces (spheres for curvy
-//! puzzles, cones) can be added by implementing it.
+//! below. Three kinds are built: planes (every PuzzleGeometry puzzle),
+//! spheres centred on the axis (the Rex Cube, the Curvy Copter as it
+//! looks) and cones with their apex on the axis (a plane bent towards the
+//! feature it turns). The pipeline only asks the questions in
+//! [`CutSurface`]: which side a point is on, where the surface sits along
+//! its axis, and its trace on a face (a line, a circle, a conic) for
+//! cutting stickers.
 
 use std::fmt;
 
+use crate::arrange::P2;
 use crate::math::{Vec3, EPS};
 
 /// A surface of revolution that cuts a puzzle.
@@ -25,10 +30,20 @@ pub trait CutSurface: fmt::Debug + Send + Sync {
     /// nested in this order (a point below one is below every later one).
     fn level(&self) -> f64;
 
-    /// Splits a convex polygon into the part below and the part above, or
-    /// `None` when no corner is strictly on each side.
-    fn split(&self, polygon: &[Vec3]) -> Option<(Vec<Vec3>, Vec<Vec3>)>;
+    /// Its trace on the plane through `origin` spanned by the unit
+    /// vectors `e1` and `e2` (at right angles), in those coordinates: a
+    /// few polylines, curves flattened finely, running as far as they
+    /// like past the face being cut (the caller clips them).
+    fn trace(&self, origin: Vec3, e1: Vec3, e2: Vec3) -> Vec<Vec<P2>>;
+
+    /// Whether it is curved (not a plane).
+    fn curved(&self) -> bool;
 }
+
+/// Segments a full circle's trace is flattened into.
+const CIRCLE_SEGMENTS: usize = 720;
+/// How far past the face centre a trace is followed.
+const TRACE_REACH: f64 = 8.0;
 
 /// A plane `axis · x = distance`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -52,7 +67,29 @@ impl CutSurface for Plane {
         self.distance
     }
 
-    fn split(&self, polygon: &[Vec3]) -> Option<(Vec<Vec3>, Vec<Vec3>)> {
+    fn trace(&self, origin: Vec3, e1: Vec3, e2: Vec3) -> Vec<Vec<P2>> {
+        // a x + b y = c in the plane's coordinates.
+        let (a, b) = (self.normal.dot(e1), self.normal.dot(e2));
+        let c = self.distance - self.normal.dot(origin);
+        let len = a.hypot(b);
+        if len < 1e-12 {
+            return Vec::new();
+        }
+        let foot = [a * c / (len * len), b * c / (len * len)];
+        let along = [-b / len, a / len];
+        let end = |s: f64| [foot[0] + along[0] * s, foot[1] + along[1] * s];
+        vec![vec![end(-TRACE_REACH * 2.0), end(TRACE_REACH * 2.0)]]
+    }
+
+    fn curved(&self) -> bool {
+        false
+    }
+}
+
+impl Plane {
+    /// Splits a convex polygon into the part below and the part above, or
+    /// `None` when no corner is strictly on each side.
+    pub fn split(&self, polygon: &[Vec3]) -> Option<(Vec<Vec3>, Vec<Vec3>)> {
         let side = |p: Vec3| {
             let h = self.height(p);
             if h > EPS {
@@ -88,6 +125,147 @@ impl CutSurface for Plane {
             }
         }
         Some((below, above))
+    }
+}
+
+/// A sphere centred on its axis. Its inside turns with the end its
+/// centre lies towards.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sphere {
+    /// The unit axis; above is the side it points to.
+    pub axis: Vec3,
+    /// The centre (on the axis line).
+    pub centre: Vec3,
+    /// The radius.
+    pub radius: f64,
+    /// Whether the inside is above (the centre lies towards `axis`'s end).
+    pub inside_above: bool,
+}
+
+impl CutSurface for Sphere {
+    fn axis(&self) -> Vec3 {
+        self.axis
+    }
+
+    fn height(&self, p: Vec3) -> f64 {
+        let inside = self.radius - p.dist(self.centre);
+        if self.inside_above {
+            inside
+        } else {
+            -inside
+        }
+    }
+
+    fn level(&self) -> f64 {
+        let t = self.centre.dot(self.axis);
+        if self.inside_above {
+            t - self.radius
+        } else {
+            t + self.radius
+        }
+    }
+
+    fn trace(&self, origin: Vec3, e1: Vec3, e2: Vec3) -> Vec<Vec<P2>> {
+        let rel = self.centre - origin;
+        let off = rel.dot(e1.cross(e2));
+        let r2 = self.radius * self.radius - off * off;
+        if r2 <= 0.0 {
+            return Vec::new();
+        }
+        let (c, r) = ([rel.dot(e1), rel.dot(e2)], r2.sqrt());
+        vec![(0..=CIRCLE_SEGMENTS)
+            .map(|i| {
+                let t = std::f64::consts::TAU * i as f64 / CIRCLE_SEGMENTS as f64;
+                [c[0] + r * t.cos(), c[1] + r * t.sin()]
+            })
+            .collect()]
+    }
+
+    fn curved(&self) -> bool {
+        true
+    }
+}
+
+/// A cone with its apex on its axis, opening along it: the points seen
+/// from the apex within `half_angle` of `opening`. Its inside turns with
+/// the end it opens towards. A half angle of 90° is the plane through the
+/// apex.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cone {
+    /// The unit axis; above is the side it points to.
+    pub axis: Vec3,
+    /// The apex (on the axis line).
+    pub apex: Vec3,
+    /// The unit direction it opens towards (`axis` or its opposite).
+    pub opening: Vec3,
+    /// Half the angle at the apex, in radians (between 0 and π).
+    pub half_angle: f64,
+}
+
+impl CutSurface for Cone {
+    fn axis(&self) -> Vec3 {
+        self.axis
+    }
+
+    fn height(&self, p: Vec3) -> f64 {
+        let v = p - self.apex;
+        let inside = v.dot(self.opening) - v.norm() * self.half_angle.cos();
+        if self.opening.dot(self.axis) > 0.0 {
+            inside
+        } else {
+            -inside
+        }
+    }
+
+    fn level(&self) -> f64 {
+        self.apex.dot(self.axis)
+    }
+
+    fn trace(&self, origin: Vec3, e1: Vec3, e2: Vec3) -> Vec<Vec<P2>> {
+        let n = e1.cross(e2);
+        let f1 = self.opening.perpendicular();
+        let f2 = self.opening.cross(f1);
+        let (cos, sin) = (self.half_angle.cos(), self.half_angle.sin());
+        let steps = CIRCLE_SEGMENTS * 2;
+        let mut lines: Vec<Vec<P2>> = vec![Vec::new()];
+        let mut all = true;
+        for i in 0..steps {
+            let t = std::f64::consts::TAU * i as f64 / steps as f64;
+            let u = self.opening * cos + (f1 * t.cos() + f2 * t.sin()) * sin;
+            let den = n.dot(u);
+            let s = if den.abs() > 1e-12 {
+                n.dot(origin - self.apex) / den
+            } else {
+                -1.0
+            };
+            let p = self.apex + u * s;
+            if s > 0.0 && p.dist(origin) < TRACE_REACH {
+                let rel = p - origin;
+                lines
+                    .last_mut()
+                    .expect("a line")
+                    .push([rel.dot(e1), rel.dot(e2)]);
+            } else {
+                all = false;
+                if !lines.last().expect("a line").is_empty() {
+                    lines.push(Vec::new());
+                }
+            }
+        }
+        if all {
+            let first = lines[0][0];
+            lines[0].push(first);
+        } else if lines.len() > 1 && !lines[0].is_empty() {
+            // The run through angle 0 continues the last one.
+            let head = lines.remove(0);
+            lines.last_mut().expect("a line").extend(head);
+        }
+        lines.retain(|l| l.len() > 1);
+        lines
+    }
+
+    fn curved(&self) -> bool {
+        true
     }
 }
 

@@ -38,6 +38,7 @@ pub fn all_puzzles() -> Vec<String> {
         .map(|(n, _)| *n)
         .chain(crate::handmade::ids())
         .chain(crate::catalog::DESCRIPTORS.iter().map(|(n, _)| *n))
+        .chain(crate::catalog::CURVED.iter().map(|(n, _, _)| *n))
         .chain(["baby_fto"])
         .map(str::to_string)
         .collect()

@@ -24,7 +24,8 @@
 
 use twistor_core::{CoreError, MoveDef, MoveKind, Puzzle};
 use twistor_geometry::{
-    descriptor_for, Descriptor, GeneratedPuzzle, GeometryError, PuzzleOptions, NAMED_PUZZLES,
+    descriptor_for, Descriptor, GeneratedPuzzle, GeometryError, PieceKind, PuzzleOptions,
+    NAMED_PUZZLES,
 };
 
 /// What a puzzle name stands for.
@@ -35,10 +36,12 @@ pub enum Resolved {
     /// A cubing.js puzzle that is a solid and cuts PuzzleGeometry has no
     /// name for.
     Descriptor {
-        /// Its cubing.js id, used as the puzzle's name.
+        /// Its cubing.js id (or twistor's name), used as the puzzle's name.
         name: &'static str,
         /// Its descriptor.
         descriptor: &'static str,
+        /// Kinds of pieces it leaves out unless asked otherwise.
+        omit: &'static [PieceKind],
     },
     /// A cubing.js puzzle whose definition cubing.js writes by hand, by
     /// its cubing.js id (`clock`, `square1`, `redi_cube`, `loopover`,
@@ -85,6 +88,31 @@ pub const ALIASES: &[(&str, &str)] = &[
 /// name for.
 pub const DESCRIPTORS: &[(&str, &str)] = &[("kilominx", "d f 0.56")];
 
+/// Puzzles cut by curved surfaces (spheres, cones; see
+/// [`twistor_geometry::Descriptor`]), which no other program builds from
+/// geometry: name, descriptor, and the kinds of pieces left out.
+///
+/// - `rex_cube`: spheres of radius 1.6 about the corners. Its corner tips
+///   turn only with their own corner, in place, so they are left out (as
+///   the Rex Cube is counted, and as a Master Skewb simulates it).
+/// - `super_ivy`: spheres through the neighbouring corners (radius the
+///   cube's edge), as the Ivy Cube's cuts on all eight corners.
+/// - `curvy_copter_sphere`: the Curvy Copter's edge turns, each cutting
+///   by a sphere about a point beyond its edge; PuzzleGeometry's planar
+///   `curvy copter` keeps its name and numbering.
+/// - `conic_cube`: a 3x3x3 whose layers are cut by cones from the centre
+///   (half angle 60°), so they bulge over the sides.
+pub const CURVED: &[(&str, &str, &[PieceKind])] = &[
+    ("rex_cube", "c v sphere 1.6", &[PieceKind::Corner]),
+    ("super_ivy", "c v sphere 2", &[]),
+    (
+        "curvy_copter_sphere",
+        "c e sphere 2 at 2.8284271247461903",
+        &[],
+    ),
+    ("conic_cube", "c f cone 60", &[]),
+];
+
 /// Each name of a hand-written puzzle ([`crate::handmade::PUZZLES`]: its
 /// id and its aliases) with the cubing.js id it stands for.
 fn handmade_names() -> impl Iterator<Item = (&'static str, &'static str)> {
@@ -113,7 +141,19 @@ pub fn resolve(name: &str) -> Resolved {
         }
     }
     if let Some(&(name, descriptor)) = DESCRIPTORS.iter().find(|(a, _)| *a == lower) {
-        return Resolved::Descriptor { name, descriptor };
+        return Resolved::Descriptor {
+            name,
+            descriptor,
+            omit: &[],
+        };
+    }
+    let underscored = lower.replace(' ', "_");
+    if let Some(&(name, descriptor, omit)) = CURVED.iter().find(|(a, _, _)| *a == underscored) {
+        return Resolved::Descriptor {
+            name,
+            descriptor,
+            omit,
+        };
     }
     let underscored = lower.replace(' ', "_");
     if let Some((_, id)) = handmade_names().find(|(a, _)| *a == lower || *a == underscored) {
@@ -132,6 +172,7 @@ pub fn all_names() -> Vec<String> {
     let mut names: Vec<String> = NAMED_PUZZLES.iter().map(|(n, _)| n.to_string()).collect();
     names.extend(ALIASES.iter().map(|(a, _)| a.to_string()));
     names.extend(DESCRIPTORS.iter().map(|(a, _)| a.to_string()));
+    names.extend(CURVED.iter().map(|(a, _, _)| a.to_string()));
     names.extend(handmade_names().map(|(a, _)| a.to_string()));
     names.extend(NOT_MODELLED.iter().map(|(a, _)| a.to_string()));
     names
@@ -272,9 +313,19 @@ pub fn build_named(
                 },
             );
         }
-        Resolved::Descriptor { name, descriptor } => {
+        Resolved::Descriptor {
+            name,
+            descriptor,
+            omit,
+        } => {
+            let mut options = options.clone();
+            for &kind in omit {
+                if !options.omit_kinds.contains(&kind) {
+                    options.omit_kinds.push(kind);
+                }
+            }
             let built = Descriptor::parse(descriptor)
-                .and_then(|d| GeneratedPuzzle::from_descriptor(name, &d, options))?;
+                .and_then(|d| GeneratedPuzzle::from_descriptor(name, &d, &options))?;
             return Ok(Built::Generated(Box::new(built)));
         }
         Resolved::NotModelled { id, what } => return Err(NameError::NotModelled { id, what }),

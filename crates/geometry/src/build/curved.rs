@@ -1,0 +1,177 @@
+//! The steps of the build that differ when a cut is curved: telling
+//! replicated surfaces apart, whether one crosses the solid, and cutting
+//! face 0 into stickers through the planar arrangement of the traces
+//! ([`crate::arrange`]) instead of by clipping convex polygons.
+
+use super::{Axis, FaceStickers, MAX_STICKERS};
+use crate::arrange::{self, P2};
+use crate::math::{Vec3, EPS, MATCH_EPS};
+use crate::solid::Solid;
+use crate::surface::{Cone, CutSurface, Plane, Sphere};
+use crate::{DegenerateReason, GeometryError};
+
+/// One replicated cut, before it is put on its axis.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Placed {
+    Plane(Plane),
+    Sphere(Sphere),
+    Cone(Cone),
+}
+
+impl Placed {
+    pub(super) fn surface(&self) -> &dyn CutSurface {
+        match self {
+            Placed::Plane(p) => p,
+            Placed::Sphere(s) => s,
+            Placed::Cone(c) => c,
+        }
+    }
+
+    /// Whether two replicas are one surface.
+    pub(super) fn same(&self, other: &Placed) -> bool {
+        let close = |a: f64, b: f64| (a - b).abs() < MATCH_EPS;
+        match (self, other) {
+            (Placed::Plane(p), Placed::Plane(q)) => {
+                (q.normal.near(p.normal, MATCH_EPS) && close(q.distance, p.distance))
+                    || (q.normal.near(-p.normal, MATCH_EPS) && close(q.distance, -p.distance))
+            }
+            (Placed::Sphere(s), Placed::Sphere(t)) => {
+                s.centre.near(t.centre, MATCH_EPS) && close(s.radius, t.radius)
+            }
+            (Placed::Cone(c), Placed::Cone(d)) => {
+                c.apex.near(d.apex, MATCH_EPS)
+                    && c.opening.near(d.opening, MATCH_EPS)
+                    && close(c.half_angle, d.half_angle)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// How face 0 is cut: by planes alone (clipped as PuzzleGeometry does,
+/// which numbers the pieces as cubing.js does) or with curved surfaces.
+pub(super) enum Cutting {
+    Planes(Vec<Plane>),
+    Curved,
+}
+
+/// Points of the solid's surface a curved cut is tested against: the
+/// vertices, edge points and a grid over every face.
+fn surface_samples(solid: &Solid) -> Vec<Vec3> {
+    const GRID: usize = 24;
+    let mut out = Vec::new();
+    for face in &solid.faces {
+        let n = face.polygon.len();
+        let centre = Vec3::mean(&face.polygon);
+        for i in 0..n {
+            let (a, b) = (face.polygon[i], face.polygon[(i + 1) % n]);
+            // A fan of triangles from the centre, sampled on a grid.
+            for u in 0..=GRID {
+                for v in 0..=GRID - u {
+                    let (s, t) = (u as f64 / GRID as f64, v as f64 / GRID as f64);
+                    out.push(centre + (a - centre) * s + (b - centre) * t);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether a curved surface crosses the solid: some point of the solid's
+/// surface strictly on each side.
+pub(super) fn crosses(solid: &Solid, surface: &dyn CutSurface) -> bool {
+    let (mut above, mut below) = (false, false);
+    for p in surface_samples(solid) {
+        let h = surface.height(p);
+        above |= h > EPS;
+        below |= h < -EPS;
+        if above && below {
+            return true;
+        }
+    }
+    false
+}
+
+/// Puts an axis's surfaces in the order they are nested on the solid's
+/// surface, lowest first: a lower one has more of the solid above it.
+/// (Levels along the axis line need not say: two spheres at the ends of
+/// an axis may overlap in the core, where no sticker is.)
+pub(super) fn nest(solid: &Solid, surfaces: &mut Vec<Box<dyn CutSurface>>) {
+    let samples = surface_samples(solid);
+    let mut counted: Vec<(usize, Box<dyn CutSurface>)> = surfaces
+        .drain(..)
+        .map(|s| (samples.iter().filter(|&&p| s.height(p) > 0.0).count(), s))
+        .collect();
+    // Stable: surfaces alike on every sample keep their order by level.
+    counted.sort_by_key(|c| std::cmp::Reverse(c.0));
+    surfaces.extend(counted.into_iter().map(|(_, s)| s));
+}
+
+/// Face 0 cut into stickers by every surface's trace, with their slices
+/// and a point inside each (where the slices are read).
+pub(super) fn split_face0(
+    solid: &Solid,
+    axes: &[Axis],
+) -> Result<(FaceStickers, Vec<Vec3>), GeometryError> {
+    let face = &solid.faces[0];
+    let origin = face.normal;
+    let e1 = (face.polygon[0] - origin).normalized();
+    let e2 = face.normal.cross(e1);
+    let to2 = |p: Vec3| -> P2 { [(p - origin).dot(e1), (p - origin).dot(e2)] };
+    let to3 = |q: P2| origin + e1 * q[0] + e2 * q[1];
+    let polygon: Vec<P2> = face.polygon.iter().map(|&p| to2(p)).collect();
+    let traces: Vec<Vec<P2>> = axes
+        .iter()
+        .flat_map(|a| a.surfaces.iter())
+        .flat_map(|s| s.trace(origin, e1, e2))
+        .collect();
+    let mut regions = arrange::regions(&polygon, &traces);
+    regions.retain(|r| r.area > arrange::SLIVER);
+    if regions.len() * solid.faces.len() > MAX_STICKERS {
+        return Err(GeometryError::TooManyStickers {
+            limit: MAX_STICKERS,
+        });
+    }
+    let mut stickers: Vec<(Box<[u16]>, Vec<Vec3>, Vec3)> = Vec::with_capacity(regions.len());
+    for r in regions {
+        let inside = to3(r.inside);
+        for axis in axes {
+            nested(axis, inside)?;
+        }
+        let key: Box<[u16]> = axes.iter().map(|a| a.slice_of(inside)).collect();
+        stickers.push((key, r.outline.iter().map(|&q| to3(q)).collect(), inside));
+    }
+    // Stickers in order of their slices: independent of how the
+    // arrangement happened to walk the face.
+    stickers.sort_by(|a, b| a.0.cmp(&b.0));
+    if stickers.windows(2).any(|w| w[0].0 == w[1].0) {
+        return Err(GeometryError::Degenerate {
+            reason: DegenerateReason::SplitSticker,
+        });
+    }
+    let mut polygons = Vec::with_capacity(stickers.len());
+    let mut keys = Vec::with_capacity(stickers.len());
+    let mut insides = Vec::with_capacity(stickers.len());
+    for (key, polygon, inside) in stickers {
+        keys.push(key);
+        polygons.push(polygon);
+        insides.push(inside);
+    }
+    Ok(((polygons, keys), insides))
+}
+
+/// Checks that `p` is above a run of the axis's lowest surfaces and below
+/// the rest, as layers one above another are.
+fn nested(axis: &Axis, p: Vec3) -> Result<(), GeometryError> {
+    let mut below_one = false;
+    for s in &axis.surfaces {
+        let above = s.height(p) >= 0.0;
+        if above && below_one {
+            return Err(GeometryError::Degenerate {
+                reason: DegenerateReason::SurfacesCross,
+            });
+        }
+        below_one |= !above;
+    }
+    Ok(())
+}
