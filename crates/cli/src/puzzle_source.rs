@@ -116,7 +116,7 @@ impl GeometryFlags {
     }
 
     /// Whether any option other than the defaults was given.
-    fn any(&self) -> bool {
+    pub(crate) fn any(&self) -> bool {
         self.options() != PuzzleOptions::default()
     }
 }

@@ -35,6 +35,9 @@ pub(crate) const SLIVER: f64 = 1e-7;
 pub(crate) struct Region {
     /// Its outline, counterclockwise.
     pub outline: Vec<P2>,
+    /// Per edge of the outline (from each point to the next): the trace it
+    /// runs along, `None` on the face's own edges.
+    pub sources: Vec<Option<usize>>,
     /// A point well inside it (away from its outline and holes).
     pub inside: P2,
     /// Its area, holes taken out.
@@ -121,10 +124,12 @@ pub(crate) fn regions(face: &[P2], traces: &[Vec<P2>]) -> Vec<Region> {
     let mut segments: Vec<(P2, P2)> = (0..face.len())
         .map(|i| (face[i], face[(i + 1) % face.len()]))
         .collect();
-    for trace in traces {
+    let mut source: Vec<Option<usize>> = vec![None; segments.len()];
+    for (t, trace) in traces.iter().enumerate() {
         for w in trace.windows(2) {
             if let Some(s) = clip(face, w[0], w[1]) {
                 segments.push(s);
+                source.push(Some(t));
             }
         }
     }
@@ -142,6 +147,7 @@ pub(crate) fn regions(face: &[P2], traces: &[Vec<P2>]) -> Vec<Region> {
         .collect();
     let mut vertices = Vertices::default();
     let mut edges: Vec<(usize, usize)> = Vec::new();
+    let mut edge_source: HashMap<(usize, usize), Option<usize>> = HashMap::new();
     let mut ts = Vec::new();
     for (i, &(a, b)) in segments.iter().enumerate() {
         ts.clear();
@@ -160,7 +166,13 @@ pub(crate) fn regions(face: &[P2], traces: &[Vec<P2>]) -> Vec<Region> {
             let v = vertices.at([a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]);
             if let Some(u) = last {
                 if u != v {
-                    edges.push((u.min(v), u.max(v)));
+                    let e = (u.min(v), u.max(v));
+                    edges.push(e);
+                    // Where a trace runs along a face edge, the face's.
+                    let s = edge_source.entry(e).or_insert(source[i]);
+                    if source[i].is_none() {
+                        *s = None;
+                    }
                 }
             }
             last = Some(v);
@@ -237,7 +249,17 @@ pub(crate) fn regions(face: &[P2], traces: &[Vec<P2>]) -> Vec<Region> {
         root[a] = b;
     }
     let as_points = |c: &[usize]| -> Vec<P2> { c.iter().map(|&i| points[i]).collect() };
-    let mut outer: Vec<(Vec<P2>, f64, usize)> = Vec::new();
+    let sources_of = |c: &[usize]| -> Vec<Option<usize>> {
+        (0..c.len())
+            .map(|k| {
+                let (u, v) = (c[k], c[(k + 1) % c.len()]);
+                edge_source[&(u.min(v), u.max(v))]
+            })
+            .collect()
+    };
+    // (outline, area, component, edge sources) of each region's outline.
+    type Outline = (Vec<P2>, f64, usize, Vec<Option<usize>>);
+    let mut outer: Vec<Outline> = Vec::new();
     let mut holes: Vec<(Vec<P2>, usize)> = Vec::new();
     let face_area = area(face);
     for c in &cycles {
@@ -245,7 +267,7 @@ pub(crate) fn regions(face: &[P2], traces: &[Vec<P2>]) -> Vec<Region> {
         let a = area(&pts);
         let comp = find(&mut root, c[0]);
         if a > 0.0 {
-            outer.push((pts, a, comp));
+            outer.push((pts, a, comp, sources_of(c)));
         } else if (a + face_area).abs() > 1e-9 * face_area.max(1.0) {
             holes.push((pts, comp));
         }
@@ -256,7 +278,7 @@ pub(crate) fn regions(face: &[P2], traces: &[Vec<P2>]) -> Vec<Region> {
         let best = outer
             .iter()
             .enumerate()
-            .filter(|(_, (pts, _, c))| *c != comp && contains(pts, hole[0]))
+            .filter(|(_, (pts, _, c, _))| *c != comp && contains(pts, hole[0]))
             .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
             .map(|(i, _)| i);
         if let Some(i) = best {
@@ -266,11 +288,12 @@ pub(crate) fn regions(face: &[P2], traces: &[Vec<P2>]) -> Vec<Region> {
     outer
         .into_iter()
         .zip(region_holes)
-        .map(|((outline, a, _), holes)| {
+        .map(|((outline, a, _, sources), holes)| {
             let area = a - holes.iter().map(|h| -area(h)).sum::<f64>();
             let inside = inside_point(&outline, &holes);
             Region {
                 outline,
+                sources,
                 inside,
                 area,
             }

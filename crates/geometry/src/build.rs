@@ -209,8 +209,13 @@ impl Axis {
 pub struct Sticker {
     /// Face index.
     pub face: usize,
-    /// Corners, counterclockwise about the face normal.
+    /// Corners, counterclockwise about the face normal (a curved edge
+    /// flattened into many).
     pub polygon: Vec<Vec3>,
+    /// Per edge of `polygon` (from each corner to the next), the circle it
+    /// runs along, numbered per face, for drawing arcs as arcs; empty where
+    /// every edge is straight.
+    pub curves: Vec<Option<u32>>,
     /// The average of the corners (inside the sticker).
     pub center: Vec3,
     /// The piece it belongs to.
@@ -269,8 +274,8 @@ impl Geometry {
         let ((stickers_face0, keys_face0), insides) = match &cutting {
             Cutting::Planes(planes) => (split_face0(solid, &axes, planes)?, None),
             Cutting::Curved => {
-                let (stickers, insides) = curved::split_face0(solid, &axes)?;
-                (stickers, Some(insides))
+                let (stickers, curved) = curved::split_face0(solid, &axes)?;
+                (stickers, Some(curved))
             }
         };
         let spf = stickers_face0.len();
@@ -286,13 +291,14 @@ impl Geometry {
             for (i, (poly, key)) in stickers_face0.iter().zip(&keys_face0).enumerate() {
                 let polygon: Vec<Vec3> = poly.iter().map(|&p| r.rotate(p)).collect();
                 // A curved sticker need not hold its corners' mean.
-                let center = match &insides {
-                    Some(insides) => r.rotate(insides[i]),
-                    None => Vec3::mean(&polygon),
+                let (center, curves) = match &insides {
+                    Some(c) => (r.rotate(c.insides[i]), c.curves[i].clone()),
+                    None => (Vec3::mean(&polygon), Vec::new()),
                 };
                 stickers.push(Sticker {
                     face: f,
                     center,
+                    curves,
                     polygon,
                     cubie: 0,
                     ord: 0,

@@ -107,8 +107,11 @@ pub struct Surface {
     pub plane: usize,
     /// Whether "above" is towards the axis normal's end.
     pub towards_normal: bool,
-    /// Signed distance from the centre along the axis normal.
+    /// Signed distance from the centre along the axis normal (a curved
+    /// surface's level: where it meets the axis on its turning side).
     pub distance: f64,
+    /// What it is: `plane`, or the sphere or cone it is.
+    pub shape: String,
 }
 
 /// A puzzle described by its rotation surfaces and axes.
@@ -161,14 +164,14 @@ impl RotationModel {
             let centre_to_normal =
                 !matches!(neg.as_str(), "R" | "T" | "F") || matches!(pos.as_str(), "R" | "T" | "F");
             let levels: Vec<f64> = a.surfaces.iter().map(|s| s.level()).collect();
-            let to_normal: Vec<bool> = levels
-                .iter()
-                .map(|&d| {
-                    if d.abs() < 1e-9 {
+            // A curved surface faces the end its inside turns with.
+            let to_normal: Vec<bool> = (a.surfaces.iter().zip(&levels))
+                .map(|(s, &d)| {
+                    s.turning_end().unwrap_or(if d.abs() < 1e-9 {
                         centre_to_normal
                     } else {
                         d > 0.0
-                    }
+                    })
                 })
                 .collect();
             // Number each end's surfaces from the outside in.
@@ -188,6 +191,7 @@ impl RotationModel {
                     plane: j,
                     towards_normal: to_normal[j],
                     distance: levels[j],
+                    shape: a.surfaces[j].describe(),
                 });
             }
             ends.push((pos, neg));
@@ -222,13 +226,16 @@ impl RotationModel {
                 self.planes[k] + 1
             );
             for sf in self.surfaces.iter().filter(|x| x.axis == k) {
-                let _ = writeln!(
-                    s,
-                    "  surface {:<6} at {:+.6} towards {}",
-                    sf.name,
-                    sf.distance,
-                    if sf.towards_normal { pos } else { neg }
-                );
+                let towards = if sf.towards_normal { pos } else { neg };
+                let _ = if sf.shape == "plane" {
+                    writeln!(
+                        s,
+                        "  surface {:<6} at {:+.6} towards {towards}",
+                        sf.name, sf.distance
+                    )
+                } else {
+                    writeln!(s, "  surface {:<6} {} towards {towards}", sf.name, sf.shape)
+                };
             }
         }
         s

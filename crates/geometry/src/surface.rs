@@ -38,6 +38,15 @@ pub trait CutSurface: fmt::Debug + Send + Sync {
 
     /// Whether it is curved (not a plane).
     fn curved(&self) -> bool;
+
+    /// For a curved surface, whether the part that turns (its inside)
+    /// lies towards the axis's end; `None` for a plane, whose side is its
+    /// level's sign.
+    fn turning_end(&self) -> Option<bool>;
+
+    /// What it is, for people: `plane`, `sphere of radius 1.6 centred at
+    /// +1.732051`, `cone of half angle 60° from +0.000000`.
+    fn describe(&self) -> String;
 }
 
 /// Segments a full circle's trace is flattened into.
@@ -83,6 +92,14 @@ impl CutSurface for Plane {
 
     fn curved(&self) -> bool {
         false
+    }
+
+    fn turning_end(&self) -> Option<bool> {
+        None
+    }
+
+    fn describe(&self) -> String {
+        "plane".to_string()
     }
 }
 
@@ -184,6 +201,18 @@ impl CutSurface for Sphere {
     fn curved(&self) -> bool {
         true
     }
+
+    fn turning_end(&self) -> Option<bool> {
+        Some(self.inside_above)
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "sphere of radius {} centred at {:+.6}",
+            self.radius,
+            self.centre.dot(self.axis)
+        )
+    }
 }
 
 /// A cone with its apex on its axis, opening along it: the points seen
@@ -266,6 +295,18 @@ impl CutSurface for Cone {
 
     fn curved(&self) -> bool {
         true
+    }
+
+    fn turning_end(&self) -> Option<bool> {
+        Some(self.opening.dot(self.axis) > 0.0)
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "cone of half angle {}\u{b0} from {:+.6}",
+            (self.half_angle.to_degrees() * 1e6).round() / 1e6,
+            self.apex.dot(self.axis)
+        )
     }
 }
 

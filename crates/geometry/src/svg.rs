@@ -47,6 +47,9 @@ pub struct DrawnSticker {
     pub color: String,
     /// Corners in drawing coordinates (y down).
     pub points: Vec<(f64, f64)>,
+    /// Per edge (from each corner to the next), the circle it runs along,
+    /// if any: such runs are drawn as arcs. Empty for straight edges only.
+    pub curves: Vec<Option<u32>>,
 }
 
 /// A 2D rigid placement of a face: rotation (cos, sin) and translation.
@@ -213,7 +216,7 @@ pub fn draw(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> Ve
     let shown = sticker_faces(gp, pattern);
     let place = placements(gp);
     // (face, colour, corners) of each sticker before scaling.
-    type Raw = (usize, String, Vec<(f64, f64)>);
+    type Raw = (usize, String, Vec<(f64, f64)>, Vec<Option<u32>>);
     let mut raw: Vec<Raw> = Vec::new();
     for (st, face_shown) in g.stickers().iter().zip(&shown) {
         let Some(pl) = place[st.face] else {
@@ -222,7 +225,7 @@ pub fn draw(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> Ve
         let n = faces[st.face].normal;
         let pts: Vec<(f64, f64)> = st.polygon.iter().map(|&p| pl.apply(local(n, p))).collect();
         let color = face_shown.map_or(UNTRACKED.to_string(), color_of);
-        raw.push((st.face, color, pts));
+        raw.push((st.face, color, pts, st.curves.clone()));
     }
     // The pyraminx's faces are drawn apart, as TNoodle draws them: each
     // face shrunk a little about its centre leaves a gap along every hinge.
@@ -240,7 +243,7 @@ pub fn draw(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> Ve
                 pts.iter().map(|p| p.0).sum::<f64>() / k,
                 pts.iter().map(|p| p.1).sum::<f64>() / k,
             );
-            for (_, _, corners) in raw.iter_mut().filter(|r| r.0 == f) {
+            for (_, _, corners, _) in raw.iter_mut().filter(|r| r.0 == f) {
                 for p in corners.iter_mut() {
                     *p = (
                         c.0 + FACE_SCALE * (p.0 - c.0),
@@ -253,7 +256,7 @@ pub fn draw(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> Ve
     // Fit into the drawing, y down.
     let margin = 10.0;
     let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-    for (_, _, pts) in &raw {
+    for (_, _, pts, _) in &raw {
         for &(x, y) in pts {
             x0 = x0.min(x);
             x1 = x1.max(x);
@@ -267,7 +270,7 @@ pub fn draw(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> Ve
     let oy = (options.height - scale * (y1 - y0)) / 2.0;
     let mut out: Vec<DrawnSticker> = raw
         .into_iter()
-        .map(|(face, color, pts)| DrawnSticker {
+        .map(|(face, color, pts, curves)| DrawnSticker {
             id: String::new(),
             face: faces[face].name.clone(),
             color,
@@ -275,6 +278,7 @@ pub fn draw(gp: &GeneratedPuzzle, pattern: &Pattern, options: &SvgOptions) -> Ve
                 .into_iter()
                 .map(|(x, y)| (ox + scale * (x - x0), oy + scale * (y1 - y)))
                 .collect(),
+            curves,
         })
         .collect();
     // Number each face's stickers row by row, as a person reads the net.
@@ -353,6 +357,16 @@ fn document<'a>(
     for (name, stickers) in groups {
         let _ = writeln!(s, "<g id=\"face-{0}\"><title>{0}</title>", escape(name));
         for st in stickers {
+            if st.curves.iter().any(Option::is_some) {
+                let _ = writeln!(
+                    s,
+                    "<path id=\"{}\" class=\"sticker\" fill=\"{}\" d=\"{}\"/>",
+                    escape(&st.id),
+                    st.color,
+                    path(&st.points, &st.curves)
+                );
+                continue;
+            }
             let pts: Vec<String> = st
                 .points
                 .iter()
@@ -370,6 +384,80 @@ fn document<'a>(
     }
     s.push_str("</svg>\n");
     s
+}
+
+/// An SVG path outline: straight edges as lines, each run of edges along
+/// one circle as an arc of it (its centre and radius from three of the
+/// run's points, its sweep from the angle the run turns through).
+fn path(points: &[(f64, f64)], curves: &[Option<u32>]) -> String {
+    let n = points.len();
+    // Start where a run begins, so that no run wraps round the start.
+    let start = (0..n)
+        .find(|&i| curves[i] != curves[(i + n - 1) % n])
+        .unwrap_or(0);
+    let at = |k: usize| points[(start + k) % n];
+    let mut d = format!("M{:.2},{:.2}", at(0).0, at(0).1);
+    let mut k = 0;
+    while k < n {
+        let curve = curves[(start + k) % n];
+        let mut end = k + 1;
+        while end < n && curve.is_some() && curves[(start + end) % n] == curve {
+            end += 1;
+        }
+        let (a, b) = (at(k), at(end));
+        match curve {
+            Some(_) if end - k >= 2 => {
+                // The angle turned about the centre, run by run.
+                let m = at((k + end) / 2);
+                let Some((cx, cy, r)) = circumcircle(a, m, b) else {
+                    for j in k + 1..=end {
+                        let p = at(j);
+                        d += &format!(" L{:.2},{:.2}", p.0, p.1);
+                    }
+                    k = end;
+                    continue;
+                };
+                let mut swept = 0.0;
+                for j in k..end {
+                    let (p, q) = (at(j), at(j + 1));
+                    let (ap, aq) = ((p.1 - cy).atan2(p.0 - cx), (q.1 - cy).atan2(q.0 - cx));
+                    let mut delta = aq - ap;
+                    while delta > std::f64::consts::PI {
+                        delta -= std::f64::consts::TAU;
+                    }
+                    while delta < -std::f64::consts::PI {
+                        delta += std::f64::consts::TAU;
+                    }
+                    swept += delta;
+                }
+                let sweep = u8::from(swept > 0.0);
+                if swept.abs() > std::f64::consts::PI * 1.999 {
+                    // A whole circle: two halves.
+                    let (hx, hy) = (2.0 * cx - a.0, 2.0 * cy - a.1);
+                    d += &format!(" A{r:.2},{r:.2} 0 0 {sweep} {hx:.2},{hy:.2}");
+                    d += &format!(" A{r:.2},{r:.2} 0 0 {sweep} {:.2},{:.2}", b.0, b.1);
+                } else {
+                    let large = u8::from(swept.abs() > std::f64::consts::PI);
+                    d += &format!(" A{r:.2},{r:.2} 0 {large} {sweep} {:.2},{:.2}", b.0, b.1);
+                }
+            }
+            _ => d += &format!(" L{:.2},{:.2}", b.0, b.1),
+        }
+        k = end;
+    }
+    d + " Z"
+}
+
+/// The circle through three points: centre and radius.
+fn circumcircle(a: (f64, f64), b: (f64, f64), c: (f64, f64)) -> Option<(f64, f64, f64)> {
+    let d = 2.0 * (a.0 * (b.1 - c.1) + b.0 * (c.1 - a.1) + c.0 * (a.1 - b.1));
+    if d.abs() < 1e-12 {
+        return None;
+    }
+    let sq = |p: (f64, f64)| p.0 * p.0 + p.1 * p.1;
+    let x = (sq(a) * (b.1 - c.1) + sq(b) * (c.1 - a.1) + sq(c) * (a.1 - b.1)) / d;
+    let y = (sq(a) * (c.0 - b.0) + sq(b) * (a.0 - c.0) + sq(c) * (b.0 - a.0)) / d;
+    Some((x, y, (a.0 - x).hypot(a.1 - y)))
 }
 
 /// `s` as XML text or an attribute value.

@@ -7,7 +7,7 @@ use twistor_core::Transformation;
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::{alg_transformation, apply_alg};
 use twistor_geometry::pronounce::RotationModel;
-use twistor_geometry::svg::{draw, face_colors, SvgOptions};
+use twistor_geometry::svg::{draw, face_colors, position_svg, SvgOptions};
 use twistor_geometry::{build, CutShape, Descriptor, GeneratedPuzzle, PuzzleOptions, Quat, Vec3};
 
 const CURVY_COPTER: &str = "c e sphere 2 at 2.8284271247461903";
@@ -119,6 +119,11 @@ fn the_curvy_copter_net_shows_what_its_spheres_turn() {
     )
     .unwrap();
     let drawn = draw(&gp, &pattern, &SvgOptions::default());
+    // Its curved edges are drawn as arcs, every sticker once.
+    let text = position_svg(&gp, &pattern, &SvgOptions::default());
+    let arcs = text.matches("<path").count();
+    assert!(arcs > 0 && text.contains(" A"), "no arcs drawn");
+    assert_eq!(arcs + text.matches("<polygon").count(), g.stickers().len());
     let colours = face_colors(&gp);
     assert_eq!(drawn.len(), g.stickers().len());
     let moved = (0..drawn.len())

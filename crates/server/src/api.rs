@@ -181,6 +181,8 @@ pub async fn puzzles() -> Json<Value> {
         .iter()
         .map(|(n, _)| *n)
         .collect();
+    names.extend(twistor_tools::catalog::DESCRIPTORS.iter().map(|(n, _)| *n));
+    names.extend(twistor_tools::catalog::CURVED.iter().map(|(n, _, _)| *n));
     names.extend(twistor_tools::handmade::ids());
     // Each puzzle's main event (the first listed for it: 333 for the
     // 3x3x3, not 333bf), for the page to offer.

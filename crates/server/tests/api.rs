@@ -262,10 +262,20 @@ fn every_named_puzzle_has_a_3d_view_that_matches_its_net() {
         // The net draws the same stickers, and solved, each shows its own
         // face's colour.
         let svg = at_start["svg"].as_str().unwrap();
-        assert_eq!(svg.matches("<polygon").count(), stickers.len(), "{name}");
+        // (Stickers with curved edges are paths of arcs.)
+        let shapes = svg.matches("<polygon").count() + svg.matches("<path").count();
+        assert_eq!(shapes, stickers.len(), "{name}");
         let colors = at_start["colors"].as_array().unwrap();
         assert_eq!(colors.len(), stickers.len(), "{name}");
+        // (Pieces a named puzzle leaves out, the Rex Cube's corner tips,
+        // are drawn untracked.)
+        let leaves_out = twistor_tools::catalog::CURVED
+            .iter()
+            .any(|(n, _, omit)| *n == name && !omit.is_empty());
         for (s, c) in stickers.iter().zip(colors) {
+            if c.is_null() && leaves_out {
+                continue;
+            }
             assert_eq!(
                 &s["face"], c,
                 "{name}: solved, every sticker its face's colour"

@@ -400,6 +400,7 @@ fn shape(id: String, face: &str, color: &str, points: Vec<(f64, f64)>) -> DrawnS
         face: face.to_string(),
         color: color.to_string(),
         points,
+        curves: Vec::new(),
     }
 }
 

@@ -4,7 +4,8 @@ use std::time::Instant;
 
 use twistor_formats::{write_puzzle, PuzzleFormat};
 use twistor_geometry::pronounce::RotationModel;
-use twistor_geometry::{build, GeometryError, PuzzleOptions, NAMED_PUZZLES};
+use twistor_geometry::{build, PuzzleOptions, NAMED_PUZZLES};
+use twistor_tools::catalog::{self, Built, NameError};
 
 use crate::error::{CliError, CliResult};
 use crate::puzzle_source::{GeometryFlags, NAMES_HINT};
@@ -25,10 +26,17 @@ pub enum Format {
     twistor geometry megaminx --format json\n  \
     twistor geometry \"c f 0.333333333333333 v 0.9\" --format tws\n  \
     twistor geometry 4x4x4 --surfaces\n  \
+    twistor geometry rex_cube\n  \
+    twistor geometry \"c e sphere 2 at 2.83\" --format json\n  \
     twistor geometry --list\n  \
     twistor geometry --bench")]
 pub struct GeometryArgs {
-    /// A descriptor (a solid t c o d i, then cuts f|v|e DISTANCE) or a puzzle name.
+    /// A descriptor or a puzzle name. A descriptor is a solid (t c o d i)
+    /// then cuts, each f|v|e (about a face, vertex or edge direction) and
+    /// DISTANCE (a plane; 1 is a face), `sphere RADIUS [at DISTANCE]` (a
+    /// sphere centred on the direction, at the feature unless `at` says)
+    /// or `cone HALF-ANGLE [at DISTANCE]` (a cone opening along the
+    /// direction from its apex, at the centre unless `at` says).
     #[arg(value_name = "DESCRIPTOR|NAME", required_unless_present_any = ["list", "bench"])]
     puzzle: Option<String>,
     #[command(flatten)]
@@ -53,8 +61,20 @@ pub struct GeometryArgs {
 /// Runs `twistor geometry`.
 pub fn run(args: GeometryArgs) -> CliResult {
     if args.list {
-        for (name, desc) in NAMED_PUZZLES {
+        for (name, desc) in NAMED_PUZZLES.iter().chain(catalog::DESCRIPTORS) {
             outln!("{name:<30} {desc}");
+        }
+        for (name, desc, omit) in catalog::CURVED {
+            let left_out = if omit.is_empty() {
+                String::new()
+            } else {
+                let kinds: Vec<String> = omit
+                    .iter()
+                    .map(|k| format!("{k:?}s").to_lowercase())
+                    .collect();
+                format!(" (without its {})", kinds.join(", "))
+            };
+            outln!("{name:<30} {desc}{left_out}");
         }
         return Ok(());
     }
@@ -62,10 +82,18 @@ pub fn run(args: GeometryArgs) -> CliResult {
         return bench(&args.flags.options(), args.rounds.max(1));
     }
     let spec = args.puzzle.as_deref().unwrap_or_default();
-    let gp = build(spec, &args.flags.options()).map_err(|e| match e {
-        GeometryError::UnknownName { .. } => CliError::input(format!("{spec}: {e} {NAMES_HINT}")),
-        _ => CliError::input(format!("{spec}: {e}")),
-    })?;
+    let gp = match catalog::build_named(spec, &args.flags.options(), args.flags.any()) {
+        Ok(Built::Generated(gp)) => gp,
+        Ok(Built::Handmade(_)) => {
+            return Err(CliError::input(format!(
+                "{spec}: a hand-written puzzle, not built from geometry (twistor convert prints its definition)"
+            )))
+        }
+        Err(e @ NameError::Unknown { .. }) => {
+            return Err(CliError::input(format!("{spec}: {e} {NAMES_HINT}")))
+        }
+        Err(e) => return Err(CliError::input(format!("{spec}: {e}"))),
+    };
     if args.surfaces {
         out!("{}", RotationModel::new(&gp).describe());
         return Ok(());

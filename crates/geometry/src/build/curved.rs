@@ -107,12 +107,45 @@ pub(super) fn nest(solid: &Solid, surfaces: &mut Vec<Box<dyn CutSurface>>) {
     surfaces.extend(counted.into_iter().map(|(_, s)| s));
 }
 
-/// Face 0 cut into stickers by every surface's trace, with their slices
-/// and a point inside each (where the slices are read).
+/// What the curved cut adds to face 0's stickers: per sticker, a point
+/// well inside it, and per edge of its outline the circle it runs along
+/// (numbered on the face), if it is one.
+pub(super) struct CurvedStickers {
+    pub insides: Vec<Vec3>,
+    pub curves: Vec<Vec<Option<u32>>>,
+}
+
+/// Whether a flattened trace is a circle (a sphere's trace, or a cone's
+/// on a face square to its axis): drawn as arcs.
+fn is_circle(trace: &[P2]) -> bool {
+    let n = trace.len();
+    if n < 8 {
+        return false;
+    }
+    let closed = (trace[0][0] - trace[n - 1][0]).hypot(trace[0][1] - trace[n - 1][1]) < 1e-9;
+    if n < 8 || !closed {
+        return false;
+    }
+    let (a, b, c) = (trace[0], trace[n / 3], trace[2 * n / 3]);
+    let d = 2.0 * (a[0] * (b[1] - c[1]) + b[0] * (c[1] - a[1]) + c[0] * (a[1] - b[1]));
+    if d.abs() < 1e-12 {
+        return false;
+    }
+    let sq = |p: P2| p[0] * p[0] + p[1] * p[1];
+    let ux = (sq(a) * (b[1] - c[1]) + sq(b) * (c[1] - a[1]) + sq(c) * (a[1] - b[1])) / d;
+    let uy = (sq(a) * (c[0] - b[0]) + sq(b) * (a[0] - c[0]) + sq(c) * (b[0] - a[0])) / d;
+    let r = (a[0] - ux).hypot(a[1] - uy);
+    trace
+        .iter()
+        .all(|p| ((p[0] - ux).hypot(p[1] - uy) - r).abs() < 1e-7 * r.max(1.0))
+}
+
+/// Face 0 cut into stickers by every surface's trace, with their slices,
+/// a point inside each (where the slices are read) and their arcs.
 pub(super) fn split_face0(
     solid: &Solid,
     axes: &[Axis],
-) -> Result<(FaceStickers, Vec<Vec3>), GeometryError> {
+) -> Result<(FaceStickers, CurvedStickers), GeometryError> {
     let face = &solid.faces[0];
     let origin = face.normal;
     let e1 = (face.polygon[0] - origin).normalized();
@@ -125,6 +158,7 @@ pub(super) fn split_face0(
         .flat_map(|a| a.surfaces.iter())
         .flat_map(|s| s.trace(origin, e1, e2))
         .collect();
+    let circles: Vec<bool> = traces.iter().map(|t| is_circle(t)).collect();
     let mut regions = arrange::regions(&polygon, &traces);
     regions.retain(|r| r.area > arrange::SLIVER);
     if regions.len() * solid.faces.len() > MAX_STICKERS {
@@ -132,14 +166,23 @@ pub(super) fn split_face0(
             limit: MAX_STICKERS,
         });
     }
-    let mut stickers: Vec<(Box<[u16]>, Vec<Vec3>, Vec3)> = Vec::with_capacity(regions.len());
+    type Cut = (Box<[u16]>, Vec<Vec3>, Vec3, Vec<Option<u32>>);
+    let mut stickers: Vec<Cut> = Vec::with_capacity(regions.len());
     for r in regions {
         let inside = to3(r.inside);
         for axis in axes {
             nested(axis, inside)?;
         }
         let key: Box<[u16]> = axes.iter().map(|a| a.slice_of(inside)).collect();
-        stickers.push((key, r.outline.iter().map(|&q| to3(q)).collect(), inside));
+        let curves = (r.sources.iter())
+            .map(|s| s.filter(|&t| circles[t]).map(|t| t as u32))
+            .collect();
+        stickers.push((
+            key,
+            r.outline.iter().map(|&q| to3(q)).collect(),
+            inside,
+            curves,
+        ));
     }
     // Stickers in order of their slices: independent of how the
     // arrangement happened to walk the face.
@@ -152,12 +195,14 @@ pub(super) fn split_face0(
     let mut polygons = Vec::with_capacity(stickers.len());
     let mut keys = Vec::with_capacity(stickers.len());
     let mut insides = Vec::with_capacity(stickers.len());
-    for (key, polygon, inside) in stickers {
+    let mut curves = Vec::with_capacity(stickers.len());
+    for (key, polygon, inside, curve) in stickers {
         keys.push(key);
         polygons.push(polygon);
         insides.push(inside);
+        curves.push(curve);
     }
-    Ok(((polygons, keys), insides))
+    Ok(((polygons, keys), CurvedStickers { insides, curves }))
 }
 
 /// Checks that `p` is above a run of the axis's lowest surfaces and below
