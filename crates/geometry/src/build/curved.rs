@@ -220,3 +220,107 @@ fn nested(axis: &Axis, p: Vec3) -> Result<(), GeometryError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::{make_axes, solid};
+    use crate::descriptor::Descriptor;
+
+    /// Face 0's stickers counted a second way: the face sampled on a fine
+    /// grid, each sample's slices read from the surfaces, and neighbouring
+    /// samples with the same slices joined. Regions of a handful of
+    /// samples are where traces pinch together, not stickers.
+    fn counted_on_a_grid(descriptor: &str) -> usize {
+        const N: usize = 700;
+        let d = Descriptor::parse(descriptor).unwrap();
+        let solid = solid(d.shape);
+        let (axes, _) = make_axes(solid, &d).unwrap();
+        let face = &solid.faces[0];
+        let origin = face.normal;
+        let e1 = (face.polygon[0] - origin).normalized();
+        let e2 = face.normal.cross(e1);
+        let polygon: Vec<P2> = (face.polygon.iter())
+            .map(|&p| [(p - origin).dot(e1), (p - origin).dot(e2)])
+            .collect();
+        let reach = polygon
+            .iter()
+            .fold(0f64, |m, p| m.max(p[0].abs()).max(p[1].abs()));
+        let inside_face = |q: P2| {
+            (0..polygon.len()).all(|i| {
+                let (a, b) = (polygon[i], polygon[(i + 1) % polygon.len()]);
+                (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0]) > 1e-9
+            })
+        };
+        let mut key: Vec<Option<Vec<u16>>> = Vec::with_capacity(N * N);
+        for i in 0..N {
+            for j in 0..N {
+                let q = [
+                    -reach + 2.0 * reach * (i as f64 + 0.5) / N as f64,
+                    -reach + 2.0 * reach * (j as f64 + 0.5) / N as f64,
+                ];
+                let p = origin + e1 * q[0] + e2 * q[1];
+                key.push(inside_face(q).then(|| axes.iter().map(|a| a.slice_of(p)).collect()));
+            }
+        }
+        let mut root: Vec<usize> = (0..N * N).collect();
+        fn find(root: &mut [usize], mut x: usize) -> usize {
+            while root[x] != x {
+                root[x] = root[root[x]];
+                x = root[x];
+            }
+            x
+        }
+        for i in 0..N {
+            for j in 0..N {
+                let a = i * N + j;
+                for b in [(i + 1 < N).then(|| a + N), (j + 1 < N).then(|| a + 1)]
+                    .into_iter()
+                    .flatten()
+                {
+                    if key[a].is_some() && key[a] == key[b] {
+                        let (x, y) = (find(&mut root, a), find(&mut root, b));
+                        root[x] = y;
+                    }
+                }
+            }
+        }
+        let mut size = vec![0usize; N * N];
+        for a in 0..N * N {
+            if key[a].is_some() {
+                size[find(&mut root, a)] += 1;
+            }
+        }
+        size.iter().filter(|&&s| s > 20).count()
+    }
+
+    fn counted_by_the_arrangement(descriptor: &str) -> usize {
+        let d = Descriptor::parse(descriptor).unwrap();
+        let solid = solid(d.shape);
+        let (axes, _) = make_axes(solid, &d).unwrap();
+        split_face0(solid, &axes).unwrap().0 .0.len()
+    }
+
+    #[test]
+    fn the_arrangement_finds_the_stickers_a_fine_grid_finds() {
+        for descriptor in [
+            "c v sphere 1.6",
+            // Through the neighbouring corners, and through the edges'
+            // midpoints: traces meeting on the face's boundary.
+            "c v sphere 2",
+            "c v sphere 2.23606797749979",
+            "c e sphere 2 at 2.8284271247461903",
+            "c v sphere 1.8 v sphere 1.2",
+            "c f cone 60",
+            "c f 0.333333333333333 v sphere 1.6",
+            "d f cone 60",
+            "o f cone 60",
+        ] {
+            assert_eq!(
+                counted_by_the_arrangement(descriptor),
+                counted_on_a_grid(descriptor),
+                "{descriptor}"
+            );
+        }
+    }
+}
