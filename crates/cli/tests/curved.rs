@@ -266,7 +266,7 @@ fn curved_cuts_that_cannot_make_a_puzzle_get_clear_errors() {
         ("c v sphere 10", "no orbit is left"),
         // A sphere tangent to a face's edges leaves its corners joined
         // only at points.
-        ("c f sphere 1 at 1", "falls in two separate parts"),
+        ("c f sphere 1 at 1", "on the same side of every cut"),
         ("c v sphere 0", "radius must be more than 0"),
         ("c f cone 180", "half angle must be between 0 and 180"),
         ("c f sphere 1 at -1", "centre must lie towards its feature"),

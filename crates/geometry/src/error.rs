@@ -119,8 +119,10 @@ pub enum DegenerateReason {
     /// parts are not layers one above another.
     #[error("two cuts about one axis cross inside the puzzle (make the spheres or cones on an axis nest)")]
     SurfacesCross,
-    /// One side of the cuts falls in two separate parts on one face.
-    #[error("a sticker falls in two separate parts (a curved cut only grazes a face)")]
+    /// Two separate parts of one face lie on the same side of every cut
+    /// (pieces are told apart by their sides), as where a sphere only
+    /// touches a face's edges.
+    #[error("two separate parts of a face are on the same side of every cut, so they cannot be told apart as stickers (a curved cut that only touches a face's edges does this)")]
     SplitSticker,
     /// A symmetry that does not map the cut axes to each other.
     #[error("a rotation does not map axes to axes")]
