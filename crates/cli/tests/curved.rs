@@ -271,6 +271,11 @@ fn curved_cuts_that_cannot_make_a_puzzle_get_clear_errors() {
         ("c f cone 180", "half angle must be between 0 and 180"),
         ("c f sphere 1 at -1", "centre must lie towards its feature"),
         ("c f sphere", "has no distance"),
+        // A cone with its apex at a corner meets three faces in lines.
+        (
+            "c v cone 130 at 1.7320508075688772",
+            "apex must not lie on the plane of a face",
+        ),
     ] {
         let (code, _, err) = run(&["info", descriptor], "");
         assert_eq!(code, 2, "{descriptor}: {err}");

@@ -19,13 +19,17 @@
 //!   +-----------+      hole in the region around it.
 //! ```
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A point of the face's plane.
 pub(crate) type P2 = [f64; 2];
 
 /// Points closer than this are one vertex.
 const SNAP: f64 = 1e-9;
+/// Most segments a face's traces may make (about 350 full circles).
+const MAX_SEGMENTS: usize = 250_000;
+/// Cells a side of the grid that finds which segments may meet.
+const GRID: usize = 96;
 /// Regions smaller than this (in face units squared) are slivers left by
 /// flattening where two traces touch, not stickers.
 pub(crate) const SLIVER: f64 = 1e-7;
@@ -118,8 +122,9 @@ fn meets(a: P2, b: P2, c: P2, d: P2, out: &mut Vec<f64>) {
 }
 
 /// The regions `traces` (polylines, in the face's plane, running anywhere)
-/// cut the convex counterclockwise polygon `face` into.
-pub(crate) fn regions(face: &[P2], traces: &[Vec<P2>]) -> Vec<Region> {
+/// cut the convex counterclockwise polygon `face` into; `None` when they
+/// make more than [`MAX_SEGMENTS`] segments on it.
+pub(crate) fn regions(face: &[P2], traces: &[Vec<P2>]) -> Option<Vec<Region>> {
     // Segments: the face's edges, then the traces clipped to the face.
     let mut segments: Vec<(P2, P2)> = (0..face.len())
         .map(|i| (face[i], face[(i + 1) % face.len()]))
@@ -133,7 +138,11 @@ pub(crate) fn regions(face: &[P2], traces: &[Vec<P2>]) -> Vec<Region> {
             }
         }
     }
-    // Split every segment where others meet it.
+    if segments.len() > MAX_SEGMENTS {
+        return None;
+    }
+    // Split every segment where others meet it. Candidates come from a
+    // grid over the face: only segments sharing a cell can meet.
     let boxes: Vec<[f64; 4]> = segments
         .iter()
         .map(|(a, b)| {
@@ -145,20 +154,55 @@ pub(crate) fn regions(face: &[P2], traces: &[Vec<P2>]) -> Vec<Region> {
             ]
         })
         .collect();
+    let (lo, hi) = face.iter().fold(
+        ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]),
+        |(lo, hi), p| {
+            (
+                [lo[0].min(p[0]), lo[1].min(p[1])],
+                [hi[0].max(p[0]), hi[1].max(p[1])],
+            )
+        },
+    );
+    let cell = |x: f64, k: usize| -> usize {
+        let f = (x - lo[k]) / (hi[k] - lo[k]).max(1e-12);
+        ((f * GRID as f64).floor().max(0.0) as usize).min(GRID - 1)
+    };
+    let cells_of = |b: &[f64; 4]| (cell(b[0], 0)..=cell(b[1], 0), cell(b[2], 1)..=cell(b[3], 1));
+    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); GRID * GRID];
+    for (i, b) in boxes.iter().enumerate() {
+        let (xs, ys) = cells_of(b);
+        for x in xs {
+            for y in ys.clone() {
+                buckets[x * GRID + y].push(i as u32);
+            }
+        }
+    }
     let mut vertices = Vertices::default();
     let mut edges: Vec<(usize, usize)> = Vec::new();
     let mut edge_source: HashMap<(usize, usize), Option<usize>> = HashMap::new();
     let mut ts = Vec::new();
+    let mut seen_by = vec![usize::MAX; segments.len()];
     for (i, &(a, b)) in segments.iter().enumerate() {
         ts.clear();
         ts.extend([0.0, 1.0]);
         let bi = boxes[i];
-        for (j, &(c, d)) in segments.iter().enumerate() {
-            let bj = boxes[j];
-            if i == j || bj[0] > bi[1] || bj[1] < bi[0] || bj[2] > bi[3] || bj[3] < bi[2] {
-                continue;
+        let (xs, ys) = cells_of(&bi);
+        for x in xs {
+            for y in ys.clone() {
+                for &j in &buckets[x * GRID + y] {
+                    let j = j as usize;
+                    if j == i || seen_by[j] == i {
+                        continue;
+                    }
+                    seen_by[j] = i;
+                    let bj = boxes[j];
+                    if bj[0] > bi[1] || bj[1] < bi[0] || bj[2] > bi[3] || bj[3] < bi[2] {
+                        continue;
+                    }
+                    let (c, d) = segments[j];
+                    meets(a, b, c, d, &mut ts);
+                }
             }
-            meets(a, b, c, d, &mut ts);
         }
         ts.sort_by(f64::total_cmp);
         let mut last: Option<usize> = None;
@@ -208,17 +252,17 @@ pub(crate) fn regions(face: &[P2], traces: &[Vec<P2>]) -> Vec<Region> {
         list.sort_by(|&a, &b| angle(u, a).total_cmp(&angle(u, b)));
     }
     // Trace every cycle, the region on its left.
-    let mut used: HashMap<(usize, usize), ()> = HashMap::new();
+    let mut used: HashSet<(usize, usize)> = HashSet::new();
     let mut cycles: Vec<Vec<usize>> = Vec::new();
     for &(a, b) in &edges {
         for (u0, v0) in [(a, b), (b, a)] {
-            if used.contains_key(&(u0, v0)) {
+            if used.contains(&(u0, v0)) {
                 continue;
             }
             let mut cycle = Vec::new();
             let (mut u, mut v) = (u0, v0);
             loop {
-                used.insert((u, v), ());
+                used.insert((u, v));
                 cycle.push(u);
                 // At v, the edge back to u; the next one clockwise from it.
                 let list = &out[v];
@@ -260,7 +304,7 @@ pub(crate) fn regions(face: &[P2], traces: &[Vec<P2>]) -> Vec<Region> {
     // (outline, area, component, edge sources) of each region's outline.
     type Outline = (Vec<P2>, f64, usize, Vec<Option<usize>>);
     let mut outer: Vec<Outline> = Vec::new();
-    let mut holes: Vec<(Vec<P2>, usize)> = Vec::new();
+    let mut holes: Vec<(Vec<P2>, usize, Vec<Option<usize>>)> = Vec::new();
     let face_area = area(face);
     for c in &cycles {
         let pts = as_points(c);
@@ -269,12 +313,14 @@ pub(crate) fn regions(face: &[P2], traces: &[Vec<P2>]) -> Vec<Region> {
         if a > 0.0 {
             outer.push((pts, a, comp, sources_of(c)));
         } else if (a + face_area).abs() > 1e-9 * face_area.max(1.0) {
-            holes.push((pts, comp));
+            holes.push((pts, comp, sources_of(c)));
         }
     }
     // Each hole in the smallest region of another component holding it.
-    let mut region_holes: Vec<Vec<Vec<P2>>> = vec![Vec::new(); outer.len()];
-    for (hole, comp) in holes {
+    // (ring, edge sources) of each region's holes.
+    type Hole = (Vec<P2>, Vec<Option<usize>>);
+    let mut region_holes: Vec<Vec<Hole>> = vec![Vec::new(); outer.len()];
+    for (hole, comp, sources) in holes {
         let best = outer
             .iter()
             .enumerate()
@@ -282,15 +328,19 @@ pub(crate) fn regions(face: &[P2], traces: &[Vec<P2>]) -> Vec<Region> {
             .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
             .map(|(i, _)| i);
         if let Some(i) = best {
-            region_holes[i].push(hole);
+            region_holes[i].push((hole, sources));
         }
     }
-    outer
+    let regions = outer
         .into_iter()
         .zip(region_holes)
-        .map(|((outline, a, _, sources), holes)| {
-            let area = a - holes.iter().map(|h| -area(h)).sum::<f64>();
-            let inside = inside_point(&outline, &holes);
+        .map(|((mut outline, a, _, mut sources), holes)| {
+            let rings: Vec<Vec<P2>> = holes.iter().map(|h| h.0.clone()).collect();
+            let area = a - rings.iter().map(|h| -area(h)).sum::<f64>();
+            let inside = inside_point(&outline, &rings);
+            for (hole, hole_sources) in holes {
+                (outline, sources) = bridge(&outline, &sources, &hole, &hole_sources);
+            }
             Region {
                 outline,
                 sources,
@@ -298,7 +348,48 @@ pub(crate) fn regions(face: &[P2], traces: &[Vec<P2>]) -> Vec<Region> {
                 area,
             }
         })
-        .collect()
+        .collect();
+    Some(regions)
+}
+
+/// One outline of a region with a hole: the hole joined to the outline by
+/// a cut there and back between their nearest corners, so that the one
+/// polygon fills the region and not the hole.
+fn bridge(
+    outline: &[P2],
+    sources: &[Option<usize>],
+    hole: &[P2],
+    hole_sources: &[Option<usize>],
+) -> (Vec<P2>, Vec<Option<usize>>) {
+    let d = |p: P2, q: P2| (p[0] - q[0]).hypot(p[1] - q[1]);
+    let (mut i, mut j) = (0, 0);
+    for (a, &p) in outline.iter().enumerate() {
+        for (b, &q) in hole.iter().enumerate() {
+            if d(p, q) < d(outline[i], hole[j]) {
+                (i, j) = (a, b);
+            }
+        }
+    }
+    let (n, m) = (outline.len(), hole.len());
+    let mut points = Vec::with_capacity(n + m + 2);
+    let mut along = Vec::with_capacity(n + m + 2);
+    for k in 0..i {
+        points.push(outline[k]);
+        along.push(sources[k]);
+    }
+    points.push(outline[i]);
+    along.push(None);
+    for t in 0..m {
+        points.push(hole[(j + t) % m]);
+        along.push(hole_sources[(j + t) % m]);
+    }
+    points.push(hole[j]);
+    along.push(None);
+    for k in i..n {
+        points.push(outline[k]);
+        along.push(sources[k]);
+    }
+    (points, along)
 }
 
 /// Vertices snapped together within [`SNAP`].
@@ -406,7 +497,8 @@ mod tests {
         let r = regions(
             &square(),
             &[vec![[-5.0, 0.0], [5.0, 0.0]], vec![[0.0, -5.0], [0.0, 5.0]]],
-        );
+        )
+        .unwrap();
         assert_eq!(r.len(), 4);
         for q in &r {
             assert!((q.area - 1.0).abs() < 1e-12, "{}", q.area);
@@ -416,7 +508,7 @@ mod tests {
 
     #[test]
     fn a_circle_inside_is_a_region_and_a_hole() {
-        let r = regions(&square(), &[circle([0.0, 0.0], 0.5, 256)]);
+        let r = regions(&square(), &[circle([0.0, 0.0], 0.5, 256)]).unwrap();
         assert_eq!(r.len(), 2);
         let total: f64 = r.iter().map(|x| x.area).sum();
         assert!((total - 4.0).abs() < 1e-9, "{total}");
@@ -426,6 +518,12 @@ mod tests {
         let ring = r.iter().find(|x| x.area > 1.0).unwrap();
         let p = ring.inside;
         assert!(p[0].hypot(p[1]) > 0.5);
+        // Its one outline takes the hole in, so it fills the ring only.
+        assert!(
+            (area(&ring.outline) - ring.area).abs() < 1e-9,
+            "{}",
+            area(&ring.outline)
+        );
     }
 
     #[test]
@@ -434,7 +532,7 @@ mod tests {
         // four, four petals in three, four edge pieces in two, four
         // corner tips in one.
         let traces: Vec<Vec<P2>> = square().iter().map(|&c| circle(c, 1.6, 512)).collect();
-        let r = regions(&square(), &traces);
+        let r = regions(&square(), &traces).unwrap();
         assert_eq!(r.len(), 13);
         let total: f64 = r.iter().map(|x| x.area).sum();
         assert!((total - 4.0).abs() < 1e-9, "{total}");

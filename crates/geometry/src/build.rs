@@ -213,10 +213,11 @@ pub struct Sticker {
     /// flattened into many).
     pub polygon: Vec<Vec3>,
     /// Per edge of `polygon` (from each corner to the next), the circle it
-    /// runs along, numbered per face, for drawing arcs as arcs; empty where
-    /// every edge is straight.
+    /// runs along, numbered per face, for drawing arcs as arcs; empty on a
+    /// puzzle cut by planes alone.
     pub curves: Vec<Option<u32>>,
-    /// The average of the corners (inside the sticker).
+    /// A point inside it: the corners' average, or for a sticker with a
+    /// curved edge a point well inside it (which need not be their average).
     pub center: Vec3,
     /// The piece it belongs to.
     pub cubie: usize,
@@ -504,7 +505,26 @@ fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<(Vec<Axis>, Cutting), G
         }
         (lo, hi)
     };
-    for cut in &desc.cuts {
+    for (index, cut) in desc.cuts.iter().enumerate() {
+        // A cone's apex on a face's plane meets it in lines through the
+        // apex, which its trace (the cone's section) does not draw.
+        if let CutShape::Cone { .. } = cut.shape {
+            let start = match cut.kind {
+                CutKind::Face => solid.faces[0].normal,
+                CutKind::Vertex => solid.first_vertex,
+                CutKind::Edge => solid.first_edge,
+            };
+            let on_a_face = solid.rotations.iter().any(|r| {
+                let apex = r.rotate(start) * cut.distance;
+                (solid.faces.iter()).any(|f| (f.normal.dot(apex) - 1.0).abs() < 1e-9)
+            });
+            if on_a_face {
+                return Err(GeometryError::BadCurvedCut {
+                    index: index + 1,
+                    problem: crate::CurvedCutProblem::ApexOnFace,
+                });
+            }
+        }
         let start = match cut.kind {
             CutKind::Face => solid.faces[0].normal,
             CutKind::Vertex => solid.first_vertex,

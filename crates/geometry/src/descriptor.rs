@@ -193,8 +193,7 @@ impl Descriptor {
         let count = rest
             .iter()
             .filter(|w| matches!(**w, "f" | "v" | "e"))
-            .count()
-            .max(rest.len().div_ceil(4));
+            .count();
         if count > MAX_CUTS {
             return Err(GeometryError::TooManyCuts {
                 count,

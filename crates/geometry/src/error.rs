@@ -147,6 +147,9 @@ pub enum CurvedCutProblem {
     /// A sphere's centre is not on the feature's side of the centre.
     #[error("a sphere's centre must lie towards its feature (`at` more than 0)")]
     Centre,
+    /// A cone's apex lies on the plane of one of the solid's faces.
+    #[error("a cone's apex must not lie on the plane of a face")]
+    ApexOnFace,
     /// A cone's half angle is not between 0 and 180 degrees.
     #[error("a cone's half angle must be between 0 and 180 degrees")]
     Angle,

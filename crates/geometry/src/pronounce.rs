@@ -112,6 +112,8 @@ pub struct Surface {
     pub distance: f64,
     /// What it is: `plane`, or the sphere or cone it is.
     pub shape: String,
+    /// Whether it is curved (a sphere or a cone).
+    pub curved: bool,
 }
 
 /// A puzzle described by its rotation surfaces and axes.
@@ -192,6 +194,7 @@ impl RotationModel {
                     towards_normal: to_normal[j],
                     distance: levels[j],
                     shape: a.surfaces[j].describe(),
+                    curved: a.surfaces[j].curved(),
                 });
             }
             ends.push((pos, neg));
@@ -227,7 +230,7 @@ impl RotationModel {
             );
             for sf in self.surfaces.iter().filter(|x| x.axis == k) {
                 let towards = if sf.towards_normal { pos } else { neg };
-                let _ = if sf.shape == "plane" {
+                let _ = if !sf.curved {
                     writeln!(
                         s,
                         "  surface {:<6} at {:+.6} towards {towards}",

@@ -40,7 +40,8 @@ pub enum Resolved {
         name: &'static str,
         /// Its descriptor.
         descriptor: &'static str,
-        /// Kinds of pieces it leaves out unless asked otherwise.
+        /// Kinds of pieces it always leaves out (the descriptor itself
+        /// builds them).
         omit: &'static [PieceKind],
     },
     /// A cubing.js puzzle whose definition cubing.js writes by hand, by
@@ -155,7 +156,6 @@ pub fn resolve(name: &str) -> Resolved {
             omit,
         };
     }
-    let underscored = lower.replace(' ', "_");
     if let Some((_, id)) = handmade_names().find(|(a, _)| *a == lower || *a == underscored) {
         return Resolved::Handmade(id);
     }

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use twistor_formats::{write_puzzle, PuzzleFormat};
 use twistor_geometry::pronounce::RotationModel;
-use twistor_geometry::{build, PuzzleOptions, NAMED_PUZZLES};
+use twistor_geometry::{build, PieceKind, PuzzleOptions, NAMED_PUZZLES};
 use twistor_tools::catalog::{self, Built, NameError};
 
 use crate::error::{CliError, CliResult};
@@ -68,9 +68,12 @@ pub fn run(args: GeometryArgs) -> CliResult {
             let left_out = if omit.is_empty() {
                 String::new()
             } else {
-                let kinds: Vec<String> = omit
-                    .iter()
-                    .map(|k| format!("{k:?}s").to_lowercase())
+                let kinds: Vec<&str> = (omit.iter())
+                    .map(|k| match k {
+                        PieceKind::Corner => "corners",
+                        PieceKind::Edge => "edges",
+                        PieceKind::Center => "centres",
+                    })
                     .collect();
                 format!(" (without its {})", kinds.join(", "))
             };

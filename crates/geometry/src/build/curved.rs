@@ -38,10 +38,13 @@ impl Placed {
             (Placed::Sphere(s), Placed::Sphere(t)) => {
                 s.centre.near(t.centre, MATCH_EPS) && close(s.radius, t.radius)
             }
+            // A cone opening the other way with the supplementary angle
+            // is the same surface (at 90° both are the plane).
             (Placed::Cone(c), Placed::Cone(d)) => {
                 c.apex.near(d.apex, MATCH_EPS)
-                    && c.opening.near(d.opening, MATCH_EPS)
-                    && close(c.half_angle, d.half_angle)
+                    && ((c.opening.near(d.opening, MATCH_EPS) && close(c.half_angle, d.half_angle))
+                        || (c.opening.near(-d.opening, MATCH_EPS)
+                            && close(c.half_angle + d.half_angle, std::f64::consts::PI)))
             }
             _ => false,
         }
@@ -123,7 +126,7 @@ fn is_circle(trace: &[P2]) -> bool {
         return false;
     }
     let closed = (trace[0][0] - trace[n - 1][0]).hypot(trace[0][1] - trace[n - 1][1]) < 1e-9;
-    if n < 8 || !closed {
+    if !closed {
         return false;
     }
     let (a, b, c) = (trace[0], trace[n / 3], trace[2 * n / 3]);
@@ -159,7 +162,10 @@ pub(super) fn split_face0(
         .flat_map(|s| s.trace(origin, e1, e2))
         .collect();
     let circles: Vec<bool> = traces.iter().map(|t| is_circle(t)).collect();
-    let mut regions = arrange::regions(&polygon, &traces);
+    let too_many = GeometryError::TooManyStickers {
+        limit: MAX_STICKERS,
+    };
+    let mut regions = arrange::regions(&polygon, &traces).ok_or(too_many)?;
     regions.retain(|r| r.area > arrange::SLIVER);
     if regions.len() * solid.faces.len() > MAX_STICKERS {
         return Err(GeometryError::TooManyStickers {
