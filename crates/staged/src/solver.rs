@@ -19,6 +19,7 @@ use crate::sift::Sifter;
 use crate::StagedError;
 
 mod finishing;
+mod planning;
 mod search;
 mod sifting;
 
@@ -168,12 +169,17 @@ pub struct StagedSolver {
     sifters: HashMap<Vec<usize>, Option<Sifter>>,
     goal_slots: GoalSlots,
     bytes: u64,
+    /// The one-stage plan a chosen stage-an-orbit plan replaced: tried
+    /// when that plan gives up on a position.
+    fallback: Option<Vec<Stage>>,
 }
 
 impl StagedSolver {
     /// A solver reaching `goal` (a pattern of the moves' layout) with
     /// `moves`, in the caller's stages or, without them, in one stage of
-    /// every piece. Pieces no stage names are placed by a last stage.
+    /// every piece (a stage an orbit, in the cheapest order, where there
+    /// are two or three; see `planning`). Pieces no stage names are placed
+    /// by a last stage.
     pub fn new(
         moves: MoveSet,
         goal: Pattern,
@@ -191,6 +197,7 @@ impl StagedSolver {
         let all_moves: Vec<usize> = (0..model.moves.len()).collect();
         let mut stages = Vec::new();
         let mut named = vec![false; classes.len()];
+        let plan_given = plan.is_some();
         for spec in plan.unwrap_or_default() {
             let mut picked = Vec::new();
             for piece in &spec.pieces {
@@ -299,7 +306,7 @@ impl StagedSolver {
         goal_slots.in_blocks = (0..model.size.len())
             .map(|k| keeps.iter().all(|m| m[k]))
             .collect();
-        Ok(StagedSolver {
+        let mut solver = StagedSolver {
             moves,
             layout,
             model,
@@ -315,7 +322,12 @@ impl StagedSolver {
             sifters: HashMap::new(),
             goal_slots,
             bytes: 0,
-        })
+            fallback: None,
+        };
+        if !plan_given {
+            solver.plan_orbit_stages();
+        }
+        Ok(solver)
     }
 
     /// The move set.
@@ -360,16 +372,28 @@ impl StagedSolver {
         stop: &AtomicBool,
         events: &mut dyn FnMut(StagedEvent),
     ) -> Result<StagedSolution, StagedError> {
-        let mut run = Run {
+        let nodes = self.options.position_nodes;
+        let fresh = || Run {
             state: position.as_bytes().to_vec(),
             moves: Vec::new(),
             steps: Vec::new(),
             protected: Vec::new(),
-            nodes_left: self.options.position_nodes,
+            nodes_left: nodes,
         };
-        for s in 0..self.stages.len() {
-            self.run_stage(s, &mut run, stop, events)?;
+        let mut run = fresh();
+        let mut result =
+            (0..self.stages.len()).try_for_each(|s| self.run_stage(s, &mut run, stop, events));
+        // A chosen plan that gives up falls back to the one stage it replaced.
+        if matches!(result, Err(ref e) if !matches!(e, StagedError::Stopped)) {
+            if let Some(one) = self.fallback.clone() {
+                let planned = std::mem::replace(&mut self.stages, one);
+                run = fresh();
+                result = (0..self.stages.len())
+                    .try_for_each(|s| self.run_stage(s, &mut run, stop, events));
+                self.stages = planned;
+            }
         }
+        result?;
         let unsolved = (0..self.classes.len()).find(|&c| !self.solved(&run.state, c));
         if let Some(c) = unsolved {
             return Err(StagedError::GaveUp {
