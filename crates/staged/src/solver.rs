@@ -178,7 +178,7 @@ impl StagedSolver {
     /// A solver reaching `goal` (a pattern of the moves' layout) with
     /// `moves`, in the caller's stages or, without them, in one stage of
     /// every piece (a stage an orbit, in the cheapest order, where there
-    /// are two or three; see `planning`). Pieces no stage names are placed
+    /// are two to four; see `planning`). Pieces no stage names are placed
     /// by a last stage.
     pub fn new(
         moves: MoveSet,
