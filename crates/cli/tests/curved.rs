@@ -7,9 +7,7 @@ mod common;
 use common::run;
 
 fn ok(args: &[&str]) -> String {
-    let (code, out, err) = run(args, "");
-    assert_eq!(code, 0, "{args:?} exited {code}: {err}");
-    out
+    common::ok(args, "")
 }
 
 fn group_order(args: &[&str]) -> String {

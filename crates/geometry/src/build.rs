@@ -495,6 +495,13 @@ fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<(Vec<Axis>, Cutting), G
     // Every cut replicated over the rotations (once each), with its
     // direction and whether it crosses the solid.
     let mut placed: Vec<(Placed, Vec3, bool)> = Vec::new();
+    // Points of the solid's surface that curved cuts are tested against,
+    // made once, only when a cut is curved.
+    let samples = if desc.cuts.iter().any(|c| c.shape != CutShape::Plane) {
+        curved::surface_samples(solid)
+    } else {
+        Vec::new()
+    };
     let extent = |n: Vec3| {
         let mut lo = f64::INFINITY;
         let mut hi = f64::NEG_INFINITY;
@@ -506,14 +513,14 @@ fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<(Vec<Axis>, Cutting), G
         (lo, hi)
     };
     for (index, cut) in desc.cuts.iter().enumerate() {
+        let start = match cut.kind {
+            CutKind::Face => solid.faces[0].normal,
+            CutKind::Vertex => solid.first_vertex,
+            CutKind::Edge => solid.first_edge,
+        };
         // A cone's apex on a face's plane meets it in lines through the
         // apex, which its trace (the cone's section) does not draw.
         if let CutShape::Cone { .. } = cut.shape {
-            let start = match cut.kind {
-                CutKind::Face => solid.faces[0].normal,
-                CutKind::Vertex => solid.first_vertex,
-                CutKind::Edge => solid.first_edge,
-            };
             let on_a_face = solid.rotations.iter().any(|r| {
                 let apex = r.rotate(start) * cut.distance;
                 (solid.faces.iter()).any(|f| (f.normal.dot(apex) - 1.0).abs() < 1e-9)
@@ -525,11 +532,6 @@ fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<(Vec<Axis>, Cutting), G
                 });
             }
         }
-        let start = match cut.kind {
-            CutKind::Face => solid.faces[0].normal,
-            CutKind::Vertex => solid.first_vertex,
-            CutKind::Edge => solid.first_edge,
-        };
         for r in &solid.rotations {
             let dir = r.rotate(start);
             let surface = match cut.shape {
@@ -564,7 +566,7 @@ fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<(Vec<Axis>, Cutting), G
                     let (lo, hi) = extent(dir);
                     lo + EPS < p.distance && p.distance < hi - EPS
                 }
-                curved => crosses(solid, curved.surface()),
+                curved => crosses(&samples, curved.surface()),
             };
             placed.push((surface, dir, cuts));
         }
@@ -631,7 +633,7 @@ fn make_axes(solid: &Solid, desc: &Descriptor) -> Result<(Vec<Axis>, Cutting), G
         .map(|(normal, mut surfaces)| {
             surfaces.sort_by(|a, b| a.level().total_cmp(&b.level()));
             if matches!(cutting, Cutting::Curved) {
-                curved::nest(solid, &mut surfaces);
+                curved::nest(&samples, &mut surfaces);
             }
             let order = 1 + solid
                 .rotations

@@ -213,6 +213,19 @@ pub(crate) fn closure(generators: &[Quat]) -> Vec<Quat> {
     group
 }
 
+/// The circle through three points of a plane: centre and radius, or
+/// `None` when they are in a line.
+pub(crate) fn circumcircle(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> Option<([f64; 2], f64)> {
+    let d = 2.0 * (a[0] * (b[1] - c[1]) + b[0] * (c[1] - a[1]) + c[0] * (a[1] - b[1]));
+    if d.abs() < 1e-12 {
+        return None;
+    }
+    let sq = |p: [f64; 2]| p[0] * p[0] + p[1] * p[1];
+    let x = (sq(a) * (b[1] - c[1]) + sq(b) * (c[1] - a[1]) + sq(c) * (a[1] - b[1])) / d;
+    let y = (sq(a) * (c[0] - b[0]) + sq(b) * (a[0] - c[0]) + sq(c) * (b[0] - a[0])) / d;
+    Some(([x, y], (a[0] - x).hypot(a[1] - y)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

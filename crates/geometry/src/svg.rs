@@ -11,6 +11,7 @@ use std::fmt::Write;
 
 use twistor_core::Pattern;
 
+use crate::math::circumcircle;
 use crate::math::Vec3;
 use crate::puzzle::GeneratedPuzzle;
 use crate::solid::shape_data;
@@ -409,7 +410,8 @@ fn path(points: &[(f64, f64)], curves: &[Option<u32>]) -> String {
             Some(_) if end - k >= 2 => {
                 // The angle turned about the centre, run by run.
                 let m = at((k + end) / 2);
-                let Some((cx, cy, r)) = circumcircle(a, m, b) else {
+                let circle = circumcircle([a.0, a.1], [m.0, m.1], [b.0, b.1]);
+                let Some(([cx, cy], r)) = circle else {
                     for j in k + 1..=end {
                         let p = at(j);
                         d += &format!(" L{:.2},{:.2}", p.0, p.1);
@@ -446,18 +448,6 @@ fn path(points: &[(f64, f64)], curves: &[Option<u32>]) -> String {
         k = end;
     }
     d + " Z"
-}
-
-/// The circle through three points: centre and radius.
-fn circumcircle(a: (f64, f64), b: (f64, f64), c: (f64, f64)) -> Option<(f64, f64, f64)> {
-    let d = 2.0 * (a.0 * (b.1 - c.1) + b.0 * (c.1 - a.1) + c.0 * (a.1 - b.1));
-    if d.abs() < 1e-12 {
-        return None;
-    }
-    let sq = |p: (f64, f64)| p.0 * p.0 + p.1 * p.1;
-    let x = (sq(a) * (b.1 - c.1) + sq(b) * (c.1 - a.1) + sq(c) * (a.1 - b.1)) / d;
-    let y = (sq(a) * (c.0 - b.0) + sq(b) * (a.0 - c.0) + sq(c) * (b.0 - a.0)) / d;
-    Some((x, y, (a.0 - x).hypot(a.1 - y)))
 }
 
 /// `s` as XML text or an attribute value.

@@ -372,28 +372,19 @@ impl StagedSolver {
         stop: &AtomicBool,
         events: &mut dyn FnMut(StagedEvent),
     ) -> Result<StagedSolution, StagedError> {
-        let nodes = self.options.position_nodes;
-        let fresh = || Run {
-            state: position.as_bytes().to_vec(),
-            moves: Vec::new(),
-            steps: Vec::new(),
-            protected: Vec::new(),
-            nodes_left: nodes,
-        };
-        let mut run = fresh();
-        let mut result =
-            (0..self.stages.len()).try_for_each(|s| self.run_stage(s, &mut run, stop, events));
+        let mut result = self.run_stages(position, stop, events);
         // A chosen plan that gives up falls back to the one stage it replaced.
-        if matches!(result, Err(ref e) if !matches!(e, StagedError::Stopped)) {
+        if result
+            .as_ref()
+            .is_err_and(|e| !matches!(e, StagedError::Stopped))
+        {
             if let Some(one) = self.fallback.clone() {
                 let planned = std::mem::replace(&mut self.stages, one);
-                run = fresh();
-                result = (0..self.stages.len())
-                    .try_for_each(|s| self.run_stage(s, &mut run, stop, events));
+                result = self.run_stages(position, stop, events);
                 self.stages = planned;
             }
         }
-        result?;
+        let run = result?;
         let unsolved = (0..self.classes.len()).find(|&c| !self.solved(&run.state, c));
         if let Some(c) = unsolved {
             return Err(StagedError::GaveUp {
@@ -406,6 +397,34 @@ impl StagedSolver {
             moves: simplify(&self.model, &self.moves, &run.moves),
             steps: run.steps,
         })
+    }
+
+    /// Every stage, in order, from `position`.
+    fn run_stages(
+        &mut self,
+        position: &Pattern,
+        stop: &AtomicBool,
+        events: &mut dyn FnMut(StagedEvent),
+    ) -> Result<Run, StagedError> {
+        let mut run = Run {
+            state: position.as_bytes().to_vec(),
+            moves: Vec::new(),
+            steps: Vec::new(),
+            protected: Vec::new(),
+            nodes_left: self.options.position_nodes,
+        };
+        for s in 0..self.stages.len() {
+            self.run_stage(s, &mut run, stop, events)?;
+        }
+        Ok(run)
+    }
+
+    /// Whether some move of `moves` changes a slot of orbit `k`.
+    fn changes(&self, moves: &[usize], k: usize) -> bool {
+        let slots = self.model.base[k]..self.model.base[k] + self.model.size[k];
+        moves
+            .iter()
+            .any(|&m| (self.model.moves[m].support.iter()).any(|&s| slots.contains(&(s as usize))))
     }
 
     fn orbit_name(&self, k: usize) -> String {

@@ -5,7 +5,7 @@
 
 use super::{Axis, FaceStickers, MAX_STICKERS};
 use crate::arrange::{self, P2};
-use crate::math::{Vec3, EPS, MATCH_EPS};
+use crate::math::{circumcircle, Vec3, EPS, MATCH_EPS};
 use crate::solid::Solid;
 use crate::surface::{Cone, CutSurface, Plane, Sphere};
 use crate::{DegenerateReason, GeometryError};
@@ -60,7 +60,7 @@ pub(super) enum Cutting {
 
 /// Points of the solid's surface a curved cut is tested against: the
 /// vertices, edge points and a grid over every face.
-fn surface_samples(solid: &Solid) -> Vec<Vec3> {
+pub(super) fn surface_samples(solid: &Solid) -> Vec<Vec3> {
     const GRID: usize = 24;
     let mut out = Vec::new();
     for face in &solid.faces {
@@ -82,9 +82,10 @@ fn surface_samples(solid: &Solid) -> Vec<Vec3> {
 
 /// Whether a curved surface crosses the solid: some point of the solid's
 /// surface strictly on each side.
-pub(super) fn crosses(solid: &Solid, surface: &dyn CutSurface) -> bool {
+/// (`samples`: [`surface_samples`].)
+pub(super) fn crosses(samples: &[Vec3], surface: &dyn CutSurface) -> bool {
     let (mut above, mut below) = (false, false);
-    for p in surface_samples(solid) {
+    for &p in samples {
         let h = surface.height(p);
         above |= h > EPS;
         below |= h < -EPS;
@@ -99,8 +100,7 @@ pub(super) fn crosses(solid: &Solid, surface: &dyn CutSurface) -> bool {
 /// surface, lowest first: a lower one has more of the solid above it.
 /// (Levels along the axis line need not say: two spheres at the ends of
 /// an axis may overlap in the core, where no sticker is.)
-pub(super) fn nest(solid: &Solid, surfaces: &mut Vec<Box<dyn CutSurface>>) {
-    let samples = surface_samples(solid);
+pub(super) fn nest(samples: &[Vec3], surfaces: &mut Vec<Box<dyn CutSurface>>) {
     let mut counted: Vec<(usize, Box<dyn CutSurface>)> = surfaces
         .drain(..)
         .map(|s| (samples.iter().filter(|&&p| s.height(p) > 0.0).count(), s))
@@ -129,15 +129,9 @@ fn is_circle(trace: &[P2]) -> bool {
     if !closed {
         return false;
     }
-    let (a, b, c) = (trace[0], trace[n / 3], trace[2 * n / 3]);
-    let d = 2.0 * (a[0] * (b[1] - c[1]) + b[0] * (c[1] - a[1]) + c[0] * (a[1] - b[1]));
-    if d.abs() < 1e-12 {
+    let Some(([ux, uy], r)) = circumcircle(trace[0], trace[n / 3], trace[2 * n / 3]) else {
         return false;
-    }
-    let sq = |p: P2| p[0] * p[0] + p[1] * p[1];
-    let ux = (sq(a) * (b[1] - c[1]) + sq(b) * (c[1] - a[1]) + sq(c) * (a[1] - b[1])) / d;
-    let uy = (sq(a) * (c[0] - b[0]) + sq(b) * (a[0] - c[0]) + sq(c) * (b[0] - a[0])) / d;
-    let r = (a[0] - ux).hypot(a[1] - uy);
+    };
     trace
         .iter()
         .all(|p| ((p[0] - ux).hypot(p[1] - uy) - r).abs() < 1e-7 * r.max(1.0))

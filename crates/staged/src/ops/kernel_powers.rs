@@ -102,16 +102,15 @@ impl Finder<'_> {
                     .map(|x| model.follow(&word, (base + x) as u16))
                     .collect();
                 work += (n * word.len()) as u64;
-                if !actions.insert(action.clone()) {
-                    return true;
-                }
                 let mut bits = vec![0u64; blocks];
                 for (x, &a) in action.iter().enumerate() {
                     if a != ((base + x) as u16, 0) {
                         bits[x / 64] |= 1 << (x % 64);
                     }
                 }
-                pool.push((word, bits));
+                if actions.insert(action) {
+                    pool.push((word, bits));
+                }
                 true
             });
         }

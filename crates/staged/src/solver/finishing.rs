@@ -77,17 +77,7 @@ impl StagedSolver {
             .collect();
         // An orbit the stage's moves never change stays as it is: kept,
         // never finished (its pieces have no operations to finish with).
-        let changed: Vec<bool> = (0..orbits)
-            .map(|k| {
-                let slots = self.model.base[k]..self.model.base[k] + self.model.size[k];
-                stage.moves.iter().any(|&m| {
-                    self.model.moves[m]
-                        .support
-                        .iter()
-                        .any(|&s| slots.contains(&(s as usize)))
-                })
-            })
-            .collect();
+        let changed: Vec<bool> = (0..orbits).map(|k| self.changes(&stage.moves, k)).collect();
         for keep_solved in [true, false] {
             let to_finish: Vec<usize> = (0..orbits)
                 .filter(|&k| in_scope[k] && (broken[k] || (!keep_solved && changed[k])))

@@ -41,17 +41,11 @@ impl StagedSolver {
         let moves = self.stages[0].moves.clone();
         // Orbits no move changes (a kilominx's face centres) stay in the
         // first stage: they are kept as they are, never finished.
-        let changed = |k: usize| {
-            let slots = self.model.base[k]..self.model.base[k] + self.model.size[k];
-            (moves.iter()).any(|&m| {
-                (self.model.moves[m].support.iter()).any(|&s| slots.contains(&(s as usize)))
-            })
-        };
         let mut orbits: Vec<usize> = self.classes.iter().map(|c| c.orbit).collect();
         orbits.sort_unstable();
         orbits.dedup();
         let (orbits, still): (Vec<usize>, Vec<usize>) =
-            orbits.into_iter().partition(|&k| changed(k));
+            orbits.into_iter().partition(|&k| self.changes(&moves, k));
         if !(2..=MAX_ORBITS).contains(&orbits.len()) {
             return;
         }
