@@ -33,7 +33,7 @@ pub enum GeometryError {
         kind: char,
     },
     /// A distance that is not a finite number.
-    #[error("cut {index}: {text:?} is not a finite number")]
+    #[error("cut {index}: {text:?} is not a finite number (a cut is f, v or e, then a distance, `sphere RADIUS` or `cone HALF-ANGLE`)")]
     BadDistance {
         /// 1-based cut number.
         index: usize,
