@@ -52,11 +52,26 @@ pub(crate) struct OrbitLibrary {
     /// exchanges pieces alike.
     keeps_alike: Vec<bool>,
     pub ops: Vec<PureOp>,
-    /// Per operation: setup distance and last move (index into `moves`) of
-    /// every ordered triple, `u8::MAX` where unreachable.
-    setups: Vec<(Vec<u8>, Vec<u16>)>,
+    /// Per operation: which of `setups` serves it, and where each of its
+    /// slots stands in that search's start triple.
+    setup_of: Vec<(usize, [u8; 3])>,
+    /// Setup searches, one per start triple up to the order of its slots
+    /// (a cycle, its inverse and its rotations share one): distance and
+    /// last move (index into `moves`) of every ordered triple, `u8::MAX`
+    /// where unreachable.
+    setups: Vec<Setups>,
     /// Per ordered triple: the cheapest (cycle, cost), if any.
     best: Vec<Option<(u16, u16)>>,
+}
+
+/// One breadth-first search over ordered triples: the moves `S` with
+/// `S` taking its start triple to each triple, as distance and last move.
+struct Setups {
+    start: [u16; 3],
+    /// Whether only the moves that keep pieces alike together may be used.
+    keeping_alike: bool,
+    dist: Vec<u8>,
+    last: Vec<u16>,
 }
 
 /// An operation aimed at slots: the whole sequence and what it does to
@@ -151,6 +166,7 @@ impl OrbitLibrary {
             local,
             keeps_alike,
             ops: found,
+            setup_of: Vec::new(),
             setups: Vec::new(),
             best: Vec::new(),
         };
@@ -164,13 +180,47 @@ impl OrbitLibrary {
             return;
         }
         let n = self.n;
-        self.setups = (0..self.ops.len()).map(|c| self.setup_search(c)).collect();
+        // A 3-cycle's setups serve every cycle over the same three slots:
+        // a setup taking (x, y, z) to (t, s, u) takes (y, z, x) to
+        // (s, u, t). A 2-twist's repeated slot is kept as it is.
+        let mut setups: Vec<Setups> = Vec::new();
+        let mut setup_of = Vec::with_capacity(self.ops.len());
+        for op in &self.ops {
+            let keeping_alike = op.exchanges;
+            let place = |start: &[u16; 3]| -> Option<[u8; 3]> {
+                match op.kind {
+                    OpKind::Twist => (*start == op.slots).then_some([0, 1, 2]),
+                    OpKind::Cycle => {
+                        let at = op
+                            .slots
+                            .map(|x| start.iter().position(|&y| y == x).map(|i| i as u8));
+                        let [Some(a), Some(b), Some(c)] = at else {
+                            return None;
+                        };
+                        Some([a, b, c])
+                    }
+                }
+            };
+            let found = setups.iter().enumerate().find_map(|(i, s)| {
+                (s.keeping_alike == keeping_alike)
+                    .then(|| place(&s.start).map(|p| (i, p)))
+                    .flatten()
+            });
+            let entry = found.unwrap_or_else(|| {
+                setups.push(self.setup_search(op.slots, keeping_alike));
+                (setups.len() - 1, [0, 1, 2])
+            });
+            setup_of.push(entry);
+        }
+        self.setups = setups;
+        self.setup_of = setup_of;
         self.best = (0..n * n * n)
             .map(|t| {
+                let (a, b, u) = ((t / (n * n)) as u16, ((t / n) % n) as u16, (t % n) as u16);
                 (0..self.ops.len())
                     .filter(|&c| self.ops[c].kind == OpKind::Cycle)
                     .filter_map(|c| {
-                        let d = self.setups[c].0[t];
+                        let d = self.distance(c, a, b, u);
                         (d != u8::MAX)
                             .then(|| (c as u16, 2 * d as u16 + self.ops[c].moves.len() as u16))
                     })
@@ -182,6 +232,7 @@ impl OrbitLibrary {
     /// Frees the setups, keeping the operations.
     pub fn release(&mut self) {
         self.setups = Vec::new();
+        self.setup_of = Vec::new();
         self.best = Vec::new();
     }
 
@@ -195,37 +246,117 @@ impl OrbitLibrary {
         (t as usize * self.n + s as usize) * self.n + u as usize
     }
 
-    /// Breadth-first over ordered triples from the cycle's own.
-    fn setup_search(&self, c: usize) -> (Vec<u8>, Vec<u16>) {
+    /// Operation `c`'s target `t → s → u` as a triple of its setup search.
+    fn setup_triple(&self, c: usize, t: u16, s: u16, u: u16) -> usize {
+        let (_, at) = self.setup_of[c];
+        let mut x = [0u16; 3];
+        for (i, v) in [t, s, u].into_iter().enumerate() {
+            x[at[i] as usize] = v;
+        }
+        self.triple(x[0], x[1], x[2])
+    }
+
+    /// The setup length aiming operation `c` at `t → s → u`.
+    fn distance(&self, c: usize, t: u16, s: u16, u: u16) -> u8 {
+        self.setups[self.setup_of[c].0].dist[self.setup_triple(c, t, s, u)]
+    }
+
+    /// Breadth-first over ordered triples from `start`.
+    ///
+    /// Levels are grown from the frontier while it is small and, once it
+    /// is large, by asking each triple not yet reached whether some move
+    /// leads back into the frontier (the later levels hold most triples,
+    /// and most find a parent in a few tries). The second way needs each
+    /// move's inverse among the moves, which face turns always provide.
+    fn setup_search(&self, start: [u16; 3], keeping_alike: bool) -> Setups {
         let n = self.n;
-        let mut dist = vec![u8::MAX; n * n * n];
-        let mut last = vec![0u16; n * n * n];
-        let [x, y, z] = self.ops[c].slots;
-        let start = self.triple(x, y, z);
-        dist[start] = 0;
-        let mut frontier = vec![start as u32];
+        let size = n * n * n;
+        let usable: Vec<usize> = (0..self.local.len())
+            .filter(|&mi| !keeping_alike || self.keeps_alike[mi])
+            .collect();
+        // Per usable move, its slot images scaled to the triple's three
+        // places, side by side.
+        let mut scaled = vec![0u32; usable.len() * 3 * n];
+        for (k, &mi) in usable.iter().enumerate() {
+            let dest = &self.local[mi].0;
+            let row = &mut scaled[k * 3 * n..(k + 1) * 3 * n];
+            for x in 0..n {
+                let to = dest[x] as u32;
+                row[x] = to * (n * n) as u32;
+                row[n + x] = to * n as u32;
+                row[2 * n + x] = to;
+            }
+        }
+        let image = |k: usize, a: usize, b: usize, u: usize| -> usize {
+            let row = &scaled[k * 3 * n..(k + 1) * 3 * n];
+            (row[a] + row[n + b] + row[2 * n + u]) as usize
+        };
+        // Per usable move, the usable move undoing it, if there is one.
+        let undo: Vec<Option<usize>> = usable
+            .iter()
+            .map(|&mi| {
+                let dest = &self.local[mi].0;
+                usable.iter().position(|&mj| {
+                    let back = &self.local[mj].0;
+                    (0..n).all(|x| back[dest[x] as usize] as usize == x)
+                })
+            })
+            .collect();
+        let undoable = undo.iter().all(Option::is_some);
+        let mut dist = vec![u8::MAX; size];
+        let mut last = vec![0u16; size];
+        let [x, y, z] = start;
+        let from = self.triple(x, y, z);
+        dist[from] = 0;
+        let mut frontier = vec![from as u32];
+        let mut unreached = size - 1;
         let mut d = 0u8;
         while !frontier.is_empty() && d < u8::MAX - 1 {
             let mut next = Vec::new();
-            for &t in &frontier {
-                let t = t as usize;
-                let (a, b, u) = (t / (n * n), (t / n) % n, t % n);
-                for (mi, (dest, _)) in self.local.iter().enumerate() {
-                    if self.ops[c].exchanges && !self.keeps_alike[mi] {
-                        continue;
+            if undoable && frontier.len() * 8 > unreached {
+                for a in 0..n {
+                    for b in 0..n {
+                        for u in 0..n {
+                            let t = (a * n + b) * n + u;
+                            if dist[t] != u8::MAX {
+                                continue;
+                            }
+                            for k in 0..usable.len() {
+                                if dist[image(k, a, b, u)] == d {
+                                    dist[t] = d + 1;
+                                    let back = undo[k].expect("every move is undoable");
+                                    last[t] = usable[back] as u16;
+                                    next.push(t as u32);
+                                    break;
+                                }
+                            }
+                        }
                     }
-                    let to = self.triple(dest[a], dest[b], dest[u]);
-                    if dist[to] == u8::MAX {
-                        dist[to] = d + 1;
-                        last[to] = mi as u16;
-                        next.push(to as u32);
+                }
+            } else {
+                for &t in &frontier {
+                    let t = t as usize;
+                    let (a, b, u) = (t / (n * n), (t / n) % n, t % n);
+                    for (k, &mi) in usable.iter().enumerate() {
+                        let to = image(k, a, b, u);
+                        if dist[to] == u8::MAX {
+                            dist[to] = d + 1;
+                            last[to] = mi as u16;
+                            next.push(to as u32);
+                        }
                     }
                 }
             }
+            unreached -= next.len();
             frontier = next;
             d += 1;
         }
-        (dist, last)
+        Setups {
+            start: [x, y, z],
+            keeping_alike,
+            dist,
+            last,
+        }
     }
 
     /// The cheapest cycle moving `t → s → u`, aimed, and its cost.
@@ -235,8 +366,9 @@ impl OrbitLibrary {
 
     /// Cycle `c` aimed at `t → s → u` (`None` if no setup reaches them).
     pub fn aim(&self, model: &Model, c: usize, t: u16, s: u16, u: u16) -> Option<Aimed> {
-        let (dist, last) = &self.setups[c];
-        let mut at = self.triple(t, s, u);
+        let setups = &self.setups[self.setup_of[c].0];
+        let (dist, last) = (&setups.dist, &setups.last);
+        let mut at = self.setup_triple(c, t, s, u);
         if dist[at] == u8::MAX {
             return None;
         }
