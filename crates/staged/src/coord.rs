@@ -155,8 +155,15 @@ impl Pdb {
     }
 
     /// Fills the database of classes with these tables and solved
-    /// coordinates breadth-first from the solved index over `moves`.
-    pub fn build(tables: &[&CoordTable], goal: &[u32], moves: &[usize]) -> Pdb {
+    /// coordinates breadth-first from the solved index over every move of
+    /// `model`.
+    ///
+    /// Levels are grown from the frontier while it is small; once it is
+    /// large, every index not yet reached asks whether some move leads
+    /// into the frontier (the model's moves come with their inverses, so
+    /// that is the same question), which costs far less when most of the
+    /// rest lie one level further.
+    pub fn build(model: &Model, tables: &[&CoordTable], goal: &[u32]) -> Pdb {
         let mut strides = vec![0u64; tables.len()];
         let mut stride = 1u64;
         for i in (0..tables.len()).rev() {
@@ -164,34 +171,61 @@ impl Pdb {
             stride *= tables[i].size as u64;
         }
         let size = stride as usize;
+        let moves = model.moves.len();
+        debug_assert!((0..moves).all(|m| model.moves[model.moves[m].inverse].inverse == m));
+        let neighbour = |coords: &[u32], m: usize| -> usize {
+            coords
+                .iter()
+                .zip(tables)
+                .zip(&strides)
+                .map(|((&c, t), &s)| t.next(c, m) as u64 * s)
+                .sum::<u64>() as usize
+        };
         let mut dist = vec![UNREACHED; size];
         let start: u64 = goal.iter().zip(&strides).map(|(&c, &s)| c as u64 * s).sum();
         dist[start as usize] = 0;
         let mut frontier = vec![start as u32];
+        let mut unreached = size - 1;
         let mut coords = vec![0u32; tables.len()];
         let mut depth = 0u8;
         while !frontier.is_empty() && depth < UNREACHED - 1 {
             let mut next = Vec::new();
-            for &index in &frontier {
-                let mut rest = index as u64;
-                for (c, (&s, t)) in coords.iter_mut().zip(strides.iter().zip(tables)) {
-                    *c = (rest / s) as u32;
-                    rest %= s;
-                    debug_assert!(*c < t.size);
+            if frontier.len() * 8 > unreached {
+                coords.fill(0);
+                for index in 0..size {
+                    if dist[index] == UNREACHED
+                        && (0..moves).any(|m| dist[neighbour(&coords, m)] == depth)
+                    {
+                        dist[index] = depth + 1;
+                        next.push(index as u32);
+                    }
+                    // The next index's coordinates, the last fastest.
+                    for (c, t) in coords.iter_mut().zip(tables).rev() {
+                        *c += 1;
+                        if *c < t.size {
+                            break;
+                        }
+                        *c = 0;
+                    }
                 }
-                for &m in moves {
-                    let n: u64 = coords
-                        .iter()
-                        .zip(tables)
-                        .zip(&strides)
-                        .map(|((&c, t), &s)| t.next(c, m) as u64 * s)
-                        .sum();
-                    if dist[n as usize] == UNREACHED {
-                        dist[n as usize] = depth + 1;
-                        next.push(n as u32);
+            } else {
+                for &index in &frontier {
+                    let mut rest = index as u64;
+                    for (c, (&s, t)) in coords.iter_mut().zip(strides.iter().zip(tables)) {
+                        *c = (rest / s) as u32;
+                        rest %= s;
+                        debug_assert!(*c < t.size);
+                    }
+                    for m in 0..moves {
+                        let n = neighbour(&coords, m);
+                        if dist[n] == UNREACHED {
+                            dist[n] = depth + 1;
+                            next.push(n as u32);
+                        }
                     }
                 }
             }
+            unreached -= next.len();
             frontier = next;
             depth += 1;
         }

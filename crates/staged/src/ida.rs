@@ -47,6 +47,10 @@ struct Walk<'s, 'a> {
     budget: u64,
     stop: &'s AtomicBool,
     aborted: Option<SearchEnd>,
+    /// The order the databases are read in children: one that cuts a
+    /// child moves a place forward, so the ones that cut most are soon
+    /// read first.
+    order: Vec<usize>,
 }
 
 impl StageSearch<'_> {
@@ -94,6 +98,7 @@ impl StageSearch<'_> {
             budget,
             stop,
             aborted: None,
+            order: (0..self.pdbs.len()).collect(),
         };
         walk.stack[..n].copy_from_slice(start);
         let mut end = SearchEnd::NotWithin;
@@ -113,6 +118,34 @@ impl StageSearch<'_> {
 }
 
 impl Walk<'_, '_> {
+    /// [`StageSearch::bound`] at the coordinates move `m` takes `coords`
+    /// to, reading only the coordinates the databases ask for: most
+    /// children are cut by the first database or two, and their other
+    /// coordinates are never needed.
+    #[inline]
+    fn bound_after(&mut self, level: usize, m: usize, limit: u8) -> u8 {
+        let search = self.search;
+        let n = search.tables.len();
+        let coords = &self.stack[level * n..(level + 1) * n];
+        let mut h = 0u8;
+        for j in 0..self.order.len() {
+            let (pdb, at) = &search.pdbs[self.order[j]];
+            let index: u64 = at
+                .iter()
+                .zip(&pdb.strides)
+                .map(|(&i, &s)| search.tables[i].next(coords[i], m) as u64 * s)
+                .sum();
+            h = h.max(pdb.dist[index as usize]);
+            if h > limit {
+                if j > 0 {
+                    self.order.swap(j, j - 1);
+                }
+                return h;
+            }
+        }
+        h
+    }
+
     /// Searches below level `level` for `left` more moves; true when the
     /// goal is reached (the moves are in `path`).
     fn dfs(&mut self, level: usize, left: u32, last: Option<usize>) -> bool {
@@ -138,15 +171,15 @@ impl Walk<'_, '_> {
             if !model.may_follow(last, grip) {
                 continue;
             }
+            let h = self.bound_after(level, m, (left - 1).min(254) as u8);
+            if h as u32 > left - 1 {
+                continue;
+            }
             let (here, below) = self.stack.split_at_mut((level + 1) * n);
             let here = &here[level * n..];
             let child = &mut below[..n];
             for ((c, &x), t) in child.iter_mut().zip(here).zip(&self.search.tables) {
                 *c = t.next(x, m);
-            }
-            let h = self.search.bound(child, (left - 1).min(254) as u8);
-            if h as u32 > left - 1 {
-                continue;
             }
             self.path.push(m);
             if self.dfs(level + 1, left - 1, Some(grip)) {

@@ -41,6 +41,8 @@ const ORDER_LIBRARIES: usize = 48;
 const PAIRS: usize = 8;
 /// Most entries of the triple database a step adds.
 const TRIPLE_PDB: u64 = 1 << 18;
+/// Nodes a step may spend before the triple database is built for it.
+const QUICK_STEP_NODES: u64 = 2_000;
 /// Most entries of the database a step placing a piece only search can
 /// finish adds.
 const GROUP_PDB: u64 = 1 << 22;

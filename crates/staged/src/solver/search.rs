@@ -56,8 +56,7 @@ impl StagedSolver {
             .map(|(&c, &t)| self.tables[t].rank(&self.classes[c].goal_points))
             .collect();
         let refs: Vec<&CoordTable> = tables.iter().map(|&t| &self.tables[t]).collect();
-        let all: Vec<usize> = (0..self.model.moves.len()).collect();
-        let pdb = Pdb::build(&refs, &goal, &all);
+        let pdb = Pdb::build(&self.model, &refs, &goal);
         self.bytes += pdb.bytes();
         self.pdbs.insert(classes.to_vec(), pdb);
         true
@@ -399,6 +398,8 @@ impl StagedSolver {
                 keys.push(vec![c]);
                 // Pieces are bounded together with the ones placed last:
                 // pairs (and one triple) of single pieces, whatever orbit.
+                // The database over the piece and the partners placed last.
+                let mut larger: Option<Vec<usize>> = None;
                 if self.classes[c].len() == 1 {
                     let partners: Vec<usize> = tracked
                         .iter()
@@ -441,22 +442,38 @@ impl StagedSolver {
                         key.push(p);
                     }
                     key.sort_unstable();
-                    if key.len() >= 3 && self.pdb(&key) {
-                        keys.push(key);
+                    if key.len() >= 3 {
+                        larger = Some(key);
                     }
                 }
-                // The databases of several classes first (they prune the
-                // most), and no single class already inside one of them.
-                keys.sort_by_key(|k| std::cmp::Reverse(k.len()));
-                let covered: Vec<usize> = keys
-                    .iter()
-                    .filter(|k| k.len() > 1)
-                    .flatten()
-                    .copied()
-                    .collect();
-                keys.retain(|k| k.len() > 1 || !covered.contains(&k[0]));
                 let budget = self.options.step_nodes.min(run.nodes_left);
-                let (end, spent) = self.step(stage, run, &tracked, &[c], &keys, budget, stop);
+                // Most steps are a few moves, found in a few nodes without
+                // the larger database; it is built only for a step that
+                // needs more (the first shortest sequence is the same
+                // either way: the bounds are exact lower bounds).
+                let mut end = SearchEnd::OverBudget;
+                let mut spent = 0;
+                if larger.is_some() {
+                    let first = budget.min(QUICK_STEP_NODES);
+                    (end, spent) =
+                        self.step(stage, run, &tracked, &[c], &bounding(&keys), first, stop);
+                }
+                if end == SearchEnd::OverBudget {
+                    if let Some(key) = larger.filter(|key| self.pdb(key)) {
+                        keys.push(key);
+                    }
+                    let more;
+                    (end, more) = self.step(
+                        stage,
+                        run,
+                        &tracked,
+                        &[c],
+                        &bounding(&keys),
+                        budget.saturating_sub(spent),
+                        stop,
+                    );
+                    spent += more;
+                }
                 match end {
                     SearchEnd::Found(path) => {
                         self.play(run, &path);
@@ -495,4 +512,20 @@ impl StagedSolver {
             }
         }
     }
+}
+
+/// The databases a step reads, in the order it reads them: those of
+/// several classes first (they prune the most), and no single class
+/// already inside one of them.
+fn bounding(keys: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let mut keys = keys.to_vec();
+    keys.sort_by_key(|k| std::cmp::Reverse(k.len()));
+    let covered: Vec<usize> = keys
+        .iter()
+        .filter(|k| k.len() > 1)
+        .flatten()
+        .copied()
+        .collect();
+    keys.retain(|k| k.len() > 1 || !covered.contains(&k[0]));
+    keys
 }
