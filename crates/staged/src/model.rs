@@ -242,6 +242,96 @@ pub(crate) fn step(mv: &ModelMove, (slot, twist): (u16, u8), m: u8) -> (u16, u8)
     (mv.dest[s], (twist + mv.twist[s]) % m)
 }
 
+/// What sequences of moves do, traced over only the slots they touch.
+///
+/// [`Model::follow`] walks one piece through a whole sequence; reading a
+/// sequence that way costs its length times the slots it touches. A
+/// tracer instead keeps which piece stands in each slot and moves the
+/// pieces of each move's support once, so a sequence costs the sum of its
+/// moves' supports. It watches the slots of some orbits only (those a
+/// search reads; moves never mix orbits). The buffers are reused from one
+/// sequence to the next.
+pub(crate) struct Tracer {
+    /// Per move, the watched slots of its support, increasing.
+    support: Vec<Vec<u16>>,
+    /// Per slot: the slot its piece started in, and the twist it gained.
+    occupant: Vec<(u16, u8)>,
+    /// Per slot: where its piece went, and the twist it gained.
+    went: Vec<(u16, u8)>,
+    /// The slots touched so far, each once.
+    touched: Vec<u16>,
+    is_touched: Vec<bool>,
+    moving: Vec<(u16, u8)>,
+    effect: Vec<(u16, u16, u8)>,
+}
+
+impl Tracer {
+    /// A tracer of the slots of the orbits `watched` marks.
+    pub fn watching(model: &Model, watched: impl Fn(usize) -> bool) -> Tracer {
+        let slots = model.slots();
+        let support = model
+            .moves
+            .iter()
+            .map(|mv| {
+                (mv.support.iter().copied())
+                    .filter(|&s| watched(model.orbit_of[s as usize] as usize))
+                    .collect()
+            })
+            .collect();
+        Tracer {
+            support,
+            occupant: (0..slots as u16).map(|s| (s, 0)).collect(),
+            went: vec![(0, 0); slots],
+            touched: Vec::new(),
+            is_touched: vec![false; slots],
+            moving: Vec::new(),
+            effect: Vec::new(),
+        }
+    }
+
+    /// What `seq` does to every watched slot its moves touch (their
+    /// supports' union), as `(from, to, twist)`: where the piece from
+    /// `from` ends and the twist it gains, as [`Model::follow`] gives;
+    /// `(s, s, 0)` for a slot touched and brought back. In increasing
+    /// order of `from`.
+    pub fn trace(&mut self, model: &Model, seq: &[usize]) -> &[(u16, u16, u8)] {
+        for &s in &self.touched {
+            self.occupant[s as usize] = (s, 0);
+            self.is_touched[s as usize] = false;
+        }
+        self.touched.clear();
+        for &m in seq {
+            let mv = &model.moves[m];
+            self.moving.clear();
+            for &s in &self.support[m] {
+                let s = s as usize;
+                let (from, twist) = self.occupant[s];
+                let oris = model.oris[model.orbit_of[s] as usize];
+                self.moving.push((from, (twist + mv.twist[s]) % oris));
+                if !self.is_touched[s] {
+                    self.is_touched[s] = true;
+                    self.touched.push(s as u16);
+                }
+            }
+            for (&s, &piece) in self.support[m].iter().zip(&self.moving) {
+                self.occupant[mv.dest[s as usize] as usize] = piece;
+            }
+        }
+        // The pieces come from the touched slots and end in them.
+        for &to in &self.touched {
+            let (from, twist) = self.occupant[to as usize];
+            self.went[from as usize] = (to, twist);
+        }
+        self.touched.sort_unstable();
+        self.effect.clear();
+        for &from in &self.touched {
+            let (to, twist) = self.went[from as usize];
+            self.effect.push((from, to, twist));
+        }
+        &self.effect
+    }
+}
+
 /// The union of two increasing lists.
 pub(crate) fn merge_sorted(a: &[u16], b: &[u16]) -> Vec<u16> {
     let mut out = Vec::with_capacity(a.len() + b.len());
@@ -403,4 +493,51 @@ pub(crate) fn class_points(layout: &Layout, class: &Class, position: &[u8], out:
         }
     }
     out.sort_unstable();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use twistor_core::random::SeededRng;
+    use twistor_geometry::{build, PuzzleOptions};
+    use twistor_search::Metric;
+
+    fn model(name: &str) -> Model {
+        let puzzle = build(name, &PuzzleOptions::default())
+            .expect("a named puzzle")
+            .into_puzzle();
+        Model::new(&MoveSet::all(&puzzle, Metric::Htm).expect("its moves")).expect("a model")
+    }
+
+    /// Two ways of reading a sequence: every piece followed through it one
+    /// at a time, and the tracer moving each move's pieces at once.
+    #[test]
+    fn tracing_a_sequence_agrees_with_following_each_piece() {
+        for name in ["megaminx", "FTO", "skewb", "4x4x4"] {
+            let model = model(name);
+            let watched = |k: usize| k % 2 == 0;
+            let mut tracer = Tracer::watching(&model, watched);
+            let mut rng = SeededRng::new(5);
+            for _ in 0..50 {
+                let len = rng.below(12);
+                let seq: Vec<usize> = (0..len).map(|_| rng.below(model.moves.len())).collect();
+                let traced = tracer.trace(&model, &seq).to_vec();
+                let mut touched: Vec<u16> = seq
+                    .iter()
+                    .flat_map(|&m| model.moves[m].support.iter().copied())
+                    .filter(|&s| watched(model.orbit_of[s as usize] as usize))
+                    .collect();
+                touched.sort_unstable();
+                touched.dedup();
+                let followed: Vec<(u16, u16, u8)> = touched
+                    .iter()
+                    .map(|&s| {
+                        let (to, twist) = model.follow(&seq, s);
+                        (s, to, twist)
+                    })
+                    .collect();
+                assert_eq!(traced, followed, "{name}: {seq:?}");
+            }
+        }
+    }
 }

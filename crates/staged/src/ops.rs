@@ -36,11 +36,12 @@
 //! The orbit's slots may fall in several components the moves never mix;
 //! each gets operations of its own.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 mod kernel_powers;
 
-use crate::model::{merge_sorted, Model};
+use crate::model::{merge_sorted, Model, Tracer};
 use crate::pure::{OpKind, PureOp};
 
 /// Most 3-cycles kept per component of the orbit (each with its inverse).
@@ -129,8 +130,6 @@ struct Finder<'a> {
     goal: &'a GoalSlots,
     /// The moves that turn the orbit.
     touching: Vec<usize>,
-    /// Per move, the slots it changes that count.
-    counted_support: Vec<Vec<u16>>,
     /// The slots that count, increasing.
     counted: Vec<u16>,
     small: bool,
@@ -140,6 +139,10 @@ struct Finder<'a> {
     component_size: Vec<usize>,
     found: Vec<PureOp>,
     seen: HashSet<Vec<(u16, u16, u8)>>,
+    /// Tracers of the slots that count, and of the orbit's and the kept
+    /// orbits'.
+    counted_tracer: RefCell<Tracer>,
+    kept_tracer: RefCell<Tracer>,
 }
 
 impl<'a> Finder<'a> {
@@ -168,12 +171,9 @@ impl<'a> Finder<'a> {
             let k = model.orbit_of[s as usize] as usize;
             k == orbit || (keep[k] && !goal.alike[k])
         };
-        let counted_support: Vec<Vec<u16>> = model
-            .moves
-            .iter()
-            .map(|mv| mv.support.iter().copied().filter(|&s| counts(s)).collect())
-            .collect();
         let counted: Vec<u16> = (0..model.slots() as u16).filter(|&s| counts(s)).collect();
+        let counted_tracer = Tracer::watching(model, |k| k == orbit || (keep[k] && !goal.alike[k]));
+        let kept_tracer = Tracer::watching(model, |k| k == orbit || keep[k]);
         // Components: slots of the orbit the moves connect.
         let component = model.components(orbit, &touching);
         let count = component.iter().max().map_or(0, |&c| c + 1);
@@ -188,13 +188,21 @@ impl<'a> Finder<'a> {
             goal,
             small: counted.len() <= SMALL,
             touching,
-            counted_support,
             counted,
             component,
             component_size,
             found: Vec::new(),
             seen: HashSet::new(),
+            counted_tracer: RefCell::new(counted_tracer),
+            kept_tracer: RefCell::new(kept_tracer),
         })
+    }
+
+    /// Whether slot `s` counts: the orbit's, or a kept orbit's of
+    /// distinct pieces.
+    fn counts(&self, s: u16) -> bool {
+        let k = self.model.orbit_of[s as usize] as usize;
+        k == self.orbit || (self.keep[k] && !self.goal.alike[k])
     }
 
     fn in_orbit(&self, s: u16) -> bool {
@@ -227,6 +235,17 @@ impl<'a> Finder<'a> {
 
     /// Keeps `seq` if it is a wanted operation.
     fn offer(&mut self, seq: &[usize], check_invariants: bool) {
+        let action = self.action(seq);
+        self.offer_traced(seq, &action, check_invariants);
+    }
+
+    /// [`Finder::offer`] given `seq`'s [`Finder::action`]: where that
+    /// changes more than three slots, or one outside the orbit, `seq` is
+    /// no operation and nothing more is read.
+    fn offer_traced(&mut self, seq: &[usize], action: &[(u16, u16, u8)], check_invariants: bool) {
+        if action.len() > 3 || action.iter().any(|a| !self.in_orbit(a.0)) {
+            return;
+        }
         let Some((key, op)) = read_op(self.model, self.orbit, self.keep, self.goal, seq) else {
             return;
         };
@@ -280,13 +299,8 @@ impl<'a> Finder<'a> {
                 self.offer_power(&word);
                 if small.len() < POWER_POOL {
                     for power in self.small_powers(&word) {
-                        let slots = self.changed(&power);
-                        let action: Vec<(u16, u16, u8)> = (slots.iter())
-                            .map(|&s| {
-                                let (to, tw) = self.model.follow(&power, s);
-                                (s, to, tw)
-                            })
-                            .collect();
+                        let action = self.action(&power);
+                        let slots: Vec<u16> = action.iter().map(|a| a.0).collect();
                         if !slots.is_empty() && actions.insert(action) {
                             small.push((power, slots));
                         }
@@ -328,7 +342,8 @@ impl<'a> Finder<'a> {
     /// order: each one's first slot, its length, and its period (the turns
     /// after which its pieces are home with no twist).
     fn cycles(&self, word: &[usize]) -> Vec<Cycle> {
-        let slots = self.changed(word);
+        let action = self.action(word);
+        let slots: Vec<u16> = action.iter().map(|a| a.0).collect();
         let mut seen = vec![false; slots.len()];
         let mut out = Vec::new();
         for i in 0..slots.len() {
@@ -339,7 +354,7 @@ impl<'a> Finder<'a> {
             loop {
                 let j = slots.binary_search(&at).expect("a changed slot");
                 seen[j] = true;
-                let (to, tw) = self.model.follow(word, at);
+                let (_, to, tw) = action[j];
                 length += 1;
                 twist += u64::from(tw);
                 at = to;
@@ -409,14 +424,30 @@ impl<'a> Finder<'a> {
 
     /// The counted slots `seq` changes (every one, in increasing order).
     fn changed(&self, seq: &[usize]) -> Vec<u16> {
-        let mut candidates: Vec<u16> = Vec::new();
-        for &m in seq {
-            candidates = merge_sorted(&candidates, &self.counted_support[m]);
-        }
-        candidates
-            .into_iter()
-            .filter(|&s| self.model.follow(seq, s) != (s, 0))
+        self.action(seq).into_iter().map(|a| a.0).collect()
+    }
+
+    /// What `seq` does to the counted slots it changes, as `(from, to,
+    /// twist)` in increasing order of `from`.
+    fn action(&self, seq: &[usize]) -> Vec<(u16, u16, u8)> {
+        let mut tracer = self.counted_tracer.borrow_mut();
+        (tracer.trace(self.model, seq).iter().copied())
+            .filter(|&(from, to, twist)| from != to || twist != 0)
             .collect()
+    }
+
+    /// Where `seq` takes the piece from each slot of the orbit, and the
+    /// twist it gains (as [`Model::follow`] gives), in slot order.
+    fn orbit_map(&self, seq: &[usize]) -> Vec<(u16, u8)> {
+        let (base, n) = (self.model.base[self.orbit], self.model.size[self.orbit]);
+        let mut map: Vec<(u16, u8)> = (0..n).map(|x| ((base + x) as u16, 0)).collect();
+        let mut tracer = self.counted_tracer.borrow_mut();
+        for &(from, to, twist) in tracer.trace(self.model, seq) {
+            if self.in_orbit(from) {
+                map[from as usize - base] = (to, twist);
+            }
+        }
+        map
     }
 
     /// Search 1: commutators of short sequences and single moves.
@@ -440,7 +471,8 @@ impl<'a> Finder<'a> {
             .collect();
         let mut touched_by: HashMap<u16, Vec<usize>> = HashMap::new();
         for (gi, ps) in powers.iter().enumerate() {
-            for &s in &self.counted_support[ps[0]] {
+            let support = &model.moves[ps[0]].support;
+            for &s in support.iter().filter(|&&s| self.counts(s)) {
                 touched_by.entry(s).or_default().push(gi);
             }
         }
@@ -517,29 +549,22 @@ impl<'a> Finder<'a> {
             bits: Vec<u64>,
         }
         let words = self.counted.len().div_ceil(64);
-        let element = |me: &Finder, word: Vec<usize>| -> Option<Element> {
-            let slots = me.changed(&word);
+        let counted = self.counted.clone();
+        let element = |action: &[(u16, u16, u8)], word: Vec<usize>| -> Option<Element> {
+            let slots: Vec<u16> = action.iter().map(|a| a.0).collect();
             if slots.is_empty() {
                 return None;
             }
             let mut bits = vec![0u64; words];
             for &s in &slots {
-                let b = me.counted.binary_search(&s).expect("a counted slot");
+                let b = counted.binary_search(&s).expect("a counted slot");
                 bits[b / 64] |= 1 << (b % 64);
             }
             Some(Element { word, slots, bits })
         };
         let mut pool: Vec<Element> = Vec::new();
         let mut actions: HashSet<Vec<(u16, u16, u8)>> = HashSet::new();
-        let action = |me: &Finder, e: &Element| -> Vec<(u16, u16, u8)> {
-            e.slots
-                .iter()
-                .map(|&s| {
-                    let (to, tw) = me.model.follow(&e.word, s);
-                    (s, to, tw)
-                })
-                .collect()
-        };
+
         let touching = self.touching.clone();
         let mut starts: Vec<Vec<usize>> = touching.iter().map(|&m| vec![m]).collect();
         let mut prefix = Vec::new();
@@ -554,8 +579,9 @@ impl<'a> Finder<'a> {
             },
         );
         for word in starts {
-            if let Some(e) = element(self, word) {
-                if actions.insert(action(self, &e)) {
+            let action = self.action(&word);
+            if let Some(e) = element(&action, word) {
+                if actions.insert(action) {
                     pool.push(e);
                 }
             }
@@ -585,10 +611,11 @@ impl<'a> Finder<'a> {
                     if work > REFINE_WORK {
                         return;
                     }
-                    self.offer(&word, false);
+                    let action = self.action(&word);
+                    self.offer_traced(&word, &action, false);
                     let smaller = a.slots.len().min(b.slots.len());
-                    if let Some(e) = element(self, word) {
-                        if e.slots.len() < smaller && actions.insert(action(self, &e)) {
+                    if let Some(e) = element(&action, word) {
+                        if e.slots.len() < smaller && actions.insert(action) {
                             fresh.push(e);
                         }
                     }
@@ -690,9 +717,7 @@ impl<'a> Finder<'a> {
             let mut s = word(i);
             s.push(m);
             s.extend(inverse(&word(j)));
-            let action: Vec<(u16, u8)> = (0..n)
-                .map(|x| model.follow(&s, (base + x) as u16))
-                .collect();
+            let action = self.orbit_map(&s);
             let support = action
                 .iter()
                 .enumerate()
@@ -776,10 +801,7 @@ pub(crate) fn read_op(
     goal: &GoalSlots,
     seq: &[usize],
 ) -> Option<(Vec<(u16, u16, u8)>, PureOp)> {
-    let mut slots: Vec<u16> = Vec::new();
-    for &m in seq {
-        slots = merge_sorted(&slots, &model.moves[m].support);
-    }
+    let slots = touched(model, seq);
     let mut changed: Vec<(u16, u16, u8)> = Vec::new();
     let mut exchanges = false;
     for &s in &slots {
@@ -847,14 +869,25 @@ pub(crate) fn read_op(
     }
 }
 
+/// The slots `seq`'s moves touch, in increasing order. A move and its
+/// inverse touch the same slots, so each pair's are merged in once (a
+/// commutator's moves are a handful of pairs however long it is).
+fn touched(model: &Model, seq: &[usize]) -> Vec<u16> {
+    let mut pairs: Vec<usize> = seq.iter().map(|&m| m.min(model.moves[m].inverse)).collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    let mut slots: Vec<u16> = Vec::new();
+    for m in pairs {
+        slots = merge_sorted(&slots, &model.moves[m].support);
+    }
+    slots
+}
+
 /// Whether `seq` leaves every invariant that counts as it was: even on
 /// each orbit whose parity counts, no twist added to one whose twist sum
 /// does.
 pub(crate) fn neutral(model: &Model, seq: &[usize], invariants: &[(bool, u8)]) -> bool {
-    let mut slots: Vec<u16> = Vec::new();
-    for &m in seq {
-        slots = merge_sorted(&slots, &model.moves[m].support);
-    }
+    let slots = touched(model, seq);
     let mut seen = vec![false; slots.len()];
     let mut odd = vec![false; invariants.len()];
     let mut twist = vec![0u32; invariants.len()];

@@ -40,11 +40,6 @@ impl Finder<'_> {
         let model = self.model;
         let (base, n) = (model.base[self.orbit], model.size[self.orbit]);
         let blocks = n.div_ceil(64);
-        // Every slot that must come home: the kept orbits' (alike or not).
-        let kept_or_orbit = |s: u16| {
-            let k = model.orbit_of[s as usize] as usize;
-            k == self.orbit || self.keep[k]
-        };
         let touching = self.touching.clone();
         let mut work = 0u64;
         let mut actions: HashSet<Vec<(u16, u8)>> = HashSet::new();
@@ -53,11 +48,11 @@ impl Finder<'_> {
         let mut prefix = Vec::new();
         for len in 1..=BASE_WORD {
             canonical_sequences(model, &touching, len, &mut prefix, &mut |w: &[usize]| {
-                let mut slots: Vec<u16> = Vec::new();
-                for &m in w {
-                    slots = crate::model::merge_sorted(&slots, &model.moves[m].support);
-                }
-                slots.retain(|&s| kept_or_orbit(s));
+                // Every slot that must come home: the kept orbits' (alike
+                // or not).
+                let effect: Vec<(u16, u16, u8)> =
+                    self.kept_tracer.borrow_mut().trace(model, w).to_vec();
+                let slots: Vec<u16> = effect.iter().map(|e| e.0).collect();
                 work += (slots.len() * w.len()) as u64;
                 if work > WORK / 4 {
                     return false;
@@ -77,7 +72,7 @@ impl Finder<'_> {
                             return true;
                         };
                         seen[i] = true;
-                        let (to, tw) = model.follow(w, at);
+                        let (_, to, tw) = effect[i];
                         length += 1;
                         twist += u64::from(tw);
                         at = to;
@@ -98,9 +93,7 @@ impl Finder<'_> {
                     return true;
                 }
                 let word = power(w, k);
-                let action: Vec<(u16, u8)> = (0..n)
-                    .map(|x| model.follow(&word, (base + x) as u16))
-                    .collect();
+                let action = self.orbit_map(&word);
                 work += (n * word.len()) as u64;
                 let mut bits = vec![0u64; blocks];
                 for (x, &a) in action.iter().enumerate() {
@@ -132,8 +125,8 @@ impl Finder<'_> {
             w.iter().rev().map(|&m| model.moves[m].inverse).collect()
         };
         for x in &conjugators {
-            let map: Vec<usize> = (0..n)
-                .map(|s| model.follow(x, (base + s) as u16).0 as usize - base)
+            let map: Vec<usize> = (self.orbit_map(x).into_iter())
+                .map(|(to, _)| to as usize - base)
                 .collect();
             work += (n * x.len()) as u64;
             for (a, (aw, ab)) in pool.iter().enumerate() {
