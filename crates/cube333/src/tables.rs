@@ -144,6 +144,10 @@ pub struct CoordTables {
     pub corner_slice_depth: Vec<u8>,
 }
 
+/// `t[x * 18 + m]`: the coordinate after move `m`, for `n` coordinates.
+/// Only each face's quarter turn is applied to a cube; its half and
+/// three-quarter turns are read back from that column, as a coordinate's
+/// image under a move depends on the coordinate alone.
 fn move_table(
     n: usize,
     set: impl Fn(&mut CubieCube, u16),
@@ -153,25 +157,52 @@ fn move_table(
     for x in 0..n {
         let mut c = CubieCube::SOLVED;
         set(&mut c, x as u16);
-        for m in FaceTurn::all() {
-            t[x * N_MOVES + m.index()] = get(&c.apply_move(m));
+        for face in 0..6 {
+            t[x * N_MOVES + 3 * face] = get(&c.apply_move(FaceTurn::from_index(3 * face)));
+        }
+    }
+    for x in 0..n {
+        for face in 0..6 {
+            let quarter = |y: usize| t[y * N_MOVES + 3 * face] as usize;
+            let twice = quarter(quarter(x));
+            let thrice = quarter(twice);
+            t[x * N_MOVES + 3 * face + 1] = twice as u16;
+            t[x * N_MOVES + 3 * face + 2] = thrice as u16;
         }
     }
     t
 }
 
+/// `t[x * 16 + s]`: the coordinate of `S_s · x · S_s⁻¹`, for the 16
+/// symmetries keeping the UD axis. Symmetry `8b + 2c + d` is
+/// `F2^b · U4^c · LR2^d`, so only the three generators conjugate cubes;
+/// the rest are read back from their columns.
 fn conj_table(
     n: usize,
     set: impl Fn(&mut CubieCube, u16),
     get: impl Fn(&CubieCube) -> u16,
 ) -> Vec<u16> {
+    const LR2: usize = 1;
+    const U4: usize = 2;
+    const F2: usize = 8;
     let sy = Symmetries::get();
-    let mut t = vec![0u16; n * N_SYM_D4H];
-    for x in 0..n {
+    let mut by = vec![[0u16; 3]; n];
+    for (x, images) in by.iter_mut().enumerate() {
         let mut c = CubieCube::SOLVED;
         set(&mut c, x as u16);
+        *images = [LR2, U4, F2].map(|s| get(&sy.conjugate(&c, s)));
+    }
+    let mut t = vec![0u16; n * N_SYM_D4H];
+    for x in 0..n {
         for s in 0..N_SYM_D4H {
-            t[x * N_SYM_D4H + s] = get(&sy.conjugate(&c, s));
+            let (b, c, d) = (s >> 3, (s >> 1) & 3, s & 1);
+            let mut y = x;
+            for (generator, times) in [d, c, b].into_iter().enumerate() {
+                for _ in 0..times {
+                    y = by[y][generator] as usize;
+                }
+            }
+            t[x * N_SYM_D4H + s] = y as u16;
         }
     }
     t
@@ -394,6 +425,44 @@ mod tests {
                 slice(&d) as usize * N_FLIP + flip(&d) as usize
             );
         }
+    }
+
+    /// The tables read back from generators against every move and
+    /// symmetry applied to a cube, for every coordinate.
+    #[test]
+    fn tables_from_generators_match_cubes_for_every_coordinate() {
+        fn check(
+            n: usize,
+            set: impl Fn(&mut CubieCube, u16),
+            get: impl Fn(&CubieCube) -> u16,
+            every_move: bool,
+        ) {
+            let sy = Symmetries::get();
+            let moves = if every_move {
+                move_table(n, &set, &get)
+            } else {
+                Vec::new()
+            };
+            let conj = conj_table(n, &set, &get);
+            for x in 0..n {
+                let mut c = CubieCube::SOLVED;
+                set(&mut c, x as u16);
+                for m in FaceTurn::all().filter(|_| every_move) {
+                    assert_eq!(moves[x * N_MOVES + m.index()], get(&c.apply_move(m)));
+                }
+                for s in 0..N_SYM_D4H {
+                    assert_eq!(conj[x * N_SYM_D4H + s], get(&sy.conjugate(&c, s)));
+                }
+            }
+        }
+        check(N_TWIST, set_twist, twist, true);
+        check(N_FLIP, set_flip, flip, true);
+        check(N_SLICE_SORTED, set_slice_sorted, slice_sorted, true);
+        check(N_CORNERS, set_corners, corners, true);
+        let set_comb = |c: &mut CubieCube, x: u16| set_corner_comb(c, x as u8);
+        check(N_CORNER_COMB, set_comb, |c| corner_comb(c) as u16, true);
+        // Only phase 2's moves keep the U and D edges apart.
+        check(N_UD_EDGES, set_ud_edges, ud_edges, false);
     }
 
     #[test]
