@@ -12,8 +12,11 @@
 //!    goal id: one corner, or the four centres of one colour of one kind)
 //!    are placed one at a time. Each step is an IDA* search over the
 //!    coordinates of the classes already placed and the one added, bounded
-//!    by pattern databases of each class (and of pairs of pieces of one
-//!    orbit), and takes the class the databases say is nearest. A step
+//!    by pattern databases of each class and of pairs of pieces (and of
+//!    the piece with the two placed last, built only for a step that a
+//!    few thousand nodes do not finish), and takes the class the databases
+//!    say is nearest. A child is cut from the first database that bounds
+//!    it out, read straight from its parent's coordinates. A step
 //!    that would cost more than a node budget ends this phase. Orbits tied
 //!    together, so that no 3-cycle moves one while the others stay (a
 //!    professor skewb's corners and centres), go first, placed together
