@@ -282,21 +282,30 @@ impl CoordTables {
             .collect();
         let slice_conj =
             |sl: usize, s: usize| slice_sorted_conj[sl * 24 * N_SYM_D4H + s] as usize / 24;
-        let flipslice = SymReduction::build(N_SLICE * N_FLIP, |x, s| {
-            let (sl, fl) = (x / N_FLIP, x % N_FLIP);
-            let sl2 = slice_conj(sl, s);
-            let mut f2 = flip_conj[fl * N_SYM_D4H + s];
-            if flips_slice_edges(s) {
-                f2 ^= slice_flip_mask[sl2];
-            }
-            sl2 * N_FLIP + f2 as usize
-        });
+        let flipslice = || {
+            SymReduction::build(N_SLICE * N_FLIP, |x, s| {
+                let (sl, fl) = (x / N_FLIP, x % N_FLIP);
+                let sl2 = slice_conj(sl, s);
+                let mut f2 = flip_conj[fl * N_SYM_D4H + s];
+                if flips_slice_edges(s) {
+                    f2 ^= slice_flip_mask[sl2];
+                }
+                sl2 * N_FLIP + f2 as usize
+            })
+        };
         let corner =
-            SymReduction::build(N_CORNERS, |x, s| corners_conj[x * N_SYM_D4H + s] as usize);
-        let slice_sorted_red = SymReduction::build(N_SLICE_SORTED, |x, s| {
-            slice_sorted_conj[x * N_SYM_D4H + s] as usize
-        });
-        let corner_slice_depth = corner_slice_bfs(&corners_move, &slice_sorted_move);
+            || SymReduction::build(N_CORNERS, |x, s| corners_conj[x * N_SYM_D4H + s] as usize);
+        let slice_sorted_red = || {
+            SymReduction::build(N_SLICE_SORTED, |x, s| {
+                slice_sorted_conj[x * N_SYM_D4H + s] as usize
+            })
+        };
+        // The phase-2 depth table needs only the move tables: it is filled
+        // beside the symmetry reductions, off a cold start's critical path.
+        let (corner_slice_depth, (flipslice, (corner, slice_sorted_red))) = rayon::join(
+            || corner_slice_bfs(&corners_move, &slice_sorted_move),
+            || rayon::join(flipslice, || rayon::join(corner, slice_sorted_red)),
+        );
         let slice_conj: Vec<u16> = (0..N_SLICE * N_SYM_D4H)
             .map(|i| slice_conj(i / N_SYM_D4H, i % N_SYM_D4H) as u16)
             .collect();
