@@ -141,8 +141,8 @@ impl CoordTable {
 #[derive(Debug)]
 pub(crate) struct Pdb {
     /// Each class's stride in the index.
-    pub strides: Vec<u64>,
-    pub dist: Vec<u8>,
+    strides: Vec<u64>,
+    dist: Vec<u8>,
 }
 
 impl Pdb {
@@ -174,16 +174,14 @@ impl Pdb {
         let moves = model.moves.len();
         debug_assert!((0..moves).all(|m| model.moves[model.moves[m].inverse].inverse == m));
         let neighbour = |coords: &[u32], m: usize| -> usize {
-            coords
-                .iter()
-                .zip(tables)
-                .zip(&strides)
-                .map(|((&c, t), &s)| t.next(c, m) as u64 * s)
-                .sum::<u64>() as usize
+            index_of(
+                &strides,
+                coords.iter().zip(tables).map(|(&c, t)| t.next(c, m)),
+            )
         };
         let mut dist = vec![UNREACHED; size];
-        let start: u64 = goal.iter().zip(&strides).map(|(&c, &s)| c as u64 * s).sum();
-        dist[start as usize] = 0;
+        let start = index_of(&strides, goal.iter().copied());
+        dist[start] = 0;
         let mut frontier = vec![start as u32];
         let mut unreached = size - 1;
         let mut coords = vec![0u32; tables.len()];
@@ -232,8 +230,20 @@ impl Pdb {
         Pdb { strides, dist }
     }
 
+    /// The distance at the classes' coordinates, in the database's order.
+    #[inline]
+    pub fn at(&self, coords: impl Iterator<Item = u32>) -> u8 {
+        self.dist[index_of(&self.strides, coords)]
+    }
+
     /// Bytes held.
     pub fn bytes(&self) -> u64 {
         self.dist.len() as u64
     }
+}
+
+/// The index of coordinates under `strides`.
+#[inline]
+fn index_of(strides: &[u64], coords: impl Iterator<Item = u32>) -> usize {
+    coords.zip(strides).map(|(c, &s)| c as u64 * s).sum::<u64>() as usize
 }

@@ -60,12 +60,7 @@ impl StageSearch<'_> {
     pub fn bound(&self, coords: &[u32], limit: u8) -> u8 {
         let mut h = 0u8;
         for (pdb, at) in &self.pdbs {
-            let index: u64 = at
-                .iter()
-                .zip(&pdb.strides)
-                .map(|(&i, &s)| coords[i] as u64 * s)
-                .sum();
-            h = h.max(pdb.dist[index as usize]);
+            h = h.max(pdb.at(at.iter().map(|&i| coords[i])));
             if h > limit {
                 return h;
             }
@@ -130,12 +125,7 @@ impl Walk<'_, '_> {
         let mut h = 0u8;
         for j in 0..self.order.len() {
             let (pdb, at) = &search.pdbs[self.order[j]];
-            let index: u64 = at
-                .iter()
-                .zip(&pdb.strides)
-                .map(|(&i, &s)| search.tables[i].next(coords[i], m) as u64 * s)
-                .sum();
-            h = h.max(pdb.dist[index as usize]);
+            h = h.max(pdb.at(at.iter().map(|&i| search.tables[i].next(coords[i], m))));
             if h > limit {
                 if j > 0 {
                     self.order.swap(j, j - 1);

@@ -164,15 +164,9 @@ impl<'a> Finder<'a> {
         if touching.is_empty() || n < 2 {
             return None;
         }
-        // Slots that count in the searches' filters: the orbit's, and the
-        // kept orbits' of distinct pieces (a kept orbit of pieces alike is
-        // only checked when an operation is read).
-        let counts = |s: u16| {
-            let k = model.orbit_of[s as usize] as usize;
-            k == orbit || (keep[k] && !goal.alike[k])
-        };
+        let counts = |s: u16| counted_orbit(orbit, keep, goal, model.orbit_of[s as usize] as usize);
         let counted: Vec<u16> = (0..model.slots() as u16).filter(|&s| counts(s)).collect();
-        let counted_tracer = Tracer::watching(model, |k| k == orbit || (keep[k] && !goal.alike[k]));
+        let counted_tracer = Tracer::watching(model, |k| counted_orbit(orbit, keep, goal, k));
         let kept_tracer = Tracer::watching(model, |k| k == orbit || keep[k]);
         // Components: slots of the orbit the moves connect.
         let component = model.components(orbit, &touching);
@@ -198,11 +192,10 @@ impl<'a> Finder<'a> {
         })
     }
 
-    /// Whether slot `s` counts: the orbit's, or a kept orbit's of
-    /// distinct pieces.
+    /// Whether slot `s` counts ([`counted_orbit`]).
     fn counts(&self, s: u16) -> bool {
         let k = self.model.orbit_of[s as usize] as usize;
-        k == self.orbit || (self.keep[k] && !self.goal.alike[k])
+        counted_orbit(self.orbit, self.keep, self.goal, k)
     }
 
     fn in_orbit(&self, s: u16) -> bool {
@@ -564,7 +557,6 @@ impl<'a> Finder<'a> {
         };
         let mut pool: Vec<Element> = Vec::new();
         let mut actions: HashSet<Vec<(u16, u16, u8)>> = HashSet::new();
-
         let touching = self.touching.clone();
         let mut starts: Vec<Vec<usize>> = touching.iter().map(|&m| vec![m]).collect();
         let mut prefix = Vec::new();
@@ -867,6 +859,14 @@ pub(crate) fn read_op(
         }
         _ => None,
     }
+}
+
+/// Whether orbit `k`'s slots count in the searches' filters for finding
+/// operations of `orbit`: the orbit's own, and the kept orbits' of
+/// distinct pieces (a kept orbit of pieces alike is only checked when an
+/// operation is read).
+fn counted_orbit(orbit: usize, keep: &[bool], goal: &GoalSlots, k: usize) -> bool {
+    k == orbit || (keep[k] && !goal.alike[k])
 }
 
 /// The slots `seq`'s moves touch, in increasing order. A move and its

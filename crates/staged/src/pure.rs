@@ -74,6 +74,18 @@ struct Setups {
     last: Vec<u16>,
 }
 
+/// The moves a setup search may make (only those keeping pieces alike
+/// together, for operations that exchange such pieces), prepared for it:
+/// the usable moves (indices into the library's `moves`), each one's slot
+/// images scaled to the three places of a triple index, and the usable
+/// move undoing each (`None` unless every one has one).
+struct TripleMoves {
+    keeping_alike: bool,
+    usable: Vec<usize>,
+    scaled: Vec<u32>,
+    undo: Option<Vec<usize>>,
+}
+
 /// An operation aimed at slots: the whole sequence and what it does to
 /// their pieces (the one leaving, or staying in, `slots[i]` gains
 /// `twist[i]`).
@@ -185,6 +197,12 @@ impl OrbitLibrary {
         // (s, u, t). A 2-twist's repeated slot is kept as it is.
         let mut setups: Vec<Setups> = Vec::new();
         let mut setup_of = Vec::with_capacity(self.ops.len());
+        // The moves' tables, once for each kind of operation present.
+        let [all_moves, alike_moves] = [false, true].map(|keeping_alike| {
+            (self.ops.iter())
+                .any(|op| op.exchanges == keeping_alike)
+                .then(|| self.triple_moves(keeping_alike))
+        });
         for op in &self.ops {
             let keeping_alike = op.exchanges;
             let place = |start: &[u16; 3]| -> Option<[u8; 3]> {
@@ -207,7 +225,13 @@ impl OrbitLibrary {
                     .flatten()
             });
             let entry = found.unwrap_or_else(|| {
-                setups.push(self.setup_search(op.slots, keeping_alike));
+                let moves = if keeping_alike {
+                    &alike_moves
+                } else {
+                    &all_moves
+                };
+                let moves = moves.as_ref().expect("made for every kind present");
+                setups.push(self.setup_search(moves, op.slots));
                 (setups.len() - 1, [0, 1, 2])
             });
             setup_of.push(entry);
@@ -261,21 +285,13 @@ impl OrbitLibrary {
         self.setups[self.setup_of[c].0].dist[self.setup_triple(c, t, s, u)]
     }
 
-    /// Breadth-first over ordered triples from `start`.
-    ///
-    /// Levels are grown from the frontier while it is small and, once it
-    /// is large, by asking each triple not yet reached whether some move
-    /// leads back into the frontier (the later levels hold most triples,
-    /// and most find a parent in a few tries). The second way needs each
-    /// move's inverse among the moves, which face turns always provide.
-    fn setup_search(&self, start: [u16; 3], keeping_alike: bool) -> Setups {
+    /// The moves setups may use (only those keeping pieces alike together
+    /// when `keeping_alike`), as [`OrbitLibrary::setup_search`] reads them.
+    fn triple_moves(&self, keeping_alike: bool) -> TripleMoves {
         let n = self.n;
-        let size = n * n * n;
         let usable: Vec<usize> = (0..self.local.len())
             .filter(|&mi| !keeping_alike || self.keeps_alike[mi])
             .collect();
-        // Per usable move, its slot images scaled to the triple's three
-        // places, side by side.
         let mut scaled = vec![0u32; usable.len() * 3 * n];
         for (k, &mi) in usable.iter().enumerate() {
             let dest = &self.local[mi].0;
@@ -287,12 +303,7 @@ impl OrbitLibrary {
                 row[2 * n + x] = to;
             }
         }
-        let image = |k: usize, a: usize, b: usize, u: usize| -> usize {
-            let row = &scaled[k * 3 * n..(k + 1) * 3 * n];
-            (row[a] + row[n + b] + row[2 * n + u]) as usize
-        };
-        // Per usable move, the usable move undoing it, if there is one.
-        let undo: Vec<Option<usize>> = usable
+        let undo = usable
             .iter()
             .map(|&mi| {
                 let dest = &self.local[mi].0;
@@ -302,18 +313,44 @@ impl OrbitLibrary {
                 })
             })
             .collect();
-        let undoable = undo.iter().all(Option::is_some);
+        TripleMoves {
+            keeping_alike,
+            usable,
+            scaled,
+            undo,
+        }
+    }
+
+    /// Breadth-first over ordered triples from `start`, by `moves`.
+    ///
+    /// Levels are grown from the frontier while it is small and, once it
+    /// is large, by asking each triple not yet reached whether some move
+    /// leads back into the frontier (the later levels hold most triples,
+    /// and most find a parent in a few tries). The second way needs each
+    /// move's inverse among the moves, which face turns always provide.
+    fn setup_search(&self, moves: &TripleMoves, start: [u16; 3]) -> Setups {
+        let n = self.n;
+        let size = n * n * n;
+        let TripleMoves {
+            keeping_alike,
+            usable,
+            scaled,
+            undo,
+        } = moves;
+        let image = |k: usize, a: usize, b: usize, u: usize| -> usize {
+            let row = &scaled[k * 3 * n..(k + 1) * 3 * n];
+            (row[a] + row[n + b] + row[2 * n + u]) as usize
+        };
         let mut dist = vec![u8::MAX; size];
         let mut last = vec![0u16; size];
-        let [x, y, z] = start;
-        let from = self.triple(x, y, z);
+        let from = self.triple(start[0], start[1], start[2]);
         dist[from] = 0;
         let mut frontier = vec![from as u32];
         let mut unreached = size - 1;
         let mut d = 0u8;
         while !frontier.is_empty() && d < u8::MAX - 1 {
             let mut next = Vec::new();
-            if undoable && frontier.len() * 8 > unreached {
+            if let Some(undo) = undo.as_ref().filter(|_| frontier.len() * 8 > unreached) {
                 for a in 0..n {
                     for b in 0..n {
                         for u in 0..n {
@@ -321,14 +358,11 @@ impl OrbitLibrary {
                             if dist[t] != u8::MAX {
                                 continue;
                             }
-                            for k in 0..usable.len() {
-                                if dist[image(k, a, b, u)] == d {
-                                    dist[t] = d + 1;
-                                    let back = undo[k].expect("every move is undoable");
-                                    last[t] = usable[back] as u16;
-                                    next.push(t as u32);
-                                    break;
-                                }
+                            let parent = (0..usable.len()).find(|&k| dist[image(k, a, b, u)] == d);
+                            if let Some(k) = parent {
+                                dist[t] = d + 1;
+                                last[t] = usable[undo[k]] as u16;
+                                next.push(t as u32);
                             }
                         }
                     }
@@ -352,8 +386,8 @@ impl OrbitLibrary {
             d += 1;
         }
         Setups {
-            start: [x, y, z],
-            keeping_alike,
+            start,
+            keeping_alike: *keeping_alike,
             dist,
             last,
         }

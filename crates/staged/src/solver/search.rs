@@ -366,7 +366,7 @@ impl StagedSolver {
                     continue;
                 }
                 let coord = self.coord(&run.state, c);
-                let h = self.pdbs[&vec![c]].dist[coord as usize];
+                let h = self.pdbs[&vec![c]].at(std::iter::once(coord));
                 if h == UNREACHED {
                     return Err(StagedError::Unreachable {
                         reason: format!(
@@ -397,8 +397,8 @@ impl StagedSolver {
                     .collect();
                 keys.push(vec![c]);
                 // Pieces are bounded together with the ones placed last:
-                // pairs (and one triple) of single pieces, whatever orbit.
-                // The database over the piece and the partners placed last.
+                // pairs, and one larger database over the piece and the
+                // partners placed last, of single pieces, whatever orbit.
                 let mut larger: Option<Vec<usize>> = None;
                 if self.classes[c].len() == 1 {
                     let partners: Vec<usize> = tracked
