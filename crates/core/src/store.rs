@@ -67,7 +67,7 @@ pub mod layout_version {
     /// `cube333`'s two-phase and optimal tables.
     pub const CUBE333: u64 = 2;
     /// `cube444`'s pairing table (the key's id itself).
-    pub const CUBE444: u64 = 1;
+    pub const CUBE444: u64 = 3;
 }
 
 /// What a stored table is: a name people can read (also a file-name stem)

@@ -8,6 +8,7 @@ pub(crate) fn binomial(n: usize, k: usize) -> usize {
 }
 
 /// Binomials C(n, k) for n < 25, k < 9, as a lookup table.
+#[derive(Clone)]
 pub(crate) struct Binomials([[u32; 9]; 25]);
 
 impl Binomials {

@@ -21,8 +21,10 @@
 //! 3. **Centres solved and edges paired** (`U D F B`, `R2 L2 Uw2 Rw2
 //!    Fw2`), with a parity bit that leaves the reduced cube solvable as a
 //!    3x3x3 (no "PLL parity"). The pairing is a permutation of 12; those
-//!    within 7 moves are in a hash table, those at 8 and 9 in two bit arrays
-//!    over the 12!/2 even permutations (60 MB, kept in the table store).
+//!    within 7 moves are in a hash table, those within 8 and within 9 in
+//!    two bit arrays over the 12!/2 even permutations (30 MB each, kept in
+//!    the table store; the second, most of a cold start, may be built
+//!    after the first scrambles: [`Cube444Solver::load_quick`]).
 //! 4. **The 3x3x3** by `twistor-cube333`'s two-phase solver.
 //!
 //! The distance distributions of phases 2 and 3 equal TNoodle's exactly

@@ -1,6 +1,10 @@
 //! The three reduction phases and the 3x3x3 finish, and the scramble
 //! written from the solution.
 
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use rayon::prelude::*;
+use twistor_core::store::NoStore;
 use twistor_cube333::{solve_two_phase, FaceletCube, TwoPhaseOptions, TwoPhaseTables};
 
 use crate::cube::{model, odd, Cube444, Move444};
@@ -15,6 +19,10 @@ const PHASE1_GATHER: usize = 3000;
 const PHASE1_KEEP: usize = 300;
 /// Phase-2 solutions that leave the wings separated, carried into phase 3.
 const PHASE2_KEEP: usize = 60;
+/// Phase-3 nodes (three or more moves from the end) searched without the
+/// pairings 9 moves away before building them: about six seconds here,
+/// a hundred times what most positions need.
+const QUICK_PHASE3_NODES: i64 = 3_000_000;
 /// Phase-2 probes of the 3x3x3 finish spent looking for 19 or 20 moves.
 const SHORT_PROBES: u64 = 2000;
 
@@ -34,6 +42,13 @@ pub struct Reduction {
 pub(crate) enum Token {
     Move(usize),
     Rotation(usize),
+}
+
+/// What a phase-3 search reads besides the position: its start, and the
+/// nodes it may still visit.
+struct Walk3<'a> {
+    start: &'a Phase3Start,
+    budget: &'a AtomicI64,
 }
 
 struct Phase1Solution {
@@ -157,22 +172,43 @@ impl Tables {
             });
         }
 
-        // Phase 3: pair the edges and finish the centres.
+        // Phase 3: pair the edges and finish the centres. The starts are
+        // searched on all threads, the answer the first in their order
+        // that reaches the total (so the same as searching them in turn).
         found2.sort_by_key(|s| s.len12 + s.h);
         let first = found2[0].len12 + found2[0].h;
-        let mut best = None;
-        'total3: for total in first..first + 20 {
-            for (i, s) in found2.iter().enumerate() {
-                if s.len12 + s.h > total {
-                    continue;
+        // Without the pairings 9 moves away the search may take minutes on
+        // a rare position: past a budget it builds them (two seconds) and
+        // starts again, which changes nothing but the time.
+        let search = |budget: &AtomicI64| {
+            (first..first + 20).find_map(|total| {
+                let found = found2
+                    .par_iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.len12 + s.h <= total)
+                    .find_map_first(|(i, s)| {
+                        let mut path = Vec::new();
+                        let depth = total - s.len12;
+                        let walk = Walk3 { start: s, budget };
+                        self.phase3(&walk, s.centre, s.pairing, depth, None, &mut path)
+                            .then_some((i, path))
+                    });
+                if budget.load(Ordering::Relaxed) <= 0 {
+                    Some(None)
+                } else {
+                    found.map(Some)
                 }
-                let mut path = Vec::new();
-                if self.phase3(s, s.centre, s.pairing, total - s.len12, None, &mut path) {
-                    best = Some((i, path));
-                    break 'total3;
-                }
+            })
+        };
+        let quick = !self.pairing_complete();
+        let budget = AtomicI64::new(if quick { QUICK_PHASE3_NODES } else { i64::MAX });
+        let best = match search(&budget) {
+            Some(None) => {
+                self.complete_pairing(&NoStore, &mut |_| {});
+                search(&AtomicI64::new(i64::MAX)).flatten()
             }
-        }
+            found => found.flatten(),
+        };
         let (i, moves3) = best.ok_or(Cube444Error::Internal {
             reason: InternalReason::PhaseFoundNothing { phase: 3 },
         })?;
@@ -327,7 +363,7 @@ impl Tables {
         let hc = self.centre3[table]
             .as_ref()
             .expect("a table for these axes")[centre];
-        let h = (hc as usize).max(self.pairing.get(&pairing) as usize);
+        let h = (hc as usize).max(self.pairing_estimate(&pairing) as usize);
         out.push(Phase3Start {
             len12: start.len1 + path.len(),
             index1: start.index1,
@@ -343,14 +379,17 @@ impl Tables {
 
     fn phase3(
         &self,
-        start: &Phase3Start,
+        walk: &Walk3,
         centre: usize,
         pairing: [u8; 12],
         depth: usize,
         last: Option<usize>,
         path: &mut Vec<u8>,
     ) -> bool {
-        let table = self.centre3[start.table]
+        if depth >= 3 && walk.budget.fetch_sub(1, Ordering::Relaxed) <= 0 {
+            return false;
+        }
+        let table = self.centre3[walk.start.table]
             .as_ref()
             .expect("a table for these axes");
         if depth == 0 {
@@ -372,11 +411,11 @@ impl Tables {
                 continue;
             }
             let p2 = self.pairing_after(&pairing, k);
-            if self.pairing.get(&p2) as usize >= depth {
+            if self.pairing_needs(&p2, depth) {
                 continue;
             }
             path.push(m as u8);
-            if self.phase3(start, c2, p2, depth - 1, Some(m), path) {
+            if self.phase3(walk, c2, p2, depth - 1, Some(m), path) {
                 return true;
             }
             path.pop();

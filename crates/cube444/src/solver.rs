@@ -9,8 +9,8 @@ use crate::search::Writer;
 use crate::tables::Tables;
 use crate::Cube444Error;
 
-/// The reduction solver's tables (about 60 MB, built in a second or two)
-/// with what writes its answers.
+/// The reduction solver's tables (about 70 MB: a second or two to build
+/// without the largest, five with it) with what writes its answers.
 pub struct Cube444Solver {
     tables: Tables,
     writer: Writer,
@@ -36,20 +36,43 @@ impl Default for Cube444Solver {
 }
 
 impl Cube444Solver {
-    /// Builds the tables (the largest, 60 MB, takes several seconds on
-    /// two cores).
+    /// Builds every table (five seconds or so on two cores).
     pub fn new() -> Cube444Solver {
         Cube444Solver::load(&NoStore, &mut |_| {})
     }
 
-    /// Loads the largest table from `store`, or builds it and gives it to
-    /// the store; builds the others (a second or two). What happens to the
-    /// stored table is reported to `events`.
+    /// Loads the two large tables (the pairings 8 and 9 moves away) from
+    /// `store`, or builds them and gives them to the store; builds the
+    /// others (a second). What happens to the stored tables is reported to
+    /// `events`.
     pub fn load(store: &dyn TableStore, events: &mut dyn FnMut(StoreEvent)) -> Cube444Solver {
         Cube444Solver {
-            tables: Tables::new(store, events),
+            tables: Tables::new(store, events, true),
             writer: Writer::new(),
         }
+    }
+
+    /// [`Cube444Solver::load`] without building the pairings 9 moves away
+    /// (loaded if stored): ready in a second or two instead of five, and
+    /// making the same scrambles, each about three times slower until
+    /// [`Cube444Solver::complete`] builds them.
+    pub fn load_quick(store: &dyn TableStore, events: &mut dyn FnMut(StoreEvent)) -> Cube444Solver {
+        Cube444Solver {
+            tables: Tables::new(store, events, false),
+            writer: Writer::new(),
+        }
+    }
+
+    /// Builds the tables [`Cube444Solver::load_quick`] left out, if it
+    /// did, and gives them to `store`.
+    pub fn complete(&self, store: &dyn TableStore, events: &mut dyn FnMut(StoreEvent)) {
+        self.tables.complete_pairing(store, events);
+    }
+
+    /// Whether every table is there (after [`Cube444Solver::load`], or
+    /// once [`Cube444Solver::complete`] has run).
+    pub fn is_complete(&self) -> bool {
+        self.tables.pairing_complete()
     }
 
     /// Bytes held by the tables.

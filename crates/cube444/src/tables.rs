@@ -5,7 +5,7 @@
 //! |---|---|---|---|---|
 //! | 1 | one colour pair's 8 centres on one pair of opposite faces | 27: all outer turns, `Uw Rw Fw` | which 8 of 24 centre slots (735,471) | 735,471 bytes |
 //! | 2 | (frame turned so that pair is on R/L) the other 16 centres split into U/D and F/B, the R/L centres in a pattern phase 3 can solve, the wings in an even permutation | 23: outer turns, `Uw2 Rw Rw2 Rw' Fw2` | which 8 of the 16 U/D/F/B slots hold one pair (12,870) × the R/L pattern (70) × wing parity | 1,801,800 bytes |
-//! | 3 | centres solved, wings paired, the 3x3x3 left solvable | 17: `U D F B`, `R2 L2 Uw2 Rw2 Fw2` | centres: three 4-of-8 patterns and a parity bit (686,000, one table per way the pairs lie on the axes); edges: the pairing permutation of 12 | 6 × 686,000 bytes; the pairings within 8 moves in a hash table |
+//! | 3 | centres solved, wings paired, the 3x3x3 left solvable | 17: `U D F B`, `R2 L2 Uw2 Rw2 Fw2` | centres: three 4-of-8 patterns and a parity bit (686,000, one table per way the pairs lie on the axes); edges: the pairing permutation of 12 | 6 × 686,000 bytes; the pairings within 7 moves in a hash table, within 8 and within 9 in bit arrays |
 //!
 //! Phase 3's moves keep each wing in one of two orbits of 12 slots (like
 //! the 3x3x3's edge orientation), with one orbit slot in each of the 12
@@ -14,10 +14,11 @@
 //! is a permutation P of 12 — which low wing belongs with the high wing in
 //! each edge position — that phase 3 must bring to the identity.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
-use twistor_core::store::{self, StoreEvent, TableBytes, TableKey, TableStore};
+use twistor_core::store::{self, PayloadLen, StoreEvent, TableBytes, TableKey, TableStore};
 
 use crate::coords::{masks, rank12, Binomials};
 
@@ -205,14 +206,25 @@ fn bfs(n: usize, goals: &[usize], moves: usize, next: impl Fn(usize, usize) -> u
 /// [`NEAR_DEPTH`] moves (an open-addressing hash table), then whether
 /// within 8 and within 9 moves (a bit per even permutation each); 10 for
 /// everything else. (The whole table, 12!/2 entries, would take minutes
-/// to build.)
+/// to build.) The bits are read first, farthest first: most pairings the
+/// search meets are 10 away, which then takes one read.
+///
+/// The bits for 9 take most of a cold build and make phase 3 about three
+/// times faster, so they may come later
+/// ([`Tables::complete_pairing`]): until then the search prunes with 9
+/// for every pairing beyond 8, and reads a pairing's exact distance where
+/// it orders its starts ([`Tables::pairing_estimate`]), so its answers do
+/// not change when the bits arrive.
 pub(crate) struct PairingTable {
     keys: Vec<u32>,
     depths: Vec<u8>,
     shift: u32,
-    /// Bits by even rank: within 8 moves (the first `FAR_BYTES`), then
-    /// within 9.
-    far: TableBytes,
+    /// Bits by even rank: within 8 moves.
+    within8: TableBytes,
+    /// Bits by even rank: within 9 moves, once built or loaded.
+    within9: OnceLock<TableBytes>,
+    /// Whether a store has `within9`.
+    within9_kept: AtomicBool,
     /// Pairings stored exactly.
     pub near_count: usize,
 }
@@ -238,7 +250,9 @@ impl PairingTable {
             keys: vec![0; capacity],
             depths: vec![0; capacity],
             shift: 32 - capacity.trailing_zeros(),
-            far: TableBytes::new(Vec::new()),
+            within8: TableBytes::new(Vec::new()),
+            within9: OnceLock::new(),
+            within9_kept: AtomicBool::new(false),
             near_count: 0,
         }
     }
@@ -248,16 +262,23 @@ impl PairingTable {
         (key.wrapping_mul(0x9E37_79B1) >> self.shift) as usize
     }
 
-    /// A lower bound (exact up to 9) on the moves to pair the edges.
+    /// A lower bound on the moves to pair the edges: exact up to 9 with
+    /// the bits for 9, up to 8 without.
     #[inline]
     pub(crate) fn get(&self, p: &[u8; 12]) -> u8 {
         let r = even_rank(p);
-        match self.near(r) {
-            Some(d) => d,
-            None if byte_bit(&self.far, r as usize) => 8,
-            None if byte_bit(&self.far, FAR_BYTES * 8 + r as usize) => 9,
-            None => 10,
+        if let Some(within9) = self.within9.get() {
+            if !byte_bit(within9, r as usize) {
+                return 10;
+            }
         }
+        self.at_most_8(r).unwrap_or(9)
+    }
+
+    /// The distance of the pairing of even rank `r` if it is 8 or less.
+    #[inline]
+    fn at_most_8(&self, r: u32) -> Option<u8> {
+        byte_bit(&self.within8, r as usize).then(|| self.near(r).unwrap_or(8))
     }
 
     #[inline]
@@ -297,7 +318,7 @@ impl PairingTable {
     }
 
     fn bytes(&self) -> usize {
-        self.keys.len() * 5 + self.far.len()
+        self.keys.len() * 5 + self.within8.len() + self.within9.get().map_or(0, |b| b.len())
     }
 }
 
@@ -306,16 +327,28 @@ fn byte_bit(bytes: &[u8], i: usize) -> bool {
     bytes[i >> 3] >> (i & 7) & 1 == 1
 }
 
-#[inline]
-fn atomic_bit(bits: &[AtomicU64], r: u32) -> bool {
-    bits[(r >> 6) as usize].load(Ordering::Relaxed) >> (r & 63) & 1 == 1
+/// The even permutation of even rank `r` ([`even_rank`]'s inverse).
+fn even_permutation(r: u64) -> [u8; 12] {
+    let mut p = [0u8; 12];
+    twistor_core::index::unrank_permutation(2 * r, &mut p);
+    if twistor_core::index::permutation_parity(&p) == 1 {
+        p.swap(10, 11);
+    }
+    p
 }
 
-/// Sets a bit; whether it was clear.
+/// The store's key of the pairings' bits for `depth` moves.
+fn key_at(depth: u8) -> TableKey {
+    TableKey::new(
+        format!("444-pairing-{depth}"),
+        store::layout_version::CUBE444,
+    )
+}
+
+/// Sets a bit.
 #[inline]
-fn set_atomic_bit(bits: &[AtomicU64], r: u32) -> bool {
-    let m = 1u64 << (r & 63);
-    bits[(r >> 6) as usize].fetch_or(m, Ordering::Relaxed) & m == 0
+fn set_atomic_bit(bits: &[AtomicU64], r: u32) {
+    bits[(r >> 6) as usize].fetch_or(1 << (r & 63), Ordering::Relaxed);
 }
 
 /// All of the reduction's tables.
@@ -368,7 +401,14 @@ pub(crate) fn in_pair(colour: u8, pair: usize) -> bool {
 }
 
 impl Tables {
-    pub(crate) fn new(store: &dyn TableStore, events: &mut dyn FnMut(StoreEvent)) -> Tables {
+    /// Every table, loaded from `store` or built; the pairings' bits for
+    /// 9 moves only when `complete` (else they are loaded if stored, and
+    /// [`Tables::complete_pairing`] builds them).
+    pub(crate) fn new(
+        store: &dyn TableStore,
+        events: &mut dyn FnMut(StoreEvent),
+        complete: bool,
+    ) -> Tables {
         let bin = Binomials::new();
         let pm = PieceMoves::new();
         let model = model();
@@ -398,12 +438,18 @@ impl Tables {
             face_mask(1) | face_mask(4),
             face_mask(2) | face_mask(5),
         ];
-        let all24 = masks(24, 8);
-        let goals: Vec<usize> = axis_masks.iter().map(|&m| bin.rank(m)).collect();
-        let prun1 = bfs(all24.len(), &goals, p1_moves.len(), |s, k| {
-            bin.rank(move_mask(&mask_move, p1_moves[k], all24[s]))
-        });
-        drop(all24);
+        // Phase 1's table (a quarter of a second) is built on a thread of
+        // its own, beside the others.
+        let prun1 = {
+            let (bin, mask_move, p1_moves) = (bin.clone(), mask_move.clone(), p1_moves.clone());
+            std::thread::spawn(move || {
+                let all24 = masks(24, 8);
+                let goals: Vec<usize> = axis_masks.iter().map(|&m| bin.rank(m)).collect();
+                bfs(all24.len(), &goals, p1_moves.len(), |s, k| {
+                    bin.rank(move_mask(&mask_move, p1_moves[k], all24[s]))
+                })
+            })
+        };
         let rot_for_axis = std::array::from_fn(|a| {
             let r_centre = model.pieces.centres[4];
             (0..24)
@@ -477,7 +523,7 @@ impl Tables {
             pm,
             p1_moves,
             mask_move,
-            prun1,
+            prun1: Vec::new(),
             axis_masks,
             rot_for_axis,
             p2_moves: phase2_moves(),
@@ -503,7 +549,9 @@ impl Tables {
                 keys: vec![0],
                 depths: vec![0],
                 shift: 31,
-                far: TableBytes::new(Vec::new()),
+                within8: TableBytes::new(Vec::new()),
+                within9: OnceLock::new(),
+                within9_kept: AtomicBool::new(false),
                 near_count: 0,
             },
         };
@@ -516,6 +564,9 @@ impl Tables {
             }
         }
         tables.pairing = tables.pairing_table(store, events);
+        if complete {
+            tables.complete_pairing(store, events);
+        }
 
         // Phase 2.
         let n2 = tables.p2_moves.len();
@@ -559,6 +610,9 @@ impl Tables {
             let rl2 = rl2_move[rl * n2 + k] as usize;
             (ct2 * 70 + rl2) * 2 + (par ^ par_flip[k] as usize)
         });
+        tables.prun1 = prun1
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         tables
     }
 
@@ -654,55 +708,149 @@ impl Tables {
             }
             frontier = next;
         }
-        let key = TableKey::new("444-pairing", store::layout_version::CUBE444);
-        t.far = store::load_or_build(
+        t.within8 = store::load_or_build(
             store,
-            &key,
-            2 * FAR_BYTES as u64,
-            || self.far_bits(&t, &frontier),
+            &key_at(8),
+            FAR_BYTES as u64,
+            || self.within8_bits(&t, &frontier),
             events,
         );
+        if let Ok(Some(stored)) = store.load(&key_at(9), PayloadLen::Exactly(FAR_BYTES as u64)) {
+            events(StoreEvent::Loaded {
+                key: &key_at(9),
+                location: store.location(&key_at(9)),
+                bytes: FAR_BYTES as u64,
+            });
+            let _ = t.within9.set(stored.bytes);
+            t.within9_kept = AtomicBool::new(true);
+        }
         t
     }
 
-    /// The bit arrays of the pairings 8 and 9 moves away, by breadth-first
-    /// search on all threads from those `NEAR_DEPTH` away.
-    fn far_bits(&self, near: &PairingTable, frontier: &[[u8; 12]]) -> Vec<u8> {
-        let words = FAR_BYTES / 8;
-        let within8: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
-        let within9: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
+    /// Builds the pairings' bits for 9 moves, unless loaded or built
+    /// already, and gives them to `store`.
+    pub(crate) fn complete_pairing(
+        &self,
+        store: &dyn TableStore,
+        events: &mut dyn FnMut(StoreEvent),
+    ) {
+        let mut built = false;
+        let bits = self.pairing.within9.get_or_init(|| {
+            built = true;
+            let bits = || self.within9_bits();
+            TableBytes::new(store::build_and_keep(
+                store,
+                &key_at(9),
+                FAR_BYTES as u64,
+                bits,
+                events,
+            ))
+        });
+        // Built in memory before (by a search that ran out of budget), or
+        // given to a store that kept nothing: given to this one if it keeps.
+        let kept = &self.pairing.within9_kept;
+        if built {
+            kept.store(store.writes(), Ordering::Relaxed);
+        } else if store.writes() && !kept.swap(true, Ordering::Relaxed) {
+            store::save_reporting(store, &key_at(9), &[], bits, events);
+        }
+    }
+
+    /// Whether the pairings' bits for 9 moves are there.
+    pub(crate) fn pairing_complete(&self) -> bool {
+        self.pairing.within9.get().is_some()
+    }
+
+    /// How far pairing `p` is from paired, exactly up to 9 (10 for
+    /// farther) whether or not the bits for 9 are there: without them, a
+    /// pairing beyond 8 is 9 away exactly when one move brings it within 8.
+    pub(crate) fn pairing_estimate(&self, p: &[u8; 12]) -> u8 {
+        if self.pairing_complete() {
+            return self.pairing.get(p);
+        }
+        self.pairing.at_most_8(even_rank(p)).unwrap_or_else(|| {
+            let near9 = (0..self.p3_moves.len()).any(|k| {
+                self.pairing
+                    .at_most_8(even_rank(&self.pairing_after(p, k)))
+                    .is_some()
+            });
+            if near9 {
+                9
+            } else {
+                10
+            }
+        })
+    }
+
+    /// The bits of the pairings within 8 moves: those of `near` and the
+    /// ones a move from its `frontier` (those 7 away), set on all threads.
+    fn within8_bits(&self, near: &PairingTable, frontier: &[[u8; 12]]) -> Vec<u8> {
+        let bits: Vec<AtomicU64> = (0..FAR_BYTES / 8).map(|_| AtomicU64::new(0)).collect();
+        for &key in near.keys.iter().filter(|&&k| k != 0) {
+            set_atomic_bit(&bits, key - 1);
+        }
         let moves = self.p3_moves.len();
-        let next: Vec<[u8; 12]> = frontier
-            .par_chunks(4096)
-            .flat_map_iter(|chunk| {
-                let mut found = Vec::new();
-                for p in chunk {
-                    for k in 0..moves {
-                        let q = self.pairing_after(p, k);
-                        let r = even_rank(&q);
-                        if near.near(r).is_none() && set_atomic_bit(&within8, r) {
-                            found.push(q);
-                        }
-                    }
-                }
-                found
-            })
-            .collect();
-        next.par_chunks(4096).for_each(|chunk| {
+        frontier.par_chunks(4096).for_each(|chunk| {
             for p in chunk {
                 for k in 0..moves {
-                    let r = even_rank(&self.pairing_after(p, k));
-                    if near.near(r).is_none() && !atomic_bit(&within8, r) {
-                        set_atomic_bit(&within9, r);
-                    }
+                    set_atomic_bit(&bits, even_rank(&self.pairing_after(p, k)));
                 }
             }
         });
-        within8
-            .iter()
-            .chain(&within9)
+        bits.iter()
             .flat_map(|w| w.load(Ordering::Relaxed).to_le_bytes())
             .collect()
+    }
+
+    /// The bits of the pairings within 9 moves: those within 8 and every
+    /// one a move from them, set on all threads.
+    fn within9_bits(&self) -> Vec<u8> {
+        let within8 = &self.pairing.within8;
+        let bits: Vec<AtomicU64> = within8
+            .chunks(8)
+            .map(|w| AtomicU64::new(u64::from_le_bytes(w.try_into().expect("whole words"))))
+            .collect();
+        let moves = self.p3_moves.len();
+        within8
+            .par_chunks(4096)
+            .enumerate()
+            .for_each(|(chunk, bytes)| {
+                for (i, &byte) in bytes.iter().enumerate() {
+                    let mut set = byte;
+                    while set != 0 {
+                        let r = ((chunk * 4096 + i) * 8) as u64 + u64::from(set.trailing_zeros());
+                        set &= set - 1;
+                        let p = even_permutation(r);
+                        for k in 0..moves {
+                            set_atomic_bit(&bits, even_rank(&self.pairing_after(&p, k)));
+                        }
+                    }
+                }
+            });
+        bits.iter()
+            .flat_map(|w| w.load(Ordering::Relaxed).to_le_bytes())
+            .collect()
+    }
+
+    /// Whether pairing `p` needs `depth` moves or more. Without the bits
+    /// for 9, [`PairingTable::get`] says 9 for everything beyond 8; where
+    /// that is one short of `depth`, it is made exact: `p` is 9 away
+    /// exactly when some move brings it within 8. (With the bits, the
+    /// same at 10 gained nothing measurable.)
+    #[inline]
+    pub(crate) fn pairing_needs(&self, p: &[u8; 12], depth: usize) -> bool {
+        let bound = self.pairing.get(p) as usize;
+        if bound >= depth {
+            return true;
+        }
+        depth == 10
+            && bound == 9
+            && !self.pairing_complete()
+            && (0..self.p3_moves.len()).all(|k| {
+                self.pairing
+                    .at_most_8(even_rank(&self.pairing_after(p, k)))
+                    .is_none()
+            })
     }
 
     /// Bytes held.

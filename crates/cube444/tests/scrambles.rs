@@ -49,6 +49,33 @@ fn scrambles_reach_their_positions_in_competition_length() {
     assert!((40.0..=47.0).contains(&mean), "mean {mean}");
 }
 
+/// A solver without the pairings 9 moves away makes the same scrambles,
+/// and once completed it has them (and a store that keeps tables gets
+/// them, even when they were built before).
+#[test]
+fn quick_tables_make_the_same_scrambles_and_complete_later() {
+    let store = store();
+    let three = TwoPhaseTables::load(&store, &mut |_| {});
+    let full = Cube444Solver::load(&store, &mut |_| {});
+    let quick = Cube444Solver::load_quick(&twistor_core::store::NoStore, &mut |_| {});
+    assert!(full.is_complete() && !quick.is_complete());
+    let (mut a, mut b) = (SeededRng::new(7), SeededRng::new(7));
+    for _ in 0..4 {
+        let (x, y) = (
+            full.random_scramble(&mut a, &three),
+            quick.random_scramble(&mut b, &three),
+        );
+        assert_eq!(x.unwrap().alg, y.unwrap().alg);
+    }
+    // Completed where nothing is kept, then given to a store that keeps.
+    quick.complete(&twistor_core::store::NoStore, &mut |_| {});
+    assert!(quick.is_complete());
+    let memory = twistor_core::store::MemoryStore::default();
+    assert!(!Cube444Solver::load_quick(&memory, &mut |_| {}).is_complete());
+    quick.complete(&memory, &mut |_| {});
+    assert!(Cube444Solver::load_quick(&memory, &mut |_| {}).is_complete());
+}
+
 #[test]
 fn positions_one_move_from_solved_are_recognised() {
     let solved = Cube444::solved();

@@ -351,7 +351,10 @@ pub async fn scramble(
             let seed = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_nanos() as u64);
-            let fresh = new(seed)?;
+            let mut fresh = new(seed)?;
+            // A scrambler kept for every later request pays for all its
+            // tables now.
+            fresh.complete_tables(&mut |_| {});
             lock().entry(event.id()).or_insert(fresh);
         }
         drop(building);

@@ -169,5 +169,9 @@ pub fn run(args: ScrambleArgs) -> CliResult {
         std::fs::write(path, pdf)
             .map_err(|e| CliError::input(format!("--sheet {}: {e}", path.display())))?;
     }
+    scrambler.complete_tables(&mut |e: TableEvent| {
+        report_table_event(&mut bar, written_to.as_deref(), e)
+    });
+    bar.finish();
     Ok(())
 }

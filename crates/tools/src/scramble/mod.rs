@@ -101,7 +101,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use twistor_core::store::{NoStore, TableStore};
+use twistor_core::store::{NoStore, StoreEvent, TableStore};
 use twistor_core::{MoveDef, MoveKind, Pattern, PatternOrbit, Puzzle, StabilizerChain};
 use twistor_cube333::{
     solve_two_phase as two_phase, CubieCube, Face as CubeFace, FaceTurn, MoveSeq, TwoPhaseOptions,
@@ -340,7 +340,16 @@ pub struct Scrambler {
     seed: u64,
     next: u64,
     engine: Engine,
+    /// Where tables left for later ([`Scrambler::complete_tables`]) go.
+    store: Arc<dyn TableStore>,
 }
+
+/// Scrambles in a batch that pay for the 4x4x4's largest table (the
+/// pairings 9 moves away: four seconds to build, then each scramble
+/// takes a third of the time) before the first: a shorter batch that
+/// finds it not stored makes its scrambles without it, the same
+/// scrambles, and builds it afterwards ([`Scrambler::complete_tables`]).
+const COMPLETE_444_AFTER: usize = 16;
 
 /// How an event's scrambles are made: by the generic solver, which needs
 /// exclusive access (it grows its tables), or by an engine threads can
@@ -380,7 +389,12 @@ impl Scrambler {
             let three = TwoPhaseTables::for_solves(store, options.batch, &mut |e| {
                 events(TableEvent::Store(e))
             });
-            let solver = Cube444Solver::load(store, &mut |e| events(TableEvent::Store(e)));
+            let events: &mut dyn FnMut(StoreEvent) = &mut |e| events(TableEvent::Store(e));
+            let solver = if options.batch >= COMPLETE_444_AFTER {
+                Cube444Solver::load(store, events)
+            } else {
+                Cube444Solver::load_quick(store, events)
+            };
             SharedEngine::Cube444(Box::new(solver), Box::new(three), orientation)
         };
         let shared = |engine| Engine::Shared(engine);
@@ -426,7 +440,22 @@ impl Scrambler {
             seed,
             next: 0,
             engine,
+            store: Arc::clone(&options.store),
         })
+    }
+
+    /// Builds the tables the scrambler left for later to give a person
+    /// the first scrambles sooner (the 4x4x4's largest), and gives them to
+    /// the store, so that the next run finds them: for after the
+    /// scrambles, or for a scrambler that will make many. Nothing when the
+    /// store keeps no tables.
+    pub fn complete_tables(&mut self, events: &mut dyn FnMut(TableEvent)) {
+        if !self.store.writes() {
+            return;
+        }
+        if let Engine::Shared(SharedEngine::Cube444(solver, ..)) = &self.engine {
+            solver.complete(&*self.store, &mut |e| events(TableEvent::Store(e)));
+        }
     }
 
     /// The next scramble.
