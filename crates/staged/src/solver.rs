@@ -10,7 +10,7 @@ use twistor_search::MoveSet;
 use crate::coord::{CoordTable, Pdb, UNREACHED};
 use crate::finish::{finish, OrbitState, Scope};
 use crate::ida::{SearchEnd, StageSearch};
-use crate::invariant::{fixing_moves, invariants, of_position};
+use crate::invariant::{fixing_moves, invariants, of_position, Invariant};
 use crate::model::{class_points, classes, Class, Model};
 use crate::ops::{find_ops, GoalSlots};
 use crate::pure::{OpKind, OrbitLibrary, PureOp};
@@ -23,6 +23,10 @@ mod planning;
 mod search;
 mod sifting;
 
+/// Nodes the search for a pure swap of two pieces may visit (the
+/// helicopter's corners, keeping its centres: 15 moves, in a fraction of
+/// a second).
+const SWAP_NODES: u64 = 20_000_000;
 /// Longest sequence one search step looks for.
 const MAX_STEP_DEPTH: u32 = 20;
 /// Classes considered at once for the next search step (the first ones
@@ -172,6 +176,9 @@ pub struct StagedSolver {
     /// Word tables for sifting, per move list (`None` while in use or
     /// when the puzzle is too big).
     sifters: HashMap<Vec<usize>, Option<Sifter>>,
+    /// Per orbit and the orbits it keeps: a pure swap of two of its
+    /// pieces, where one was found.
+    parity_swaps: HashMap<(usize, Vec<bool>), Option<Vec<usize>>>,
     goal_slots: GoalSlots,
     bytes: u64,
     /// The one-stage plan a chosen stage-an-orbit plan replaced: tried
@@ -325,6 +332,7 @@ impl StagedSolver {
             libraries: HashMap::new(),
             searched_libraries: std::collections::HashSet::new(),
             sifters: HashMap::new(),
+            parity_swaps: HashMap::new(),
             goal_slots,
             bytes: 0,
             fallback: None,

@@ -33,11 +33,20 @@ impl StagedSolver {
         if now.iter().all(|&x| x == 0) {
             return Ok(());
         }
-        let fix = fixing_moves(&self.model, &invs, &stage.moves, &now).ok_or_else(|| {
+        let mut fix = fixing_moves(&self.model, &invs, &stage.moves, &now).ok_or_else(|| {
             StagedError::Unreachable {
                 reason: "no sequence sets the orbits' parity and twist right".to_string(),
             }
         })?;
+        // Moves that set a parity right break orbits earlier stages
+        // placed, and putting those back can cost thousands of moves (the
+        // helicopter's centres); a pure swap keeping them costs a dozen.
+        let kept = self.kept_orbits(stage, run);
+        if self.breaks_kept(run, &fix, &kept) {
+            if let Some(pure) = self.pure_parity_fix(stage, &invs, &now, &kept) {
+                fix = pure;
+            }
+        }
         self.play(run, &fix);
         self.report(
             run,
@@ -49,6 +58,95 @@ impl StagedSolver {
             events,
         );
         Ok(())
+    }
+
+    /// The orbits earlier stages placed whole: none of `stage`'s pieces
+    /// in them, and every piece placed.
+    fn kept_orbits(&self, stage: &Stage, run: &Run) -> Vec<bool> {
+        (0..self.model.size.len())
+            .map(|k| {
+                let of_orbit: Vec<usize> = (0..self.classes.len())
+                    .filter(|&c| self.classes[c].orbit == k)
+                    .collect();
+                !of_orbit.is_empty()
+                    && of_orbit
+                        .iter()
+                        .all(|c| run.protected.contains(c) && !stage.classes.contains(c))
+            })
+            .collect()
+    }
+
+    /// Whether playing `path` from the run's state unplaces a piece of a
+    /// `kept` orbit.
+    fn breaks_kept(&self, run: &Run, path: &[usize], kept: &[bool]) -> bool {
+        let mut after = Run {
+            state: run.state.clone(),
+            moves: Vec::new(),
+            steps: Vec::new(),
+            protected: Vec::new(),
+            nodes_left: 0,
+        };
+        self.play(&mut after, path);
+        (run.protected.iter())
+            .any(|&c| kept[self.classes[c].orbit] && !self.solved(&after.state, c))
+    }
+
+    /// Where parities alone are wrong: for each, a shortest swap of two
+    /// pieces of its orbit that keeps that orbit's twists and the `kept`
+    /// orbits (found by optimal search once per orbit), or `None`.
+    fn pure_parity_fix(
+        &mut self,
+        stage: &Stage,
+        invs: &[Invariant],
+        now: &[u8],
+        kept: &[bool],
+    ) -> Option<Vec<usize>> {
+        if stage.moves.len() != self.model.moves.len() {
+            return None;
+        }
+        let mut fix = Vec::new();
+        for (inv, &wrong) in invs.iter().zip(now) {
+            match (*inv, wrong) {
+                (_, 0) => {}
+                (Invariant::Parity { orbit }, _) => {
+                    let key = (orbit, kept.to_vec());
+                    if !self.parity_swaps.contains_key(&key) {
+                        let swap = self.swap_by_search(orbit, kept);
+                        self.parity_swaps.insert(key.clone(), swap);
+                    }
+                    fix.extend(self.parity_swaps[&key].as_ref()?);
+                }
+                _ => return None,
+            }
+        }
+        Some(fix)
+    }
+
+    /// A shortest sequence exchanging the pieces of `orbit`'s first two
+    /// slots, with no twist, and keeping every `kept` orbit.
+    fn swap_by_search(&self, orbit: usize, kept: &[bool]) -> Option<Vec<usize>> {
+        let mut wanted = kept.to_vec();
+        wanted[orbit] = true;
+        let mut orbits = self.layout.pattern_orbits(&self.goal);
+        orbits[orbit].pieces.swap(0, 1);
+        orbits[orbit].orientation.swap(0, 1);
+        let swapped = self.layout.pattern(&orbits).ok()?;
+        let stop = AtomicBool::new(false);
+        let path = solve_orbits(
+            &self.moves,
+            &self.goal,
+            &wanted,
+            &swapped,
+            SWAP_NODES,
+            &stop,
+        )?;
+        // The inverse of what solves the swapped goal is the swap.
+        Some(
+            path.iter()
+                .rev()
+                .map(|&m| self.model.moves[m].inverse)
+                .collect(),
+        )
     }
 
     /// The orbits to finish and the operations each uses, in an order in
