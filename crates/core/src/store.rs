@@ -625,6 +625,19 @@ pub fn load_or_build(
     build: impl FnOnce() -> Vec<u8>,
     events: &mut dyn FnMut(StoreEvent),
 ) -> TableBytes {
+    load_reporting(store, key, len, events)
+        .unwrap_or_else(|| TableBytes::new(build_and_keep(store, key, len, build, events)))
+}
+
+/// Table `key` of `len` bytes from `store`, if it holds a copy it trusts;
+/// the loading (or the copy rejected) is reported to `events`: the half of
+/// [`load_or_build`] before building, for tables that may be built later.
+pub fn load_reporting(
+    store: &dyn TableStore,
+    key: &TableKey,
+    len: u64,
+    events: &mut dyn FnMut(StoreEvent),
+) -> Option<TableBytes> {
     match store.load(key, PayloadLen::Exactly(len)) {
         Ok(Some(table)) => {
             events(StoreEvent::Loaded {
@@ -632,16 +645,18 @@ pub fn load_or_build(
                 location: store.location(key),
                 bytes: len,
             });
-            return table.bytes;
+            Some(table.bytes)
         }
-        Ok(None) => {}
-        Err(error) => events(StoreEvent::Rejected {
-            key,
-            location: store.location(key),
-            error: &error,
-        }),
+        Ok(None) => None,
+        Err(error) => {
+            events(StoreEvent::Rejected {
+                key,
+                location: store.location(key),
+                error: &error,
+            });
+            None
+        }
     }
-    TableBytes::new(build_and_keep(store, key, len, build, events))
 }
 
 /// Builds table `key` (of about `len` bytes) with `build` and gives it to

@@ -181,34 +181,36 @@ impl Tables {
         // a rare position: past a budget it builds them (two seconds) and
         // starts again, which changes nothing but the time.
         let search = |budget: &AtomicI64| {
-            (first..first + 20).find_map(|total| {
-                let found = found2
-                    .par_iter()
-                    .enumerate()
-                    .filter(|(_, s)| s.len12 + s.h <= total)
-                    .find_map_first(|(i, s)| {
-                        let mut path = Vec::new();
-                        let depth = total - s.len12;
-                        let walk = Walk3 { start: s, budget };
-                        self.phase3(&walk, s.centre, s.pairing, depth, None, &mut path)
-                            .then_some((i, path))
-                    });
-                if budget.load(Ordering::Relaxed) <= 0 {
-                    Some(None)
-                } else {
-                    found.map(Some)
-                }
-            })
+            (first..first + 20)
+                .map_while(|total| {
+                    let found = found2
+                        .par_iter()
+                        .enumerate()
+                        .filter(|(_, s)| s.len12 + s.h <= total)
+                        .find_map_first(|(i, s)| {
+                            let mut path = Vec::new();
+                            let depth = total - s.len12;
+                            let walk = Walk3 { start: s, budget };
+                            self.phase3(&walk, s.centre, s.pairing, depth, None, &mut path)
+                                .then_some((i, path))
+                        });
+                    // Past the budget an earlier start may have been cut
+                    // short: nothing this total found counts.
+                    (budget.load(Ordering::Relaxed) > 0).then_some(found)
+                })
+                .flatten()
+                .next()
         };
-        let quick = !self.pairing_complete();
-        let budget = AtomicI64::new(if quick { QUICK_PHASE3_NODES } else { i64::MAX });
-        let best = match search(&budget) {
-            Some(None) => {
-                self.complete_pairing(&NoStore, &mut |_| {});
-                search(&AtomicI64::new(i64::MAX)).flatten()
-            }
-            found => found.flatten(),
-        };
+        let budget = AtomicI64::new(if self.pairing_complete() {
+            i64::MAX
+        } else {
+            QUICK_PHASE3_NODES
+        });
+        let mut best = search(&budget);
+        if budget.load(Ordering::Relaxed) <= 0 {
+            self.complete_pairing(&NoStore, &mut |_| {});
+            best = search(&AtomicI64::new(i64::MAX));
+        }
         let (i, moves3) = best.ok_or(Cube444Error::Internal {
             reason: InternalReason::PhaseFoundNothing { phase: 3 },
         })?;

@@ -14,7 +14,7 @@
 //! is a permutation P of 12 — which low wing belongs with the high wing in
 //! each edge position — that phase 3 must bring to the identity.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
@@ -223,8 +223,6 @@ pub(crate) struct PairingTable {
     within8: TableBytes,
     /// Bits by even rank: within 9 moves, once built or loaded.
     within9: OnceLock<TableBytes>,
-    /// Whether a store has `within9`.
-    within9_kept: AtomicBool,
     /// Pairings stored exactly.
     pub near_count: usize,
 }
@@ -252,7 +250,6 @@ impl PairingTable {
             shift: 32 - capacity.trailing_zeros(),
             within8: TableBytes::new(Vec::new()),
             within9: OnceLock::new(),
-            within9_kept: AtomicBool::new(false),
             near_count: 0,
         }
     }
@@ -343,6 +340,13 @@ fn key_at(depth: u8) -> TableKey {
         format!("444-pairing-{depth}"),
         store::layout_version::CUBE444,
     )
+}
+
+/// The bytes of `bits`, little-endian words in order.
+fn bytes_of(bits: &[AtomicU64]) -> Vec<u8> {
+    (bits.iter())
+        .flat_map(|w| w.load(Ordering::Relaxed).to_le_bytes())
+        .collect()
 }
 
 /// Sets a bit.
@@ -551,7 +555,6 @@ impl Tables {
                 shift: 31,
                 within8: TableBytes::new(Vec::new()),
                 within9: OnceLock::new(),
-                within9_kept: AtomicBool::new(false),
                 near_count: 0,
             },
         };
@@ -715,14 +718,8 @@ impl Tables {
             || self.within8_bits(&t, &frontier),
             events,
         );
-        if let Ok(Some(stored)) = store.load(&key_at(9), PayloadLen::Exactly(FAR_BYTES as u64)) {
-            events(StoreEvent::Loaded {
-                key: &key_at(9),
-                location: store.location(&key_at(9)),
-                bytes: FAR_BYTES as u64,
-            });
-            let _ = t.within9.set(stored.bytes);
-            t.within9_kept = AtomicBool::new(true);
+        if let Some(stored) = store::load_reporting(store, &key_at(9), FAR_BYTES as u64, events) {
+            let _ = t.within9.set(stored);
         }
         t
     }
@@ -746,12 +743,11 @@ impl Tables {
                 events,
             ))
         });
-        // Built in memory before (by a search that ran out of budget), or
-        // given to a store that kept nothing: given to this one if it keeps.
-        let kept = &self.pairing.within9_kept;
-        if built {
-            kept.store(store.writes(), Ordering::Relaxed);
-        } else if store.writes() && !kept.swap(true, Ordering::Relaxed) {
+        // Built before, in memory (by a search past its budget) or for a
+        // store that keeps nothing: given to this one if it keeps tables
+        // and lacks it.
+        let len = PayloadLen::Exactly(FAR_BYTES as u64);
+        if !built && store.writes() && !store.contains(&key_at(9), len) {
             store::save_reporting(store, &key_at(9), &[], bits, events);
         }
     }
@@ -768,18 +764,25 @@ impl Tables {
         if self.pairing_complete() {
             return self.pairing.get(p);
         }
-        self.pairing.at_most_8(even_rank(p)).unwrap_or_else(|| {
-            let near9 = (0..self.p3_moves.len()).any(|k| {
-                self.pairing
-                    .at_most_8(even_rank(&self.pairing_after(p, k)))
-                    .is_some()
-            });
-            if near9 {
-                9
-            } else {
-                10
-            }
+        let r = even_rank(p);
+        (self.pairing.at_most_8(r))
+            .unwrap_or_else(|| if self.one_move_within_8(p) { 9 } else { 10 })
+    }
+
+    /// Whether some move brings pairing `p` within 8 moves.
+    fn one_move_within_8(&self, p: &[u8; 12]) -> bool {
+        (0..self.p3_moves.len()).any(|k| {
+            self.pairing
+                .at_most_8(even_rank(&self.pairing_after(p, k)))
+                .is_some()
         })
+    }
+
+    /// Sets the bits of the pairings one move from `p`.
+    fn set_neighbours(&self, bits: &[AtomicU64], p: &[u8; 12]) {
+        for k in 0..self.p3_moves.len() {
+            set_atomic_bit(bits, even_rank(&self.pairing_after(p, k)));
+        }
     }
 
     /// The bits of the pairings within 8 moves: those of `near` and the
@@ -789,17 +792,10 @@ impl Tables {
         for &key in near.keys.iter().filter(|&&k| k != 0) {
             set_atomic_bit(&bits, key - 1);
         }
-        let moves = self.p3_moves.len();
-        frontier.par_chunks(4096).for_each(|chunk| {
-            for p in chunk {
-                for k in 0..moves {
-                    set_atomic_bit(&bits, even_rank(&self.pairing_after(p, k)));
-                }
-            }
-        });
-        bits.iter()
-            .flat_map(|w| w.load(Ordering::Relaxed).to_le_bytes())
-            .collect()
+        frontier
+            .par_iter()
+            .for_each(|p| self.set_neighbours(&bits, p));
+        bytes_of(&bits)
     }
 
     /// The bits of the pairings within 9 moves: those within 8 and every
@@ -810,7 +806,6 @@ impl Tables {
             .chunks(8)
             .map(|w| AtomicU64::new(u64::from_le_bytes(w.try_into().expect("whole words"))))
             .collect();
-        let moves = self.p3_moves.len();
         within8
             .par_chunks(4096)
             .enumerate()
@@ -820,16 +815,11 @@ impl Tables {
                     while set != 0 {
                         let r = ((chunk * 4096 + i) * 8) as u64 + u64::from(set.trailing_zeros());
                         set &= set - 1;
-                        let p = even_permutation(r);
-                        for k in 0..moves {
-                            set_atomic_bit(&bits, even_rank(&self.pairing_after(&p, k)));
-                        }
+                        self.set_neighbours(&bits, &even_permutation(r));
                     }
                 }
             });
-        bits.iter()
-            .flat_map(|w| w.load(Ordering::Relaxed).to_le_bytes())
-            .collect()
+        bytes_of(&bits)
     }
 
     /// Whether pairing `p` needs `depth` moves or more. Without the bits
@@ -843,14 +833,7 @@ impl Tables {
         if bound >= depth {
             return true;
         }
-        depth == 10
-            && bound == 9
-            && !self.pairing_complete()
-            && (0..self.p3_moves.len()).all(|k| {
-                self.pairing
-                    .at_most_8(even_rank(&self.pairing_after(p, k)))
-                    .is_none()
-            })
+        depth == 10 && bound == 9 && !self.pairing_complete() && !self.one_move_within_8(p)
     }
 
     /// Bytes held.

@@ -101,6 +101,11 @@ impl Model {
         self.orbit_of.len()
     }
 
+    /// The moves undoing `word`.
+    pub fn inverse(&self, word: &[usize]) -> Vec<usize> {
+        word.iter().rev().map(|&m| self.moves[m].inverse).collect()
+    }
+
     /// Whether grip `g` may follow grip `h` in a sequence: never the same
     /// grip twice, and of two commuting grips the lower first (so each
     /// product of commuting turns is searched once).

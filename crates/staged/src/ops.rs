@@ -698,9 +698,6 @@ impl<'a> Finder<'a> {
             w.reverse();
             w
         };
-        let inverse = |w: &[usize]| -> Vec<usize> {
-            w.iter().rev().map(|&m| model.moves[m].inverse).collect()
-        };
         let depth: Vec<usize> = (0..states.len()).map(|j| word(j).len()).collect();
         edges.sort_by_key(|&(i, _, j)| depth[i] + depth[j]);
         let mut elements: Vec<(Vec<usize>, u64)> = Vec::new();
@@ -708,7 +705,7 @@ impl<'a> Finder<'a> {
         for (i, m, j) in edges.into_iter().take(KERNEL_GENERATORS) {
             let mut s = word(i);
             s.push(m);
-            s.extend(inverse(&word(j)));
+            s.extend(model.inverse(&word(j)));
             let action = self.orbit_map(&s);
             let support = action
                 .iter()
@@ -748,11 +745,10 @@ impl<'a> Finder<'a> {
 
 /// `X Y X' Y'`.
 fn commutator(model: &Model, x: &[usize], y: &[usize]) -> Vec<usize> {
-    let inv = |m: usize| model.moves[m].inverse;
     let mut op = x.to_vec();
     op.extend_from_slice(y);
-    op.extend(x.iter().rev().map(|&m| inv(m)));
-    op.extend(y.iter().rev().map(|&m| inv(m)));
+    op.extend(model.inverse(x));
+    op.extend(model.inverse(y));
     op
 }
 

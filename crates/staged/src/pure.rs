@@ -131,12 +131,7 @@ impl OrbitLibrary {
         let inverses: Vec<PureOp> = found
             .iter()
             .map(|c| {
-                let moves: Vec<usize> = c
-                    .moves
-                    .iter()
-                    .rev()
-                    .map(|&m| model.moves[m].inverse)
-                    .collect();
+                let moves = model.inverse(&c.moves);
                 let o = model.oris[orbit];
                 let neg = |t: u8| (o - t % o) % o;
                 match c.kind {
@@ -421,7 +416,7 @@ impl OrbitLibrary {
         }
         r.reverse();
         // S = R', then the cycle, then R.
-        let mut moves: Vec<usize> = r.iter().rev().map(|&m| model.moves[m].inverse).collect();
+        let mut moves = model.inverse(&r);
         moves.extend_from_slice(&self.ops[c].moves);
         moves.extend_from_slice(&r);
         let kind = self.ops[c].kind;

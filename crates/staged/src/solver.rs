@@ -525,16 +525,21 @@ impl StagedSolver {
     }
 
     fn play(&self, run: &mut Run, path: &[usize]) {
-        let mut next = vec![0u8; run.state.len()];
+        self.apply(&mut run.state, path);
+        run.moves.extend_from_slice(path);
+    }
+
+    /// `state` after the moves of `path`.
+    fn apply(&self, state: &mut Vec<u8>, path: &[usize]) {
+        let mut next = vec![0u8; state.len()];
         for &m in path {
             self.layout.compose_into(
-                &run.state,
+                state,
                 self.moves.moves()[m].transformation.as_bytes(),
                 &mut next,
             );
-            std::mem::swap(&mut run.state, &mut next);
+            std::mem::swap(state, &mut next);
         }
-        run.moves.extend_from_slice(path);
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -7,7 +7,9 @@ use twistor_core::random::SeededRng;
 use twistor_core::{Pattern, Puzzle};
 use twistor_geometry::{build, PuzzleOptions};
 use twistor_search::{Metric, MoveSet};
-use twistor_staged::{Method, PieceSpec, StageSpec, StagedError, StagedOptions, StagedSolver};
+use twistor_staged::{
+    Method, PieceSpec, StageSpec, StagedError, StagedOptions, StagedSolution, StagedSolver,
+};
 
 fn puzzle(name: &str) -> (Puzzle, MoveSet) {
     let puzzle = build(name, &PuzzleOptions::default())
@@ -31,28 +33,46 @@ fn played(puzzle: &Puzzle, moves: &MoveSet, from: &Pattern, solution: &[usize]) 
     })
 }
 
-/// Solves `count` positions of `name` scrambled by `length` random moves,
-/// checking each answer by playing it.
-fn solves(name: &str, length: usize, count: u64) -> Vec<usize> {
-    let (puzzle, moves) = puzzle(name);
-    let mut solver = StagedSolver::new(
+/// The staged solver of `puzzle` by `moves`, planning its own stages.
+fn unplanned(puzzle: &Puzzle, moves: &MoveSet) -> StagedSolver {
+    StagedSolver::new(
         moves.clone(),
         puzzle.start().clone(),
         None,
         StagedOptions::default(),
     )
-    .expect("a solver");
+    .expect("a solver")
+}
+
+/// `solver`'s answer for `position` of `name` scrambled from `seed`,
+/// checked by playing it.
+fn solved(
+    solver: &mut StagedSolver,
+    name: &str,
+    (puzzle, moves): (&Puzzle, &MoveSet),
+    position: &Pattern,
+    seed: u64,
+) -> StagedSolution {
+    let solution = solver
+        .solve(position, &AtomicBool::new(false), &mut |_| {})
+        .unwrap_or_else(|e| panic!("{name} seed {seed}: {e}"));
+    assert_eq!(
+        &played(puzzle, moves, position, &solution.moves),
+        puzzle.start(),
+        "{name} seed {seed}"
+    );
+    solution
+}
+
+/// Solves `count` positions of `name` scrambled by `length` random moves,
+/// checking each answer by playing it.
+fn solves(name: &str, length: usize, count: u64) -> Vec<usize> {
+    let (puzzle, moves) = puzzle(name);
+    let mut solver = unplanned(&puzzle, &moves);
     (0..count)
         .map(|seed| {
             let position = scrambled(&puzzle, &moves, length, seed);
-            let solution = solver
-                .solve(&position, &AtomicBool::new(false), &mut |_| {})
-                .unwrap_or_else(|e| panic!("{name} seed {seed}: {e}"));
-            assert_eq!(
-                &played(&puzzle, &moves, &position, &solution.moves),
-                puzzle.start(),
-                "{name} seed {seed}"
-            );
+            let solution = solved(&mut solver, name, (&puzzle, &moves), &position, seed);
             solution.moves.len()
         })
         .collect()
@@ -96,13 +116,7 @@ fn puzzles_whose_orbits_are_tied_together_are_solved() {
 #[test]
 fn a_solved_position_takes_no_moves() {
     let (puzzle, moves) = puzzle("3x3x3");
-    let mut solver = StagedSolver::new(
-        moves,
-        puzzle.start().clone(),
-        None,
-        StagedOptions::default(),
-    )
-    .unwrap();
+    let mut solver = unplanned(&puzzle, &moves);
     let solution = solver
         .solve(puzzle.start(), &AtomicBool::new(false), &mut |_| {})
         .unwrap();
@@ -118,13 +132,7 @@ fn a_twisted_corner_is_unreachable() {
     let k = layout.orbit_index("CORNERS").unwrap();
     orbits[k].orientation[0] = 1;
     let twisted = layout.pattern(&orbits).unwrap();
-    let mut solver = StagedSolver::new(
-        moves,
-        puzzle.start().clone(),
-        None,
-        StagedOptions::default(),
-    )
-    .unwrap();
+    let mut solver = unplanned(&puzzle, &moves);
     let err = solver
         .solve(&twisted, &AtomicBool::new(false), &mut |_| {})
         .unwrap_err();
@@ -207,23 +215,16 @@ fn deep_cut_puzzles_are_solved() {
 #[test]
 fn a_parity_is_set_right_keeping_the_stages_before() {
     let (puzzle, moves) = puzzle("helicopter");
-    let mut solver = StagedSolver::new(
-        moves.clone(),
-        puzzle.start().clone(),
-        None,
-        StagedOptions::default(),
-    )
-    .expect("a solver");
+    let mut solver = unplanned(&puzzle, &moves);
     let mut parities = 0;
     for seed in 0..6 {
         let position = scrambled(&puzzle, &moves, 41, seed);
-        let solution = solver
-            .solve(&position, &AtomicBool::new(false), &mut |_| {})
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        assert_eq!(
-            &played(&puzzle, &moves, &position, &solution.moves),
-            puzzle.start(),
-            "seed {seed}"
+        let solution = solved(
+            &mut solver,
+            "helicopter",
+            (&puzzle, &moves),
+            &position,
+            seed,
         );
         let corners: Vec<_> = (solution.steps.iter())
             .filter(|s| s.stage == "CORNERS")

@@ -121,9 +121,6 @@ impl Finder<'_> {
                 true
             });
         }
-        let inverse = |w: &[usize]| -> Vec<usize> {
-            w.iter().rev().map(|&m| model.moves[m].inverse).collect()
-        };
         for x in &conjugators {
             let map: Vec<usize> = (self.orbit_map(x).into_iter())
                 .map(|(to, _)| to as usize - base)
@@ -144,7 +141,7 @@ impl Finder<'_> {
                     }
                     let mut h = x.clone();
                     h.extend_from_slice(aw);
-                    h.extend(inverse(x));
+                    h.extend(model.inverse(x));
                     let word = commutator(model, &h, bw);
                     work += (word.len() * (support(&hb) + support(bb)) as usize) as u64;
                     self.offer(&word, false);

@@ -79,16 +79,9 @@ impl StagedSolver {
     /// Whether playing `path` from the run's state unplaces a piece of a
     /// `kept` orbit.
     fn breaks_kept(&self, run: &Run, path: &[usize], kept: &[bool]) -> bool {
-        let mut after = Run {
-            state: run.state.clone(),
-            moves: Vec::new(),
-            steps: Vec::new(),
-            protected: Vec::new(),
-            nodes_left: 0,
-        };
-        self.play(&mut after, path);
-        (run.protected.iter())
-            .any(|&c| kept[self.classes[c].orbit] && !self.solved(&after.state, c))
+        let mut after = run.state.clone();
+        self.apply(&mut after, path);
+        (run.protected.iter()).any(|&c| kept[self.classes[c].orbit] && !self.solved(&after, c))
     }
 
     /// Where parities alone are wrong: for each, a shortest swap of two
@@ -141,12 +134,7 @@ impl StagedSolver {
             &stop,
         )?;
         // The inverse of what solves the swapped goal is the swap.
-        Some(
-            path.iter()
-                .rev()
-                .map(|&m| self.model.moves[m].inverse)
-                .collect(),
-        )
+        Some(self.model.inverse(&path))
     }
 
     /// The orbits to finish and the operations each uses, in an order in
