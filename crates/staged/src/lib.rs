@@ -20,7 +20,10 @@
 //!    that would cost more than a node budget ends this phase. Orbits tied
 //!    together, so that no 3-cycle moves one while the others stay (a
 //!    professor skewb's corners and centres), go first, placed together
-//!    by an optimal search over just those orbits.
+//!    by an optimal search over just those orbits. So do orbits whose
+//!    pieces only twist in place (a starminx's corners): a sequence's
+//!    effect on them is the sum of its moves' twists, so they are set
+//!    right at once by counts of moves solved as a linear system.
 //! 2. **Invariants.** What commutators cannot change (an orbit's parity,
 //!    its total twist) is set right by a few moves found in the abelian
 //!    group of those invariants.
@@ -79,6 +82,7 @@ mod pure;
 mod search_ops;
 mod sift;
 mod solver;
+mod twist;
 
 pub use solver::{
     Method, PieceSpec, StageSpec, StagedEvent, StagedOptions, StagedSolution, StagedSolver, Step,

@@ -110,6 +110,9 @@ pub enum Method {
     Search,
     /// Moves set an orbit's parity or twist right for the commutators.
     Invariants,
+    /// Pieces that only twist in place were set right by counts of moves
+    /// solved as a linear system.
+    Twists,
     /// Pure 3-cycles finished an orbit.
     Commutators,
     /// Words from a stabiliser chain finished the stage.
@@ -440,6 +443,15 @@ impl StagedSolver {
             .any(|&m| (self.model.moves[m].support.iter()).any(|&s| slots.contains(&(s as usize))))
     }
 
+    /// Whether some move of `moves` carries a piece of orbit `k` to
+    /// another slot (where none does, the orbit only twists in place).
+    fn permutes(&self, moves: &[usize], k: usize) -> bool {
+        let base = self.model.base[k];
+        moves.iter().any(|&m| {
+            (base..base + self.model.size[k]).any(|s| self.model.moves[m].dest[s] as usize != s)
+        })
+    }
+
     fn orbit_name(&self, k: usize) -> String {
         self.layout.orbits()[k].name().to_string()
     }
@@ -474,51 +486,64 @@ impl StagedSolver {
                 scope.push(c);
             }
         }
-        let broken = |me: &StagedSolver, state: &[u8]| -> Vec<usize> {
-            let mut orbits: Vec<usize> = scope
-                .iter()
-                .filter(|&&c| !me.solved(state, c))
-                .map(|&c| me.classes[c].orbit)
-                .collect();
-            orbits.sort_unstable();
-            orbits.dedup();
-            orbits
-        };
-        if !broken(self, &run.state).is_empty() {
+        if !self.broken_orbits(&scope, &run.state).is_empty() {
             self.invariant_phase(&stage, &scope, run, events)?;
-            // Commutators, orbit by orbit; where they cannot finish the
-            // stage, sifting through word tables does, from where they
-            // got to.
-            // The quick searches for cycles first, then the thorough ones
-            // (an optimal search for each missing cycle), each from where
-            // the one before got to.
-            for thorough in [false, true] {
-                if broken(self, &run.state).is_empty() {
-                    break;
-                }
-                let Some(order) = self.finishing_order(&stage, &scope, &run.state, thorough) else {
-                    continue;
-                };
-                for (k, key) in order {
-                    if stop.load(Ordering::Relaxed) {
-                        return Err(StagedError::Stopped);
-                    }
-                    if broken(self, &run.state).contains(&k)
-                        && self
-                            .finish_orbit(&stage, &scope, k, Some(key), run, events)
-                            .is_err()
-                    {
-                        break;
-                    }
-                }
-            }
-            if !broken(self, &run.state).is_empty() {
+            // Commutators; where they cannot finish the stage, sifting
+            // through word tables does, from where they got to.
+            self.commutator_phase(&stage, &scope, run, stop, events)?;
+            if !self.broken_orbits(&scope, &run.state).is_empty() {
                 self.sift_finish(&stage, run, stop, events)?;
             }
         }
         for &c in &stage.classes {
             if !run.protected.contains(&c) {
                 run.protected.push(c);
+            }
+        }
+        Ok(())
+    }
+
+    /// The orbits with a piece of `scope` out of place in `state`.
+    fn broken_orbits(&self, scope: &[usize], state: &[u8]) -> Vec<usize> {
+        let mut orbits: Vec<usize> = scope
+            .iter()
+            .filter(|&&c| !self.solved(state, c))
+            .map(|&c| self.classes[c].orbit)
+            .collect();
+        orbits.sort_unstable();
+        orbits.dedup();
+        orbits
+    }
+
+    /// Phase 3: commutators, orbit by orbit, the quick searches for
+    /// cycles first, then the thorough ones (an optimal search for each
+    /// missing cycle), each from where the one before got to.
+    fn commutator_phase(
+        &mut self,
+        stage: &Stage,
+        scope: &[usize],
+        run: &mut Run,
+        stop: &AtomicBool,
+        events: &mut dyn FnMut(StagedEvent),
+    ) -> Result<(), StagedError> {
+        for thorough in [false, true] {
+            if self.broken_orbits(scope, &run.state).is_empty() {
+                break;
+            }
+            let Some(order) = self.finishing_order(stage, scope, &run.state, thorough) else {
+                continue;
+            };
+            for (k, key) in order {
+                if stop.load(Ordering::Relaxed) {
+                    return Err(StagedError::Stopped);
+                }
+                if self.broken_orbits(scope, &run.state).contains(&k)
+                    && self
+                        .finish_orbit(stage, scope, k, Some(key), run, events)
+                        .is_err()
+                {
+                    break;
+                }
             }
         }
         Ok(())

@@ -103,8 +103,8 @@ fn solve_all(args: SolveAllArgs) -> CliResult {
     let stop = AtomicBool::new(false);
     let mut bar = Progress::stderr();
     if !args.json {
-        outln!("| puzzle | engine | answered | median s | max s | median moves | max moves | counting bound | median / bound |");
-        outln!("|---|---|---|---|---|---|---|---|---|");
+        outln!("| puzzle | engine | answered | setup s | median s | max s | median moves | max moves | counting bound | median / bound |");
+        outln!("|---|---|---|---|---|---|---|---|---|---|");
     }
     let mut failed = 0;
     for name in &puzzles {
@@ -135,7 +135,7 @@ fn solve_all(args: SolveAllArgs) -> CliResult {
                 "{}",
                 json!({
                     "puzzle": row.puzzle, "engine": row.engine, "asked": row.asked,
-                    "answered": row.answered, "median_secs": row.median_secs,
+                    "answered": row.answered, "setup_secs": row.setup_secs, "median_secs": row.median_secs,
                     "max_secs": row.max_secs, "median_moves": row.median_moves,
                     "max_moves": row.max_moves, "counting_bound": row.bound,
                     "log10_positions": row.log10_positions, "failure": row.failure,
@@ -143,11 +143,12 @@ fn solve_all(args: SolveAllArgs) -> CliResult {
             );
         } else {
             outln!(
-                "| {} | {} | {}/{} | {:.3} | {:.3} | {} | {} | {} | {:.2} |",
+                "| {} | {} | {}/{} | {:.2} | {:.3} | {:.3} | {} | {} | {} | {:.2} |",
                 row.puzzle,
                 row.engine,
                 row.answered,
                 row.asked,
+                row.setup_secs,
                 row.median_secs,
                 row.max_secs,
                 row.median_moves,

@@ -315,11 +315,7 @@ impl StagedSolver {
         keep: &[bool],
         ops: Vec<PureOp>,
     ) -> Option<OrbitLibrary> {
-        let base = self.model.base[k];
-        let permutes = moves.iter().any(|&m| {
-            (base..base + self.model.size[k]).any(|s| self.model.moves[m].dest[s] as usize != s)
-        });
-        if permutes
+        if self.permutes(moves, k)
             && !ops.iter().any(|o| o.kind == OpKind::Cycle)
             && !self.model.rides_with_kept(k, moves, keep)
         {

@@ -3,6 +3,7 @@
 //! together placed first by one search over them.
 
 use super::*;
+use crate::twist::twists_by_counts;
 
 impl StagedSolver {
     /// The table of `c`'s coordinate, built on first use; `None` when the
@@ -99,7 +100,22 @@ impl StagedSolver {
         for &c in run.protected.iter().chain(&stage.classes) {
             in_scope[self.classes[c].orbit] = true;
         }
-        // Where commutators can finish the orbits in some order, none
+        let broken: Vec<bool> = (0..orbits)
+            .map(|k| {
+                self.model.size[k] >= 3
+                    && stage
+                        .classes
+                        .iter()
+                        .any(|&c| self.classes[c].orbit == k && !self.solved(&run.state, c))
+            })
+            .collect();
+        // Pieces that only twist in place (the starminx's corners) are
+        // placed first, together: no setup can aim an operation at them,
+        // and what twists one alone may take many moves.
+        let twisting: Vec<bool> = (0..orbits)
+            .map(|k| broken[k] && !self.permutes(&stage.moves, k))
+            .collect();
+        // Where commutators can finish the orbits in some order, no other
         // needs placing first.
         let scope: Vec<usize> = run
             .protected
@@ -111,22 +127,13 @@ impl StagedSolver {
             .finishing_order(stage, &scope, &run.state, false)
             .is_some()
         {
-            return vec![false; orbits];
+            return twisting;
         }
-        let broken: Vec<bool> = (0..orbits)
-            .map(|k| {
-                self.model.size[k] >= 3
-                    && stage
-                        .classes
-                        .iter()
-                        .any(|&c| self.classes[c].orbit == k && !self.solved(&run.state, c))
-            })
-            .collect();
         let coupled: Vec<bool> = (0..orbits)
             .map(|k| {
                 let mut keep = in_scope.clone();
                 keep[k] = false;
-                broken[k] && self.library(k, &stage.moves, keep, false).is_none()
+                twisting[k] || (broken[k] && self.library(k, &stage.moves, keep, false).is_none())
             })
             .collect();
         // Where every broken orbit is tied, placing them first is
@@ -219,6 +226,7 @@ impl StagedSolver {
         }
         let report_step = |me: &mut StagedSolver,
                            run: &mut Run,
+                           method: Method,
                            moves: usize,
                            nodes: u64,
                            events: &mut dyn FnMut(StagedEvent)| {
@@ -229,13 +237,27 @@ impl StagedSolver {
                 .map(|(k, _)| me.orbit_name(k))
                 .collect::<Vec<_>>()
                 .join(", ");
-            me.report(run, &stage.name, Method::Search, what, moves, nodes, events);
+            me.report(run, &stage.name, method, what, moves, nodes, events);
         };
         // Where no earlier stage placed pieces outside these orbits, the
         // generic optimal search over the whole orbits (its tables prune
         // far better than databases of a few pieces).
         let held_elsewhere = earlier.iter().any(|&c| !coupled[self.classes[c].orbit]);
         if !held_elsewhere {
+            if let Some(path) = self.twists_first(stage, coupled, &run.state) {
+                self.play(run, &path);
+                for &c in &stage.classes {
+                    if coupled[self.classes[c].orbit] {
+                        // Tracked from now on, so later steps keep them.
+                        self.pdb(&[c]);
+                        if !run.protected.contains(&c) {
+                            run.protected.push(c);
+                        }
+                    }
+                }
+                report_step(self, run, Method::Twists, path.len(), 0, events);
+                return Ok(true);
+            }
             let position = self.layout.pattern_from_bytes(run.state.clone()).ok();
             let path = position.and_then(|p| {
                 solve_orbits(&self.moves, &self.goal, coupled, &p, COUPLED_NODES, stop)
@@ -254,7 +276,7 @@ impl StagedSolver {
                         }
                     }
                 }
-                report_step(self, run, path.len(), 0, events);
+                report_step(self, run, Method::Search, path.len(), 0, events);
                 return Ok(true);
             }
         }
@@ -308,12 +330,55 @@ impl StagedSolver {
             SearchEnd::Found(path) => {
                 self.play(run, &path);
                 run.protected.extend(&new);
-                report_step(self, run, path.len(), spent, events);
+                report_step(self, run, Method::Search, path.len(), spent, events);
                 Ok(true)
             }
             SearchEnd::Stopped => Err(StagedError::Stopped),
             SearchEnd::OverBudget | SearchEnd::NotWithin => Ok(false),
         }
+    }
+
+    /// Where the `coupled` orbits only twist in place and the stage
+    /// places all their pieces, to one prime modulus: the moves setting
+    /// every twist right, from counts solved as a linear system.
+    fn twists_first(&self, stage: &Stage, coupled: &[bool], state: &[u8]) -> Option<Vec<usize>> {
+        let orbits: Vec<usize> = (0..coupled.len()).filter(|&k| coupled[k]).collect();
+        let whole = |k: usize| {
+            let placed: usize = (stage.classes.iter())
+                .filter(|&&c| self.classes[c].orbit == k)
+                .map(|&c| self.classes[c].len())
+                .sum();
+            placed == self.model.size[k]
+        };
+        if orbits
+            .iter()
+            .any(|&k| self.permutes(&stage.moves, k) || !whole(k))
+        {
+            return None;
+        }
+        let slots: Vec<usize> = orbits
+            .iter()
+            .flat_map(|&k| self.model.base[k]..self.model.base[k] + self.model.size[k])
+            .collect();
+        let p = self.goal_slots.modulus[*slots.first()?];
+        if slots.iter().any(|&s| self.goal_slots.modulus[s] != p) {
+            return None;
+        }
+        let mut needed = Vec::new();
+        for &k in &orbits {
+            let now = self.layout.ori(state, k);
+            let goal = self.layout.ori(self.goal.as_bytes(), k);
+            for (&a, &b) in now.iter().zip(goal) {
+                let a = self.layout.decode_orientation(k, a).0;
+                let b = self.layout.decode_orientation(k, b).0;
+                needed.push((b % p + p - a % p) % p);
+            }
+        }
+        // Each grip's first move first, so the counts are of quarter turns
+        // (merged into one turn when the solution is simplified).
+        let mut moves = stage.moves.clone();
+        moves.sort_by_key(|&m| self.model.moves[m].grip);
+        twists_by_counts(&self.model, &orbits, &moves, &needed, p)
     }
 
     /// Phase 1: classes placed one at a time by search, nearest first
