@@ -68,6 +68,10 @@ pub mod layout_version {
     pub const CUBE333: u64 = 2;
     /// `cube444`'s pairing table (the key's id itself).
     pub const CUBE444: u64 = 3;
+    /// `staged`'s libraries of operations. Bump it when the operations
+    /// found change (not only when the bytes do): kept libraries are
+    /// used as they are, never found again.
+    pub const STAGED: u64 = 1;
 }
 
 /// What a stored table is: a name people can read (also a file-name stem)

@@ -141,6 +141,24 @@ impl MoveSet {
         &self.layout
     }
 
+    /// What every table built for these moves and `goal` depends on, as
+    /// bytes to hash into a table key: the orbits, the moves' effects and
+    /// the goal (not the names, so a definition renamed finds its tables).
+    pub fn definition_bytes(&self, goal: &twistor_core::Pattern) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        for o in self.layout.orbits() {
+            bytes.extend_from_slice(o.name().as_bytes());
+            bytes.push(0);
+            bytes.extend_from_slice(&(o.num_pieces() as u32).to_le_bytes());
+            bytes.push(o.num_orientations() as u8);
+        }
+        for m in &self.moves {
+            bytes.extend_from_slice(m.transformation.as_bytes());
+        }
+        bytes.extend_from_slice(goal.as_bytes());
+        bytes
+    }
+
     /// The grips.
     pub fn grips(&self) -> &[Grip] {
         &self.grips

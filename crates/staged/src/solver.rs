@@ -3,7 +3,9 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
+use twistor_core::store::{NoStore, TableKey, TableStore};
 use twistor_core::{Layout, Pattern};
 use twistor_search::MoveSet;
 
@@ -19,6 +21,7 @@ use crate::sift::Sifter;
 use crate::StagedError;
 
 mod finishing;
+mod kept;
 mod planning;
 mod search;
 mod sifting;
@@ -174,6 +177,13 @@ pub struct StagedSolver {
     table_of: Vec<Option<Option<usize>>>,
     pdbs: HashMap<Vec<usize>, Pdb>,
     libraries: HashMap<LibraryKey, Option<OrbitLibrary>>,
+    /// The operations each library was made of: what the store keeps.
+    library_ops: HashMap<LibraryKey, Vec<PureOp>>,
+    /// Whether libraries were found since the store last had them.
+    libraries_unsaved: bool,
+    /// Where libraries are kept between runs, and under which key.
+    store: Arc<dyn TableStore>,
+    store_key: TableKey,
     /// Keys whose library the optimal search was tried for.
     searched_libraries: std::collections::HashSet<LibraryKey>,
     /// Word tables for sifting, per move list (`None` while in use or
@@ -200,6 +210,20 @@ impl StagedSolver {
         goal: Pattern,
         plan: Option<Vec<StageSpec>>,
         options: StagedOptions,
+    ) -> Result<StagedSolver, StagedError> {
+        StagedSolver::with_store(moves, goal, plan, options, Arc::new(NoStore))
+    }
+
+    /// A solver as [`new`](Self::new) makes, that reads the operations
+    /// it finds (most of what a first solve costs) from `store` and gives
+    /// them back to it, so a later solver of the same moves and goal
+    /// starts where this one got to.
+    pub fn with_store(
+        moves: MoveSet,
+        goal: Pattern,
+        plan: Option<Vec<StageSpec>>,
+        options: StagedOptions,
+        store: Arc<dyn TableStore>,
     ) -> Result<StagedSolver, StagedError> {
         let model = Model::new(&moves)?;
         let layout = moves.layout().clone();
@@ -321,6 +345,7 @@ impl StagedSolver {
         goal_slots.in_blocks = (0..model.size.len())
             .map(|k| keeps.iter().all(|m| m[k]))
             .collect();
+        let store_key = StagedSolver::libraries_key(&moves, &goal);
         let mut solver = StagedSolver {
             moves,
             layout,
@@ -333,6 +358,10 @@ impl StagedSolver {
             table_of: vec![None; n],
             pdbs: HashMap::new(),
             libraries: HashMap::new(),
+            library_ops: HashMap::new(),
+            libraries_unsaved: false,
+            store,
+            store_key,
             searched_libraries: std::collections::HashSet::new(),
             sifters: HashMap::new(),
             parity_swaps: HashMap::new(),
@@ -340,9 +369,11 @@ impl StagedSolver {
             bytes: 0,
             fallback: None,
         };
+        solver.load_libraries();
         if !plan_given {
             solver.plan_orbit_stages();
         }
+        solver.save_libraries();
         Ok(solver)
     }
 
@@ -383,6 +414,18 @@ impl StagedSolver {
 
     /// Solves `position` (a pattern in the goal's terms).
     pub fn solve(
+        &mut self,
+        position: &Pattern,
+        stop: &AtomicBool,
+        events: &mut dyn FnMut(StagedEvent),
+    ) -> Result<StagedSolution, StagedError> {
+        let result = self.solve_kept(position, stop, events);
+        self.save_libraries();
+        result
+    }
+
+    /// [`solve`](Self::solve), before the libraries it found are kept.
+    fn solve_kept(
         &mut self,
         position: &Pattern,
         stop: &AtomicBool,

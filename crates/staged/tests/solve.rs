@@ -264,3 +264,123 @@ fn pieces_that_only_twist_are_set_by_counts_of_moves() {
         );
     }
 }
+
+/// A store that counts what it is given and can hand back, for every
+/// key, the last payload it was given (a copy kept for another puzzle).
+#[derive(Default)]
+struct CountingStore {
+    inner: twistor_core::store::MemoryStore,
+    saves: std::sync::atomic::AtomicUsize,
+    discards: std::sync::atomic::AtomicUsize,
+    last: std::sync::Mutex<Option<Vec<u8>>>,
+    hands_back_last: bool,
+}
+
+impl twistor_core::store::TableStore for CountingStore {
+    fn load(
+        &self,
+        key: &twistor_core::store::TableKey,
+        len: twistor_core::store::PayloadLen,
+    ) -> Result<Option<twistor_core::store::StoredTable>, twistor_core::store::StoreError> {
+        if self.hands_back_last {
+            let last = self.last.lock().unwrap().clone();
+            return Ok(last.map(|bytes| twistor_core::store::StoredTable {
+                extras: Vec::new(),
+                bytes: twistor_core::store::TableBytes::new(bytes),
+            }));
+        }
+        self.inner.load(key, len)
+    }
+    fn save(
+        &self,
+        key: &twistor_core::store::TableKey,
+        extras: &[u64],
+        len: u64,
+        payload: twistor_core::store::PayloadWriter,
+    ) -> Result<(), twistor_core::store::StoreError> {
+        self.saves
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut bytes = Vec::new();
+        payload(&mut bytes).expect("written to memory");
+        *self.last.lock().unwrap() = Some(bytes.clone());
+        self.inner
+            .save(key, extras, len, &mut |w| w.write_all(&bytes))
+    }
+    fn contains(
+        &self,
+        key: &twistor_core::store::TableKey,
+        len: twistor_core::store::PayloadLen,
+    ) -> bool {
+        self.inner.contains(key, len)
+    }
+    fn discard(&self, key: &twistor_core::store::TableKey) {
+        self.discards
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.inner.discard(key);
+    }
+    fn location(&self, _: &twistor_core::store::TableKey) -> Option<String> {
+        None
+    }
+    fn writes(&self) -> bool {
+        true
+    }
+}
+
+/// The operations a solver finds are kept in its store: a second solver
+/// of the same puzzle reads them all (it finds none, so gives nothing
+/// back) and answers as the first one does once it has them; a copy that
+/// is not the puzzle's is dropped, and the solver finds its own.
+#[test]
+fn libraries_found_are_kept_and_read_back() {
+    use std::sync::atomic::Ordering::Relaxed;
+    use std::sync::Arc;
+    let (copter, moves) = puzzle("curvy copter");
+    let positions: Vec<Pattern> = (0..3)
+        .map(|seed| scrambled(&copter, &moves, 41, seed))
+        .collect();
+    let store = Arc::new(CountingStore::default());
+    let with = |store: &Arc<CountingStore>, moves: &MoveSet, goal: &Pattern| {
+        StagedSolver::with_store(
+            moves.clone(),
+            goal.clone(),
+            None,
+            StagedOptions::default(),
+            Arc::clone(store) as Arc<dyn twistor_core::store::TableStore>,
+        )
+        .expect("a solver")
+    };
+    let answers = |solver: &mut StagedSolver| -> Vec<Vec<usize>> {
+        (positions.iter().enumerate())
+            .map(|(i, p)| solved(solver, "curvy copter", (&copter, &moves), p, i as u64).moves)
+            .collect()
+    };
+    let mut first = with(&store, &moves, copter.start());
+    answers(&mut first);
+    let warm = answers(&mut first);
+    let saved = store.saves.load(Relaxed);
+    assert!(
+        saved > 0,
+        "the libraries found were never given to the store"
+    );
+
+    let mut second = with(&store, &moves, copter.start());
+    assert_eq!(answers(&mut second), warm);
+    assert_eq!(
+        store.saves.load(Relaxed),
+        saved,
+        "the second solver found libraries again"
+    );
+
+    // The curvy copter's libraries handed to a helicopter's solver.
+    let foreign = Arc::new(CountingStore {
+        hands_back_last: true,
+        ..CountingStore::default()
+    });
+    *foreign.last.lock().unwrap() = store.last.lock().unwrap().clone();
+    let (heli, heli_moves) = puzzle("helicopter");
+    let mut third = with(&foreign, &heli_moves, heli.start());
+    assert_eq!(foreign.discards.load(Relaxed), 1);
+    let position = scrambled(&heli, &heli_moves, 41, 7);
+    solved(&mut third, "helicopter", (&heli, &heli_moves), &position, 7);
+    assert!(foreign.saves.load(Relaxed) > 0);
+}

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use twistor_core::store::{StoreError, StoreEvent, TableKey, TableStore};
 use twistor_core::symmetry::SymmetryGroup;
-use twistor_core::{Layout, Pattern, Puzzle};
+use twistor_core::{Pattern, Puzzle};
 
 use super::{SaveGrown, Solver, SolverOptions, TableEvent, TableGrowth};
 use crate::cache;
@@ -113,7 +113,7 @@ impl Solver {
             projection.arrange_for(nmoves);
             // Named after what it is, not the puzzle's name: a definition
             // renamed (only its `Name` line changed) finds its tables.
-            let key = TableKey::new("search", table_key(&layout, &moves, &goal, &projection));
+            let key = TableKey::new("search", table_key(&moves, &goal, &projection));
             let site = StoreSite {
                 store: &*options.store,
                 key: &key,
@@ -184,7 +184,7 @@ impl Solver {
         };
         let hashed_key = TableKey::new(
             "search-hashed",
-            hashed_key(&layout, &moves, &goal, hashed_cap, symmetry.as_ref()),
+            hashed_key(&moves, &goal, hashed_cap, symmetry.as_ref()),
         );
         let hashed = if hashed_bytes >= 1 << 16 {
             // Start shallow (a fraction of a second); searching grows it.
@@ -472,13 +472,8 @@ impl Growth {
 
 /// What identifies a table: the format, the puzzle's layout, the moves, the
 /// goal and the projection.
-fn table_key(
-    layout: &Layout,
-    moves: &MoveSet,
-    goal: &Pattern,
-    projection: &crate::projection::Projection,
-) -> u64 {
-    let mut bytes = search_bytes(layout, moves, goal);
+fn table_key(moves: &MoveSet, goal: &Pattern, projection: &crate::projection::Projection) -> u64 {
+    let mut bytes = moves.definition_bytes(goal);
     bytes.extend_from_slice(projection.signature());
     key_hash(&bytes, layout_version::PRUNE)
 }
@@ -545,13 +540,12 @@ impl StoreSite<'_> {
 /// most entries it may have and the version of the position hash (not its
 /// depth: a table grown deeper replaces the shallower one).
 fn hashed_key(
-    layout: &Layout,
     moves: &MoveSet,
     goal: &Pattern,
     max_entries: u64,
     symmetry: Option<&HashedSymmetry>,
 ) -> u64 {
-    let mut bytes = search_bytes(layout, moves, goal);
+    let mut bytes = moves.definition_bytes(goal);
     bytes.extend_from_slice(b"hashed");
     for v in [layout_version::HASHED_POSITIONS, max_entries] {
         bytes.extend_from_slice(&v.to_le_bytes());
@@ -565,20 +559,4 @@ fn hashed_key(
         }
     }
     key_hash(&bytes, layout_version::HASHED)
-}
-
-/// What every table depends on: the orbits, the moves and the goal.
-fn search_bytes(layout: &Layout, moves: &MoveSet, goal: &Pattern) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    for o in layout.orbits() {
-        bytes.extend_from_slice(o.name().as_bytes());
-        bytes.push(0);
-        bytes.extend_from_slice(&(o.num_pieces() as u32).to_le_bytes());
-        bytes.push(o.num_orientations() as u8);
-    }
-    for m in moves.moves() {
-        bytes.extend_from_slice(m.transformation.as_bytes());
-    }
-    bytes.extend_from_slice(goal.as_bytes());
-    bytes
 }

@@ -238,71 +238,97 @@ impl StagedSolver {
         thorough: bool,
     ) -> Option<LibraryKey> {
         let key = (k, moves.to_vec(), keep);
-        let searched = self.searched_libraries.contains(&key);
-        if let Some(found) = self.libraries.get(&key) {
-            if found.is_some() || !thorough || searched {
-                return found.is_some().then_some(key);
-            }
-        }
-        {
-            let invariants: Vec<(bool, u8)> = (0..self.model.size.len())
-                .map(|o| {
-                    let of_orbit: Vec<&Class> =
-                        self.classes.iter().filter(|c| c.orbit == o).collect();
-                    let parity = of_orbit.len() == self.model.size[o]
-                        && of_orbit.iter().all(|c| c.len() == 1);
-                    let modulus = of_orbit.iter().fold(0u8, |g, c| gcd(g, c.modulus));
-                    (parity, modulus)
-                })
-                .collect();
-            let mut ops = find_ops(&self.model, k, moves, &key.2, &invariants, &self.goal_slots);
-
-            // Where short commutators miss, an optimal search finds one
-            // (on puzzles small enough for it, turning all their moves).
-            let cycles = ops.iter().filter(|o| o.kind == OpKind::Cycle).count();
-            if thorough {
-                self.searched_libraries.insert(key.clone());
-            }
-            if thorough
-                && cycles == 0
-                && moves.len() == self.model.moves.len()
-                && self.model.slots() <= SEARCHED_OPS_SLOTS
-            {
-                ops.extend(ops_by_search(
-                    &self.model,
-                    &self.moves,
-                    &self.goal,
-                    &self.goal_slots,
-                    k,
-                    &key.2,
-                    &invariants,
-                    &AtomicBool::new(false),
-                ));
-            }
-            let mut library = self.library_of(k, moves, &key.2, ops);
-            // Cycles exchanging pieces alike in a kept orbit are set up
-            // only by moves that keep those pieces in blocks; where they
-            // cannot reach every three slots that way, only cycles that
-            // leave pieces alike alone are taken.
-            if library.as_mut().is_some_and(|l| {
-                l.ops.iter().any(|o| o.exchanges) && !l.reaches_every_triple(&self.model)
-            }) {
-                let g = &self.goal_slots;
-                let strict = GoalSlots {
-                    alike: g
-                        .alike
-                        .iter()
-                        .zip(&g.in_blocks)
-                        .map(|(&a, &b)| a && b)
-                        .collect(),
-                    ..g.clone()
-                };
-                let ops = find_ops(&self.model, k, moves, &key.2, &invariants, &strict);
-                library = self.library_of(k, moves, &key.2, ops);
-            }
-            self.libraries.insert(key.clone(), library);
+        if !self.has_library(&key, thorough) {
+            let (ops, library) = self.find_library(&key, thorough);
+            self.keep_library(key.clone(), thorough, ops, library);
         }
         self.libraries[&key].is_some().then_some(key)
+    }
+
+    /// Whether the library of `key` is known as far as a `thorough` call
+    /// asks.
+    pub(super) fn has_library(&self, key: &LibraryKey, thorough: bool) -> bool {
+        self.libraries.get(key).is_some_and(|found| {
+            found.is_some() || !thorough || self.searched_libraries.contains(key)
+        })
+    }
+
+    /// Records the library of `key` and the operations it was made of.
+    pub(super) fn keep_library(
+        &mut self,
+        key: LibraryKey,
+        thorough: bool,
+        ops: Vec<PureOp>,
+        library: Option<OrbitLibrary>,
+    ) {
+        if thorough {
+            self.searched_libraries.insert(key.clone());
+        }
+        self.library_ops.insert(key.clone(), ops);
+        self.libraries_unsaved = true;
+        self.libraries.insert(key, library);
+    }
+
+    /// Finds the library of `key` (see [`library`](Self::library)): the
+    /// operations it is made of, and the library, if they make one.
+    pub(super) fn find_library(
+        &self,
+        key: &LibraryKey,
+        thorough: bool,
+    ) -> (Vec<PureOp>, Option<OrbitLibrary>) {
+        let (k, moves, keep) = key;
+        let k = *k;
+        let invariants: Vec<(bool, u8)> = (0..self.model.size.len())
+            .map(|o| {
+                let of_orbit: Vec<&Class> = self.classes.iter().filter(|c| c.orbit == o).collect();
+                let parity =
+                    of_orbit.len() == self.model.size[o] && of_orbit.iter().all(|c| c.len() == 1);
+                let modulus = of_orbit.iter().fold(0u8, |g, c| gcd(g, c.modulus));
+                (parity, modulus)
+            })
+            .collect();
+        let mut ops = find_ops(&self.model, k, moves, keep, &invariants, &self.goal_slots);
+        // Where short commutators miss, an optimal search finds one (on
+        // puzzles small enough for it, turning all their moves).
+        let cycles = ops.iter().filter(|o| o.kind == OpKind::Cycle).count();
+        if thorough
+            && cycles == 0
+            && moves.len() == self.model.moves.len()
+            && self.model.slots() <= SEARCHED_OPS_SLOTS
+        {
+            ops.extend(ops_by_search(
+                &self.model,
+                &self.moves,
+                &self.goal,
+                &self.goal_slots,
+                k,
+                keep,
+                &invariants,
+                &AtomicBool::new(false),
+            ));
+        }
+        let mut library = self.library_of(k, moves, keep, ops.clone());
+        // Cycles exchanging pieces alike in a kept orbit are set up only
+        // by moves that keep those pieces in blocks; where they cannot
+        // reach every three slots that way, only cycles that leave pieces
+        // alike alone are taken.
+        if library.as_mut().is_some_and(|l| {
+            l.ops.iter().any(|o| o.exchanges) && !l.reaches_every_triple(&self.model)
+        }) {
+            let g = &self.goal_slots;
+            let strict = GoalSlots {
+                alike: g
+                    .alike
+                    .iter()
+                    .zip(&g.in_blocks)
+                    .map(|(&a, &b)| a && b)
+                    .collect(),
+                ..g.clone()
+            };
+            ops = find_ops(&self.model, k, moves, keep, &invariants, &strict);
+            library = self.library_of(k, moves, keep, ops.clone());
+        }
+        (ops, library)
     }
 
     /// The library of orbit `k`'s operations `ops` by `moves`, keeping

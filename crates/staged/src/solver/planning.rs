@@ -22,7 +22,9 @@
 //! order), times the orbit's size, summed. The measuring costs a few
 //! seconds on the kilominx and megaminx, paid back in length.
 
-use super::{Stage, StagedSolver};
+use rayon::prelude::*;
+
+use super::{LibraryKey, Stage, StagedSolver};
 
 /// Most orbits an order is chosen for (their orders and libraries grow
 /// as n! and n 2^(n-1); at four, the measuring costs a few seconds on the
@@ -48,6 +50,26 @@ impl StagedSolver {
             orbits.into_iter().partition(|&k| self.changes(&moves, k));
         if !(2..=MAX_ORBITS).contains(&orbits.len()) {
             return;
+        }
+        // Every library the orders measure, found on all threads first
+        // (finding them is nearly all the measuring costs).
+        let mut keys: Vec<LibraryKey> = Vec::new();
+        for order in permutations(&orbits) {
+            let mut keep = vec![false; self.model.size.len()];
+            for &k in &order {
+                let key = (k, moves.clone(), keep.clone());
+                if !keys.contains(&key) && !self.has_library(&key, false) {
+                    keys.push(key);
+                }
+                keep[k] = true;
+            }
+        }
+        let found: Vec<_> = keys
+            .par_iter()
+            .map(|key| self.find_library(key, false))
+            .collect();
+        for (key, (ops, library)) in keys.into_iter().zip(found) {
+            self.keep_library(key, false, ops, library);
         }
         let mut best: Option<(f64, Vec<usize>)> = None;
         for order in permutations(&orbits) {

@@ -238,11 +238,12 @@ impl<'p> FastEngines<'p> {
                 memory_bytes: self.options.memory_bytes,
                 ..StagedOptions::default()
             };
-            let solver = StagedSolver::new(
+            let solver = StagedSolver::with_store(
                 self.moves.clone(),
                 self.goal.clone(),
                 self.options.stages.clone(),
                 options,
+                Arc::clone(&self.options.store),
             )?;
             events(PortfolioEvent::Notice(Notice::Plan(solver.plan())));
             self.staged = Some(solver);
