@@ -38,6 +38,10 @@ const POOL: usize = 64;
 /// Classes whose search may run out of nodes before the search phase
 /// ends.
 const MAX_FAILED_STEPS: usize = 6;
+/// Searches in a row that may run out of nodes before the search phase
+/// ends: where the pieces placed hold every turn (a megaminx's corners
+/// after its edges), the next-nearest pieces fail as the nearest did.
+const FAILED_IN_A_ROW: usize = 3;
 /// Most slots a puzzle may have for operations found by optimal search.
 const SEARCHED_OPS_SLOTS: usize = 600;
 /// Random sequences sifted at a time while a needed word is missing.

@@ -393,6 +393,7 @@ impl StagedSolver {
         events: &mut dyn FnMut(StagedEvent),
     ) -> Result<(), StagedError> {
         let mut failed: Vec<usize> = Vec::new();
+        let mut in_a_row = 0;
         if coupled.iter().any(|&x| x) {
             self.coupled_step(stage, coupled, earlier, run, stop, events)?;
         }
@@ -572,7 +573,8 @@ impl StagedSolver {
                     SearchEnd::OverBudget | SearchEnd::NotWithin => failed.push(c),
                 }
             }
-            if !placed && failed.len() >= MAX_FAILED_STEPS {
+            in_a_row = if placed { 0 } else { in_a_row + 1 };
+            if !placed && (failed.len() >= MAX_FAILED_STEPS || in_a_row >= FAILED_IN_A_ROW) {
                 return Ok(());
             }
         }
