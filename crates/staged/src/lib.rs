@@ -41,7 +41,10 @@
 //! each stage is worked by the same three phases, keeping the ones before.
 //!
 //! The solver does no I/O: tables are built in memory, progress goes
-//! through a callback and long work takes a stop flag.
+//! through a callback and long work takes a stop flag. The operations it
+//! finds, most of what a first solve costs, go to the store a caller
+//! gives ([`StagedSolver::with_store`]) and are read back by the next
+//! solver of the same moves and goal.
 //!
 //! # Example
 //!
