@@ -40,7 +40,11 @@ const POOL: usize = 64;
 const MAX_FAILED_STEPS: usize = 6;
 /// Searches in a row that may run out of nodes before the search phase
 /// ends: where the pieces placed hold every turn (a megaminx's corners
-/// after its edges), the next-nearest pieces fail as the nearest did.
+/// after its edges), the next-nearest pieces fail as the nearest did. A
+/// stage whose first search fails ends its search phase at once (on 16
+/// puzzles, 3 states each, only the chopasaurus's answers changed, by 1
+/// to 4 %, while the master pentultimate's positions took 1.0 s instead
+/// of 2.1 and the megaminx's 0.7 instead of 1.1).
 const FAILED_IN_A_ROW: usize = 3;
 /// Most slots a puzzle may have for operations found by optimal search.
 const SEARCHED_OPS_SLOTS: usize = 600;

@@ -394,6 +394,7 @@ impl StagedSolver {
     ) -> Result<(), StagedError> {
         let mut failed: Vec<usize> = Vec::new();
         let mut in_a_row = 0;
+        let mut placed_any = false;
         if coupled.iter().any(|&x| x) {
             self.coupled_step(stage, coupled, earlier, run, stop, events)?;
         }
@@ -574,7 +575,9 @@ impl StagedSolver {
                 }
             }
             in_a_row = if placed { 0 } else { in_a_row + 1 };
-            if !placed && (failed.len() >= MAX_FAILED_STEPS || in_a_row >= FAILED_IN_A_ROW) {
+            let limit = if placed_any { FAILED_IN_A_ROW } else { 1 };
+            placed_any |= placed;
+            if !placed && (failed.len() >= MAX_FAILED_STEPS || in_a_row >= limit) {
                 return Ok(());
             }
         }
