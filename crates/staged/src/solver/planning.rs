@@ -53,10 +53,11 @@ impl StagedSolver {
         }
         // Every library the orders measure, found on all threads first
         // (finding them is nearly all the measuring costs).
+        let orders = permutations(&orbits);
         let mut keys: Vec<LibraryKey> = Vec::new();
-        for order in permutations(&orbits) {
+        for order in &orders {
             let mut keep = vec![false; self.model.size.len()];
-            for &k in &order {
+            for &k in order {
                 let key = (k, moves.clone(), keep.clone());
                 if !keys.contains(&key) && !self.has_library(&key, false) {
                     keys.push(key);
@@ -72,7 +73,7 @@ impl StagedSolver {
             self.keep_library(key, false, ops, library);
         }
         let mut best: Option<(f64, Vec<usize>)> = None;
-        for order in permutations(&orbits) {
+        for order in orders {
             let mut total = 0.0;
             let mut keep = vec![false; self.model.size.len()];
             let mut feasible = true;

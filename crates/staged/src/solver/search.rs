@@ -244,7 +244,22 @@ impl StagedSolver {
         // far better than databases of a few pieces).
         let held_elsewhere = earlier.iter().any(|&c| !coupled[self.classes[c].orbit]);
         if !held_elsewhere {
-            if let Some(path) = self.twists_first(stage, coupled, &run.state) {
+            // Pieces that only twist are set by counts of moves; other
+            // tied orbits by the optimal search.
+            let found = match self.twists_first(stage, coupled, &run.state) {
+                Some(path) => Some((Method::Twists, path)),
+                None => {
+                    let position = self.layout.pattern_from_bytes(run.state.clone()).ok();
+                    let path = position.and_then(|p| {
+                        solve_orbits(&self.moves, &self.goal, coupled, &p, COUPLED_NODES, stop)
+                    });
+                    if stop.load(Ordering::Relaxed) {
+                        return Err(StagedError::Stopped);
+                    }
+                    path.map(|path| (Method::Search, path))
+                }
+            };
+            if let Some((method, path)) = found {
                 self.play(run, &path);
                 for &c in &stage.classes {
                     if coupled[self.classes[c].orbit] {
@@ -255,28 +270,7 @@ impl StagedSolver {
                         }
                     }
                 }
-                report_step(self, run, Method::Twists, path.len(), 0, events);
-                return Ok(true);
-            }
-            let position = self.layout.pattern_from_bytes(run.state.clone()).ok();
-            let path = position.and_then(|p| {
-                solve_orbits(&self.moves, &self.goal, coupled, &p, COUPLED_NODES, stop)
-            });
-            if stop.load(Ordering::Relaxed) {
-                return Err(StagedError::Stopped);
-            }
-            if let Some(path) = path {
-                self.play(run, &path);
-                for &c in &stage.classes {
-                    if coupled[self.classes[c].orbit] {
-                        // Tracked from now on, so later steps keep them.
-                        self.pdb(&[c]);
-                        if !run.protected.contains(&c) {
-                            run.protected.push(c);
-                        }
-                    }
-                }
-                report_step(self, run, Method::Search, path.len(), 0, events);
+                report_step(self, run, method, path.len(), 0, events);
                 return Ok(true);
             }
         }
