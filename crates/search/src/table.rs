@@ -78,7 +78,7 @@ fn layer_cost(
     size: u64,
     listed: bool,
 ) -> LayerCost {
-    let backward = goes_backward(frontier, unreached, num_moves);
+    let backward = goes_backward(frontier, unreached);
     LayerCost {
         preparation: 0,
         neighbours: frontier.min(unreached).saturating_mul(num_moves as u64),
@@ -92,9 +92,13 @@ fn layer_cost(
 
 /// Whether a layer is filled from the entries not reached (checking their
 /// neighbours for the frontier) rather than from the frontier: when they
-/// are fewer than the frontier's neighbours.
-fn goes_backward(frontier: u64, unreached: u64, num_moves: usize) -> bool {
-    unreached < frontier.saturating_mul(num_moves as u64)
+/// are fewer than the frontier. Each costs up to a neighbour a move either
+/// way: an entry not reached that is not in the next layer checks all its
+/// neighbours. (Comparing them with the frontier's neighbours instead made
+/// the 3x3x3's six-edge table go backward a layer early, with 39 M entries
+/// against a frontier of 2.9 M: 0.9 s for a layer forward fills in 0.2 s.)
+fn goes_backward(frontier: u64, unreached: u64) -> bool {
+    unreached < frontier
 }
 
 /// The most entries a layer's list may hold for a table of `size` entries:
@@ -563,7 +567,7 @@ impl PruneTable {
                 }
             }
             work = work.saturating_add(layer_work);
-            let backward = goes_backward(frontier, size - reached, nmoves);
+            let backward = goes_backward(frontier, size - reached);
             let proj = &projection;
             let data = &data;
             // A small layer is expanded from its list, and lists the next
