@@ -22,6 +22,7 @@ use crate::coord::{N_FLIP, N_TWIST, N_UD_EDGES};
 use crate::moves::N_MOVES;
 use crate::tables::{CoordTables, N_CORNER_CLASS, N_FLIPSLICE_CLASS, PHASE2_MOVES};
 use twistor_core::store::{BuildProgress, PayloadLen, StoreEvent, TableKey, TableStore};
+use twistor_memory::nibbles_equal;
 
 const EMPTY: u64 = 0xF;
 
@@ -124,11 +125,33 @@ impl AtomicNibbles {
         (self.0[i >> 4].load(Ordering::Relaxed) >> ((i & 15) * 4)) & 0xF
     }
     /// Sets an entry that is EMPTY (all ones) to `v` by clearing bits;
-    /// concurrent writers of the same value agree.
+    /// concurrent writers of the same value agree, and exactly one of them
+    /// is told it set the entry.
     #[inline]
-    fn set_from_empty(&self, i: usize, v: u64) {
-        let mask = !((EMPTY ^ v) << ((i & 15) * 4));
-        self.0[i >> 4].fetch_and(mask, Ordering::Relaxed);
+    fn set_from_empty(&self, i: usize, v: u64) -> bool {
+        let shift = (i & 15) * 4;
+        let old = self.0[i >> 4].fetch_and(!((EMPTY ^ v) << shift), Ordering::Relaxed);
+        (old >> shift) & 0xF == EMPTY
+    }
+    /// Calls `f` with each entry in `start..end` equal to `v`, as the
+    /// words read when the call gets to them: sixteen entries a word, so
+    /// the few entries of a shallow layer cost a scan of words, not of
+    /// entries.
+    #[inline]
+    fn for_each_equal(&self, start: usize, end: usize, v: u64, mut f: impl FnMut(usize)) {
+        if start >= end {
+            return;
+        }
+        for w in start >> 4..=(end - 1) >> 4 {
+            let mut lanes = nibbles_equal(self.0[w].load(Ordering::Relaxed), v as u8);
+            while lanes != 0 {
+                let i = w * 16 + lanes.trailing_zeros() as usize / 4;
+                lanes &= lanes - 1;
+                if (start..end).contains(&i) {
+                    f(i);
+                }
+            }
+        }
     }
 }
 
@@ -153,62 +176,75 @@ pub(crate) fn build_sym_nibbles_reporting<S: SymSpace>(
     let mut count_d = 1usize;
     let mut depth = 0u64;
     let moves: Vec<usize> = space.moves().iter().map(|&m| m as usize).collect();
+    assert!(moves.len() <= N_MOVES, "a space has at most the 18 moves");
     while filled < total && count_d > 0 {
         let empty = total - filled;
         let backward = count_d * moves.len() > empty * 3;
-        (0..nc).into_par_iter().with_min_len(64).for_each(|c| {
-            let base = c * ni;
-            let targets: Vec<(usize, usize)> =
-                moves.iter().map(|&m| space.class_move(c, m)).collect();
-            if backward {
-                for i in 0..ni {
-                    if t.get(base + i) != EMPTY {
-                        continue;
-                    }
-                    for (k, &m) in moves.iter().enumerate() {
-                        let (c2, s2) = targets[k];
-                        let i2 = space.inner_conj(space.inner_move(i, m), s2);
-                        if t.get(c2 * ni + i2) == depth {
-                            t.set_from_empty(base + i, depth + 1);
-                            break;
+        // Each class counts the entries it sets; the sum is the next layer.
+        count_d = (0..nc)
+            .into_par_iter()
+            .with_min_len(64)
+            .map(|c| {
+                let base = c * ni;
+                // Where each move takes the class, worked out at its first
+                // entry of interest (most classes of a shallow layer have
+                // none).
+                let mut targets = [(0usize, 0usize); N_MOVES];
+                let mut known = false;
+                let mut targets_of = |targets: &mut [(usize, usize); N_MOVES]| {
+                    if !known {
+                        for (k, &m) in moves.iter().enumerate() {
+                            targets[k] = space.class_move(c, m);
                         }
+                        known = true;
                     }
-                }
-            } else {
-                for i in 0..ni {
-                    if t.get(base + i) != depth {
-                        continue;
-                    }
-                    for (k, &m) in moves.iter().enumerate() {
-                        let (c2, s2) = targets[k];
-                        let i2 = space.inner_conj(space.inner_move(i, m), s2);
-                        if t.get(c2 * ni + i2) != EMPTY {
-                            continue;
+                };
+                let mut set = 0;
+                if backward {
+                    t.for_each_equal(base, base + ni, EMPTY, |e| {
+                        targets_of(&mut targets);
+                        let i = e - base;
+                        for (k, &m) in moves.iter().enumerate() {
+                            let (c2, s2) = targets[k];
+                            let i2 = space.inner_conj(space.inner_move(i, m), s2);
+                            if t.get(c2 * ni + i2) == depth {
+                                set += t.set_from_empty(e, depth + 1) as usize;
+                                break;
+                            }
                         }
-                        t.set_from_empty(c2 * ni + i2, depth + 1);
-                        // The same coset, seen through the representative's
-                        // own symmetries, is a different entry.
-                        let st = space.stab(c2);
-                        if st != 1 {
-                            for s in 1..16 {
-                                if st >> s & 1 == 1 {
-                                    let i3 = space.inner_conj(i2, s);
-                                    if t.get(c2 * ni + i3) == EMPTY {
-                                        t.set_from_empty(c2 * ni + i3, depth + 1);
+                    });
+                } else {
+                    t.for_each_equal(base, base + ni, depth, |e| {
+                        targets_of(&mut targets);
+                        let i = e - base;
+                        for (k, &m) in moves.iter().enumerate() {
+                            let (c2, s2) = targets[k];
+                            let i2 = space.inner_conj(space.inner_move(i, m), s2);
+                            if t.get(c2 * ni + i2) != EMPTY {
+                                continue;
+                            }
+                            set += t.set_from_empty(c2 * ni + i2, depth + 1) as usize;
+                            // The same coset, seen through the representative's
+                            // own symmetries, is a different entry.
+                            let st = space.stab(c2);
+                            if st != 1 {
+                                for s in 1..16 {
+                                    if st >> s & 1 == 1 {
+                                        let i3 = space.inner_conj(i2, s);
+                                        if t.get(c2 * ni + i3) == EMPTY {
+                                            set +=
+                                                t.set_from_empty(c2 * ni + i3, depth + 1) as usize;
+                                        }
                                     }
                                 }
                             }
                         }
-                    }
+                    });
                 }
-            }
-        });
+                set
+            })
+            .sum();
         depth += 1;
-        count_d = (0..total)
-            .into_par_iter()
-            .with_min_len(1 << 16)
-            .filter(|&i| t.get(i) == depth)
-            .count();
         filled += count_d;
         progress(&format!("depth {depth}"), filled as u64, total as u64);
     }

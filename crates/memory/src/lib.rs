@@ -9,7 +9,9 @@
 //! most of its pages), advised on Linux to use transparent huge pages; it
 //! serves the generic engine's nibble tables, the 3x3x3 solvers' loaded
 //! tables and the coset solver's sets. [`prefetch`] asks for a line
-//! about to be read, so the misses of a batch of probes overlap.
+//! about to be read, so the misses of a batch of probes overlap, and
+//! [`nibbles_equal`] finds the entries at one distance in a word of a
+//! nibble table.
 //!
 //! ```
 //! use std::sync::atomic::{AtomicU64, Ordering};
@@ -157,6 +159,24 @@ pub fn prefetch<T>(item: &T) {
     };
     #[cfg(not(target_arch = "x86_64"))]
     let _ = item;
+}
+
+/// Bit 0 of each 4-bit lane of `word` that equals `v` (below 16), the
+/// others clear: how the nibble tables' fills find the entries at one
+/// distance sixteen at a time, skipping words that hold none.
+///
+/// ```
+/// use twistor_memory::nibbles_equal;
+///
+/// assert_eq!(nibbles_equal(0x0000_0000_0000_3f30, 3), 0x0000_0000_0000_1010);
+/// assert_eq!(nibbles_equal(u64::MAX, 15), 0x1111_1111_1111_1111);
+/// ```
+#[inline]
+pub fn nibbles_equal(word: u64, v: u8) -> u64 {
+    let x = word ^ (v as u64 * 0x1111_1111_1111_1111);
+    let t = x | (x >> 1);
+    let t = t | (t >> 2);
+    !t & 0x1111_1111_1111_1111
 }
 
 #[cfg(test)]

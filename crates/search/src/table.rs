@@ -23,22 +23,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use twistor_core::{Layout, Pattern};
-use twistor_memory::{prefetch, TableBuffer};
+use twistor_memory::{nibbles_equal, prefetch, TableBuffer};
 
 use crate::projection::Projection;
 use crate::MoveSet;
 
 /// The value of an entry not reached (distance at least 15).
 pub const UNREACHED: u8 = 15;
-
-/// Bit 0 of each nibble of `word` that equals `v`, the others clear.
-#[inline]
-fn nibbles_equal(word: u64, v: u8) -> u64 {
-    let x = word ^ (v as u64 * 0x1111_1111_1111_1111);
-    let t = x | (x >> 1);
-    let t = t | (t >> 2);
-    !t & 0x1111_1111_1111_1111
-}
 
 /// What filling a table's next layer takes, in units of about a
 /// nanosecond.
