@@ -682,14 +682,15 @@ pub fn build_and_keep(
 pub type BuildProgress<'a> = &'a mut dyn FnMut(&str, u64, u64);
 
 /// [`build_and_keep`] for a build that reports its progress through the
-/// callback it is given.
-pub fn build_and_keep_reporting(
+/// callback it is given, into any bytes it likes (a table built in the
+/// memory it is searched from is never copied).
+pub fn build_and_keep_reporting<B: AsRef<[u8]>>(
     store: &dyn TableStore,
     key: &TableKey,
     len: u64,
-    build: impl FnOnce(BuildProgress) -> Vec<u8>,
+    build: impl FnOnce(BuildProgress) -> B,
     events: &mut dyn FnMut(StoreEvent),
-) -> Vec<u8> {
+) -> B {
     events(StoreEvent::Building {
         key,
         location: store.location(key).filter(|_| store.writes()),
@@ -706,10 +707,10 @@ pub fn build_and_keep_reporting(
     });
     events(StoreEvent::Built {
         key,
-        bytes: data.len() as u64,
+        bytes: data.as_ref().len() as u64,
         elapsed: t0.elapsed(),
     });
-    save_reporting(store, key, &[], &data, events);
+    save_reporting(store, key, &[], data.as_ref(), events);
     data
 }
 

@@ -63,11 +63,11 @@ impl TableMemory {
 /// searches (anonymous, huge pages), so it is never held twice: mapping
 /// the file and copying it would count both against the process at the
 /// peak (1.7 GB for the optimal solver's 0.88 GB huge table).
-pub(crate) fn load_or_build(
+pub(crate) fn load_or_build<B: Built>(
     store: &dyn TableStore,
     key: &TableKey,
     len: usize,
-    build: impl FnOnce(store::BuildProgress) -> Vec<u8>,
+    build: impl FnOnce(store::BuildProgress) -> B,
     report: &mut dyn FnMut(StoreEvent),
 ) -> TableMemory {
     if len > 0 {
@@ -101,6 +101,24 @@ pub(crate) fn load_or_build(
             }
         }
     }
-    let data = store::build_and_keep_reporting(store, key, len as u64, build, report);
-    TableMemory::huge_pages(TableBytes::new(data))
+    store::build_and_keep_reporting(store, key, len as u64, build, report).into_memory()
+}
+
+/// What a build hands [`load_or_build`]: bytes, which it moves into memory
+/// advised to use huge pages, or that memory itself, built in place.
+pub(crate) trait Built: AsRef<[u8]> {
+    /// The table as the solver keeps it.
+    fn into_memory(self) -> TableMemory;
+}
+
+impl Built for Vec<u8> {
+    fn into_memory(self) -> TableMemory {
+        TableMemory::huge_pages(TableBytes::new(self))
+    }
+}
+
+impl Built for TableBuffer<u8> {
+    fn into_memory(self) -> TableMemory {
+        TableMemory::Anon(self)
+    }
 }

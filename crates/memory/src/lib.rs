@@ -102,6 +102,28 @@ impl TableBuffer<u8> {
         buffer.copy_from_slice(bytes);
         Ok(buffer)
     }
+
+    /// The memory as 64-bit words many threads may write at once, for as
+    /// long as it is borrowed (the whole words of it: `len / 8`), so that
+    /// a table can be built in the bytes it is kept in.
+    pub fn as_atomic_words(&mut self) -> &[AtomicU64] {
+        let words = self.len / 8;
+        match &mut self.map {
+            // SAFETY: the map is page-aligned, so aligned for `AtomicU64`,
+            // and holds at least `words * 8` bytes; any bit pattern is a
+            // valid `AtomicU64`; the unique borrow of the buffer becomes
+            // shared atomic access for its lifetime, so nothing reads the
+            // memory non-atomically meanwhile.
+            Some(m) => unsafe { std::slice::from_raw_parts(m.as_mut_ptr().cast(), words) },
+            None => &[],
+        }
+    }
+}
+
+impl<T: Element> AsRef<[T]> for TableBuffer<T> {
+    fn as_ref(&self) -> &[T] {
+        self
+    }
 }
 
 impl TableBuffer<u16> {
@@ -204,5 +226,19 @@ mod tests {
         let c = TableBuffer::copy_of(b"abcdefghi").unwrap();
         assert_eq!(&c[..], b"abcdefghi");
         assert!(TableBuffer::<u64>::zeroed(usize::MAX, false).is_err());
+    }
+
+    #[test]
+    fn bytes_written_as_words_read_back_little_endian() {
+        let mut b = TableBuffer::<u8>::zeroed(20, true).unwrap();
+        let words = b.as_atomic_words();
+        assert_eq!(words.len(), 2, "whole words only");
+        words[1].store(0x0807_0605_0403_0201u64.to_le(), Ordering::Relaxed);
+        assert_eq!(&b[8..16], &[1, 2, 3, 4, 5, 6, 7, 8]);
+        assert!(b[..8].iter().chain(&b[16..]).all(|&x| x == 0));
+        assert!(TableBuffer::<u8>::zeroed(0, true)
+            .unwrap()
+            .as_atomic_words()
+            .is_empty());
     }
 }

@@ -53,7 +53,7 @@ struct OptimalArgs {
     /// UDSliceSorted-sym × twist × flip, 3,529,433,088 entries at exact
     /// distances, 3 bits an entry: 1.34 GB), `giant` (the next size up:
     /// flip-UD-slice-sym × twist × where the D corners are, 9,863,588,700
-    /// entries: 3.79 GB, built in minutes with 7.6 GB at the peak) or
+    /// entries: 3.79 GB, built in minutes in about that memory) or
     /// `small` (the phase-1 table, 70 MB; slow on deep positions).
     /// Default for `333 solve`: the strongest -M (or, without it, the memory
     /// free) allows; the giant table without -M only once it is cached.
@@ -606,6 +606,8 @@ fn run_tables(a: TablesArgs) -> CliResult {
         tables.size_bytes() as f64 / 1e6,
         t0.elapsed().as_secs_f64()
     );
+    // Not held while the optimal table builds: its peak is its own.
+    drop(tables);
     // Naming a table asks for it.
     if a.optimal || a.optimal_table.optimal_table.is_some() {
         let t0 = Instant::now();

@@ -5,10 +5,12 @@
 //!
 //! The huge table is Kociemba's: the UD-slice-sorted coordinate's 788
 //! classes under the 16 symmetries that keep the UD axis, × twist (2187) ×
-//! flip (2048) = 3,529,433,088 entries. It is built as distances mod 3 at
-//! 2 bits an entry (a breadth-first search needs only to tell the last
-//! level from the next), then kept as *exact* distances at 3 bits, 21 to a
-//! 64-bit word: 1.34 GB. Exact values bound any view at any time, so the
+//! flip (2048) = 3,529,433,088 entries. It is kept as *exact* distances
+//! at 3 bits, 21 to a 64-bit word: 1.34 GB, and built in that memory: as
+//! distances mod 3 at 2 bits an entry first (a breadth-first search needs
+//! only to tell the last level from the next), widened in place (see
+//! [`build_exact`]), so the build holds no more than the table and its
+//! small maps. Exact values bound any view at any time, so the
 //! search may turn either end of the solution (a move before a cube can
 //! change its entry by more than one, which distances mod 3 cannot follow).
 //!
@@ -44,6 +46,7 @@ use crate::moves::N_MOVES;
 use crate::prune::NibbleTable;
 use crate::tables::{CoordTables, N_FLIPSLICE_CLASS, N_SLICE_SORTED_CLASS};
 use twistor_core::store::{BuildProgress, PayloadLen, StoreEvent, TableKey, TableStore};
+use twistor_memory::TableBuffer;
 
 /// Entries of the huge table.
 pub const N_HUGE: usize = N_SLICE_SORTED_CLASS * N_TWIST * N_FLIP;
@@ -261,9 +264,7 @@ impl<I> ExactTable<I> {
             key,
             exact_bytes(layout.len()),
             |progress| {
-                let (two_bit, far) = build_mod3(layout, progress);
-                progress("packing the distances", 0, 1);
-                let exact = pack_exact(&two_bit, &far, &shallow_entries(layout, 7));
+                let exact = build_exact(layout, progress);
                 built();
                 exact
             },
@@ -307,7 +308,7 @@ impl ExactHuge {
 
 impl ExactGiant {
     /// Loads the table from the store or builds it (several minutes on all
-    /// cores, 7.6 GB at the peak).
+    /// cores, in the table's own memory).
     pub(super) fn load(
         coord: &'static CoordTables,
         store: &dyn TableStore,
@@ -642,41 +643,6 @@ fn shallow_entries<L: Layout>(layout: &L, depth: u8) -> NearMap {
     dist
 }
 
-/// Exact distances at 3 bits from the mod-3 table (2-bit entries, 32 to a
-/// word), the bits saying "at least 11" and the entries of distance 7 or
-/// less.
-fn pack_exact(two_bit: &[u64], far: &[u8], shallow: &NearMap) -> Vec<u8> {
-    let n = two_bit.len() * 32;
-    let mut bytes = vec![0u8; exact_bytes(n)];
-    bytes.par_chunks_mut(8).enumerate().for_each(|(w, out)| {
-        let mut word = 0u64;
-        for j in 0..PER_WORD {
-            let i = w * PER_WORD + j;
-            if i >= n {
-                break;
-            }
-            let v = (two_bit[i >> 5] >> ((i & 31) * 2) & 3) as u8;
-            let base = if far[i >> 3] >> (i & 7) & 1 == 1 {
-                11
-            } else {
-                8
-            };
-            let d = base + (v + 1) % 3;
-            word |= ((d.min(12) - NEAR) as u64) << (3 * j);
-        }
-        out.copy_from_slice(&word.to_le_bytes());
-    });
-    for (&i, &d) in shallow {
-        let (w, j) = (i as usize / PER_WORD, i as usize % PER_WORD);
-        let at = &mut bytes[8 * w..8 * w + 8];
-        let mut word = u64::from_le_bytes(at.try_into().unwrap_or_default());
-        word &= !(7 << (3 * j));
-        word |= (d.saturating_sub(NEAR) as u64) << (3 * j);
-        at.copy_from_slice(&word.to_le_bytes());
-    }
-    bytes
-}
-
 /// Bit `2j` set where 2-bit lane `j` of `word` equals `v`.
 #[inline]
 fn lanes_equal(word: u64, v: u64) -> u64 {
@@ -685,21 +651,154 @@ fn lanes_equal(word: u64, v: u64) -> u64 {
     !(x | (x >> 1)) & LOW
 }
 
-/// The distance the mod-3 build also marks: entries at least this far.
-const FAR: u64 = 11;
+/// The last distance the mod-3 search fills; the one after it is found
+/// on the exact table, and what is left is at least 12.
+const MOD3_LAST: u64 = 10;
 
-/// A table's distances mod 3 at 2 bits an entry, 32 to a word, by
-/// breadth-first search on all cores (3 = not reached; padding stays 3),
-/// and a bit an entry set where the distance is at least [`FAR`].
-fn build_mod3<L: Layout>(layout: &L, progress: BuildProgress) -> (Vec<u64>, Vec<u8>) {
+/// The code of an entry of the exact table still to be placed, and of one
+/// at least 12 away once the build is done.
+const FAR_CODE: u64 = 7;
+
+/// The exact table of `layout`, built in the memory it is kept in, so
+/// that no second copy of it is ever held (the build's peak is the table
+/// and its small maps; a mod-3 table, far bits and the exact copy beside
+/// them used to take twice that).
+///
+/// A breadth-first search fills the front of that memory with distances
+/// mod 3 at 2 bits an entry to distance [`MOD3_LAST`] ([`fill_mod3`]);
+/// [`widen`] writes the exact 3-bit words over them from the back, an
+/// entry not reached yet as [`FAR_CODE`], and the entries of distance 7
+/// or less come from a small search of their own; [`last_layer`] then
+/// finds among the far entries those one move from distance
+/// [`MOD3_LAST`]. What is still far is at least 12, all the table tells.
+fn build_exact<L: Layout>(layout: &L, progress: BuildProgress) -> TableBuffer<u8> {
+    let n = layout.len();
+    let bytes = exact_bytes(n);
+    let mut buffer = TableBuffer::<u8>::zeroed(bytes, true).unwrap_or_else(|_| {
+        // Out of memory aborts, as any allocation does.
+        std::alloc::handle_alloc_error(
+            std::alloc::Layout::array::<u8>(bytes).unwrap_or(std::alloc::Layout::new::<u8>()),
+        )
+    });
+    let words = buffer.as_atomic_words();
+    let mod3 = &words[..n / 32];
+    fill_mod3(layout, mod3, &mut *progress);
+    progress("packing the distances", 0, 1);
+    widen(words, n);
+    mark_near(layout, words);
+    last_layer(layout, words, progress);
+    buffer
+}
+
+/// Gives the entries of distance 7 or less their codes, by a breadth-first
+/// search on the exact table (after [`widen`], whose codes are 3 and up:
+/// a code below 3 marks an entry found), holding two levels' lists at a
+/// time (a few million entries) rather than a map of them all.
+fn mark_near<L: Layout>(layout: &L, words: &[AtomicU64]) {
+    let code = |i: usize| {
+        u64::from_le(words[i / PER_WORD].load(Ordering::Relaxed)) >> (3 * (i % PER_WORD)) & 7
+    };
+    let set = |i: usize, code: u64| {
+        let (w, j) = (i / PER_WORD, i % PER_WORD);
+        words[w].fetch_and((!(7u64 << (3 * j))).to_le(), Ordering::Relaxed);
+        words[w].fetch_or((code << (3 * j)).to_le(), Ordering::Relaxed);
+    };
+    set(layout.goal(), 0);
+    let mut level = vec![layout.goal()];
+    for d in 1..=7u8 {
+        let c = d.saturating_sub(NEAR) as u64;
+        let mut next = Vec::new();
+        for &i in &level {
+            layout.neighbours(i, |j| {
+                if code(j) >= 3 {
+                    set(j, c);
+                    next.push(j);
+                }
+            });
+        }
+        level = next;
+    }
+}
+
+/// Rewrites the mod-3 entries (2 bits, 32 to a word, at the front of
+/// `words`) of an `n`-entry table as exact codes (3 bits, [`PER_WORD`] to
+/// a word), in place. A word's entries are read from words no later than
+/// its own, so the words are written from the back, in rounds whose
+/// words read only words before the round.
+fn widen(words: &[AtomicU64], n: usize) {
+    let exact = |w: usize| {
+        let mut word = 0u64;
+        for j in 0..PER_WORD {
+            let i = w * PER_WORD + j;
+            if i >= n {
+                break;
+            }
+            let code = match words[i >> 5].load(Ordering::Relaxed) >> ((i & 31) * 2) & 3 {
+                3 => FAR_CODE,
+                // 8, 9 or 10, by the distance mod 3; nearer entries are
+                // set from their own map afterwards.
+                v => 8 + (v + 1) % 3 - NEAR as u64,
+            };
+            word |= code << (3 * j);
+        }
+        word
+    };
+    let mut hi = n.div_ceil(PER_WORD);
+    while hi > 0 {
+        // Word `hi - 1` reads from mod-3 word `(PER_WORD * hi - 1) / 32`
+        // at the latest; a one-word round reads its own word first.
+        let lo = ((PER_WORD * hi - 1) / 32 + 1).min(hi - 1);
+        (lo..hi).into_par_iter().with_min_len(1024).for_each(|w| {
+            let word = exact(w);
+            words[w].store(word.to_le(), Ordering::Relaxed);
+        });
+        hi = lo;
+    }
+}
+
+/// Runs `visit` on every row on all cores, from a thread of its own,
+/// while this one reports every quarter second how many rows are done as
+/// `step` (a level takes up to a minute; the callback need not be
+/// shareable).
+fn for_rows_reporting(
+    n_rows: usize,
+    step: &str,
+    progress: BuildProgress,
+    visit: &(impl Fn(usize) + Sync),
+) {
+    let rows_done = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        let (here, done) = (std::thread::current(), &rows_done);
+        let level = scope.spawn(move || {
+            (0..n_rows)
+                .into_par_iter()
+                .with_min_len(256)
+                .for_each(|row| {
+                    visit(row);
+                    done.fetch_add(1, Ordering::Relaxed);
+                });
+            here.unpark();
+        });
+        while !level.is_finished() {
+            progress(step, rows_done.load(Ordering::Relaxed), n_rows as u64);
+            std::thread::park_timeout(std::time::Duration::from_millis(250));
+        }
+    });
+    progress(step, n_rows as u64, n_rows as u64);
+}
+
+/// Distances mod 3 at 2 bits an entry, 32 to a word of `table`, by
+/// breadth-first search on all cores to distance [`MOD3_LAST`] (3 = not
+/// reached; padding stays 3).
+fn fill_mod3<L: Layout>(layout: &L, table: &[AtomicU64], progress: BuildProgress) {
     const EMPTY: u64 = 3;
     let n_rows = layout.rows();
     let words_per_row = L::ROW / 32;
     let row_len = layout.row_len();
-    let table: Vec<AtomicU64> = (0..n_rows * words_per_row)
-        .into_par_iter()
-        .map(|_| AtomicU64::new(u64::MAX))
-        .collect();
+    table
+        .par_iter()
+        .with_min_len(1 << 16)
+        .for_each(|w| w.store(u64::MAX, Ordering::Relaxed));
     let get = |i: usize| (table[i >> 5].load(Ordering::Relaxed) >> ((i & 31) * 2)) & 3;
     // Sets an EMPTY entry to v; true if this call changed it.
     let set = |i: usize, v: u64| -> bool {
@@ -718,8 +817,7 @@ fn build_mod3<L: Layout>(layout: &L, progress: BuildProgress) -> (Vec<u64>, Vec<
     let mut filled = 1u64;
     let total = (n_rows * row_len) as u64;
     let mut depth = 0u64;
-    let mut far = vec![0u8; layout.len() / 8];
-    while count > 0 && filled < total {
+    while count > 0 && filled < total && depth < MOD3_LAST {
         let dv = depth % 3;
         let nv = (depth + 1) % 3;
         let backward = count * 18 > (total - filled) * 2;
@@ -788,53 +886,66 @@ fn build_mod3<L: Layout>(layout: &L, progress: BuildProgress) -> (Vec<u64>, Vec<
                 new_count.fetch_add(local, Ordering::Relaxed);
             }
         };
-        // The level runs on all cores from a thread of its own, while this
-        // one says every quarter second how many rows are done (a level
-        // takes up to a minute; the callback need not be shareable).
-        let step = format!("depth {}", depth + 1);
-        let rows_done = AtomicU64::new(0);
-        std::thread::scope(|scope| {
-            let (here, done, visit) = (std::thread::current(), &rows_done, &visit);
-            let level = scope.spawn(move || {
-                (0..n_rows)
-                    .into_par_iter()
-                    .with_min_len(256)
-                    .for_each(|row| {
-                        visit(row);
-                        done.fetch_add(1, Ordering::Relaxed);
-                    });
-                here.unpark();
-            });
-            while !level.is_finished() {
-                progress(&step, rows_done.load(Ordering::Relaxed), n_rows as u64);
-                std::thread::park_timeout(std::time::Duration::from_millis(250));
-            }
-        });
-        progress(&step, n_rows as u64, n_rows as u64);
+        for_rows_reporting(
+            n_rows,
+            &format!("depth {}", depth + 1),
+            &mut *progress,
+            &visit,
+        );
         count = new_count.into_inner();
         filled += count;
         depth += 1;
-        if depth == FAR - 1 {
-            // Whatever is still empty is at least FAR away.
-            far.par_chunks_mut(4).enumerate().for_each(|(w, out)| {
-                let empty = even_bits(lanes_equal(table[w].load(Ordering::Relaxed), EMPTY));
-                out.copy_from_slice(&empty.to_le_bytes());
-            });
-        }
     }
-    let words = table.into_iter().map(AtomicU64::into_inner).collect();
-    (words, far)
 }
 
-/// Bits 0, 2, 4, … of `x`, packed into 32 bits.
-fn even_bits(x: u64) -> u32 {
-    let mut x = x & 0x5555_5555_5555_5555;
-    x = (x | x >> 1) & 0x3333_3333_3333_3333;
-    x = (x | x >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
-    x = (x | x >> 4) & 0x00ff_00ff_00ff_00ff;
-    x = (x | x >> 8) & 0x0000_ffff_0000_ffff;
-    x = (x | x >> 16) & 0x0000_0000_ffff_ffff;
-    x as u32
+/// Distance [`MOD3_LAST`] + 1 on the exact table: each entry still far
+/// (in a row's part that stands for positions) with a neighbour at
+/// [`MOD3_LAST`] gets that distance's code (bit 0 cleared: 7 becomes 6).
+fn last_layer<L: Layout>(layout: &L, words: &[AtomicU64], progress: BuildProgress) {
+    const LAST_CODE: u64 = MOD3_LAST - NEAR as u64;
+    let code = |i: usize| {
+        u64::from_le(words[i / PER_WORD].load(Ordering::Relaxed)) >> (3 * (i % PER_WORD)) & 7
+    };
+    let row_len = layout.row_len();
+    let visit = |row: usize| {
+        let base = row * L::ROW;
+        let mut open = [0u64; 64];
+        let open = &mut open[..row_len.div_ceil(64)];
+        let mut any = false;
+        for f in 0..row_len {
+            if code(base + f) == FAR_CODE {
+                open[f / 64] |= 1 << (f % 64);
+                any = true;
+            }
+        }
+        if !any {
+            return;
+        }
+        for m in 0..N_MOVES {
+            let (base2, step) = layout.step(row, m);
+            let mut left = false;
+            for w in 0..open.len() {
+                let mut bits = open[w];
+                while bits != 0 {
+                    let j = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let f = w * 64 + j;
+                    if code(base2 + layout.inner(step, f, m)) == LAST_CODE {
+                        let i = base + f;
+                        let bit = 1u64 << (3 * (i % PER_WORD));
+                        words[i / PER_WORD].fetch_and((!bit).to_le(), Ordering::Relaxed);
+                        open[w] &= !(1 << j);
+                    }
+                }
+                left |= open[w] != 0;
+            }
+            if !left {
+                break;
+            }
+        }
+    };
+    let step = format!("depth {}", MOD3_LAST + 1);
+    for_rows_reporting(layout.rows(), &step, progress, &visit);
 }
 
 #[cfg(test)]

@@ -95,16 +95,15 @@ impl Layout for CornerLayout {
     }
 }
 
-#[test]
-fn exact_build_matches_a_plain_breadth_first_search() {
-    let layout = CornerLayout(CoordTables::get());
-    let (two_bit, far) = build_mod3(&layout, &mut |_, _, _| {});
-    let words = pack_exact(&two_bit, &far, &shallow_entries(&layout, 7));
-    let near = shallow_entries(&layout, NEAR);
-    // The reference: a queue over the positions alone.
+/// Every entry of `layout`'s exact table, built in place, against a plain
+/// breadth-first search over the positions alone; the deepest distance.
+fn check_exact_build<L: Layout>(layout: &L) -> u8 {
+    let words = build_exact(layout, &mut |_, _, _| {});
+    assert_eq!(words.len(), exact_bytes(layout.len()));
+    let near = shallow_entries(layout, NEAR);
     let mut dist = vec![u8::MAX; layout.len()];
-    dist[0] = 0;
-    let mut queue = std::collections::VecDeque::from([0usize]);
+    dist[layout.goal()] = 0;
+    let mut queue = std::collections::VecDeque::from([layout.goal()]);
     while let Some(i) = queue.pop_front() {
         layout.neighbours(i, |j| {
             if dist[j] == u8::MAX {
@@ -114,10 +113,10 @@ fn exact_build_matches_a_plain_breadth_first_search() {
         });
     }
     let mut deepest = 0;
-    for row in 0..N_CORNER_COMB {
-        for tw in 0..GIANT_ROW {
-            let i = row * GIANT_ROW + tw;
-            if tw >= N_TWIST {
+    for row in 0..layout.rows() {
+        for f in 0..L::ROW {
+            let i = row * L::ROW + f;
+            if f >= layout.row_len() {
                 assert_eq!(dist[i], u8::MAX, "padding is never reached");
                 continue;
             }
@@ -125,8 +124,62 @@ fn exact_build_matches_a_plain_breadth_first_search() {
             deepest = deepest.max(dist[i]);
         }
     }
+    deepest
+}
+
+#[test]
+fn exact_build_matches_a_plain_breadth_first_search() {
+    let deepest = check_exact_build(&CornerLayout(CoordTables::get()));
     // Deep enough that every code, near map and mod-3 levels are used.
     assert!(deepest >= 8, "{deepest}");
+}
+
+/// A torus of 40 rows × 30 entries (rows of 32, two of padding): moves 0
+/// and 1 step the row, 2 and 3 the entry in it, the others stay. Its
+/// distances reach 35, past everything the build treats apart: the
+/// mod-3 levels, distance 11 found on the exact table, and the far
+/// entries left at 12.
+struct TorusLayout;
+
+impl Layout for TorusLayout {
+    const ROW: usize = 32;
+    type Step = ();
+
+    fn rows(&self) -> usize {
+        40
+    }
+    fn row_len(&self) -> usize {
+        30
+    }
+    fn goal(&self) -> usize {
+        0
+    }
+    fn step(&self, row: usize, m: usize) -> (usize, ()) {
+        let row2 = match m {
+            0 => (row + 1) % 40,
+            1 => (row + 39) % 40,
+            _ => row,
+        };
+        (row2 * 32, ())
+    }
+    fn inner(&self, _: (), f: usize, m: usize) -> usize {
+        match m {
+            2 => (f + 1) % 30,
+            3 => (f + 29) % 30,
+            _ => f,
+        }
+    }
+    fn neighbours(&self, i: usize, mut f: impl FnMut(usize)) {
+        for m in 0..N_MOVES {
+            let (base, ()) = self.step(i / 32, m);
+            f(base + self.inner((), i % 32, m));
+        }
+    }
+}
+
+#[test]
+fn exact_build_in_place_reaches_past_every_level_it_treats_apart() {
+    assert_eq!(check_exact_build(&TorusLayout), 35);
 }
 
 #[test]
