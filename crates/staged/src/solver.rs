@@ -46,6 +46,13 @@ const MAX_FAILED_STEPS: usize = 6;
 /// to 4 %, while the master pentultimate's positions took 1.0 s instead
 /// of 2.1 and the megaminx's 0.7 instead of 1.1).
 const FAILED_IN_A_ROW: usize = 3;
+/// Nodes a stage's last search may visit, when commutators cannot finish
+/// it and sifting would (sifting's words run to thousands of moves: 10 %
+/// of helicopter positions left their last two centre colours swapped
+/// in a way no 3-cycle the greedy finish allows repairs, and sifted to
+/// 3,000 moves where a search of 300,000-400,000 nodes places them in
+/// 12; a second or so at most).
+const LAST_SEARCH_NODES: u64 = 1_000_000;
 /// Most slots a puzzle may have for operations found by optimal search.
 const SEARCHED_OPS_SLOTS: usize = 600;
 /// Random sequences sifted at a time while a needed word is missing.
@@ -529,7 +536,11 @@ impl StagedSolver {
             }
         }
         let coupled = self.coupled_orbits(&stage, run);
-        self.search_phase(&stage, &coupled, &earlier, run, stop, events)?;
+        if coupled.iter().any(|&x| x) {
+            self.coupled_step(&stage, &coupled, &earlier, run, stop, events)?;
+        }
+        let step_nodes = self.options.step_nodes;
+        self.search_phase(&stage, &coupled, step_nodes, run, stop, events)?;
         // Everything placed so far, and the stage's pieces, must end in place.
         let mut scope: Vec<usize> = run.protected.clone();
         for &c in &stage.classes {
@@ -542,6 +553,14 @@ impl StagedSolver {
             // Commutators; where they cannot finish the stage, sifting
             // through word tables does, from where they got to.
             self.commutator_phase(&stage, &scope, run, stop, events)?;
+            if !self.broken_orbits(&scope, &run.state).is_empty() && run.nodes_left > 0 {
+                // Before sifting: searches as long as the position's nodes
+                // allow, up to LAST_SEARCH_NODES, and commutators again
+                // from wherever they got to.
+                let last = LAST_SEARCH_NODES.min(run.nodes_left);
+                self.search_phase(&stage, &coupled, last, run, stop, events)?;
+                self.commutator_phase(&stage, &scope, run, stop, events)?;
+            }
             if !self.broken_orbits(&scope, &run.state).is_empty() {
                 self.sift_finish(&stage, run, stop, events)?;
             }

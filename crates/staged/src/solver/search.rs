@@ -375,13 +375,14 @@ impl StagedSolver {
         twists_by_counts(&self.model, &orbits, &moves, &needed, p)
     }
 
-    /// Phase 1: classes placed one at a time by search, nearest first
-    /// (the coupled orbits' before the rest).
+    /// Phase 1 (after the coupled orbits' step): classes placed one at a
+    /// time by search, nearest first, each step visiting at most
+    /// `step_nodes` nodes.
     pub(super) fn search_phase(
         &mut self,
         stage: &Stage,
         coupled: &[bool],
-        earlier: &[usize],
+        step_nodes: u64,
         run: &mut Run,
         stop: &AtomicBool,
         events: &mut dyn FnMut(StagedEvent),
@@ -389,9 +390,6 @@ impl StagedSolver {
         let mut failed: Vec<usize> = Vec::new();
         let mut in_a_row = 0;
         let mut placed_any = false;
-        if coupled.iter().any(|&x| x) {
-            self.coupled_step(stage, coupled, earlier, run, stop, events)?;
-        }
         loop {
             if stop.load(Ordering::Relaxed) {
                 return Err(StagedError::Stopped);
@@ -507,7 +505,7 @@ impl StagedSolver {
                         larger = Some(key);
                     }
                 }
-                let budget = self.options.step_nodes.min(run.nodes_left);
+                let budget = step_nodes.min(run.nodes_left);
                 // Most steps are a few moves, found in a few nodes without
                 // the larger database; it is built only for a step that
                 // needs more (the first shortest sequence is the same
