@@ -189,24 +189,28 @@ pub(crate) fn build_sym_nibbles_reporting<S: SymSpace>(
                 // Where each move takes the class, worked out at its first
                 // entry of interest (most classes of a shallow layer have
                 // none).
-                let mut targets = [(0usize, 0usize); N_MOVES];
-                let mut known = false;
-                let mut targets_of = |targets: &mut [(usize, usize); N_MOVES]| {
-                    if !known {
+                let targets = std::cell::OnceCell::new();
+                // Entry `e`'s neighbour by the `k`th move: its class and
+                // inner coordinate.
+                let neighbour = |e: usize, k: usize| {
+                    let targets = targets.get_or_init(|| {
+                        let mut to = [(0usize, 0usize); N_MOVES];
                         for (k, &m) in moves.iter().enumerate() {
-                            targets[k] = space.class_move(c, m);
+                            to[k] = space.class_move(c, m);
                         }
-                        known = true;
-                    }
+                        to
+                    });
+                    let (c2, s2) = targets[k];
+                    (
+                        c2,
+                        space.inner_conj(space.inner_move(e - base, moves[k]), s2),
+                    )
                 };
                 let mut set = 0;
                 if backward {
                     t.for_each_equal(base, base + ni, EMPTY, |e| {
-                        targets_of(&mut targets);
-                        let i = e - base;
-                        for (k, &m) in moves.iter().enumerate() {
-                            let (c2, s2) = targets[k];
-                            let i2 = space.inner_conj(space.inner_move(i, m), s2);
+                        for k in 0..moves.len() {
+                            let (c2, i2) = neighbour(e, k);
                             if t.get(c2 * ni + i2) == depth {
                                 set += t.set_from_empty(e, depth + 1) as usize;
                                 break;
@@ -215,11 +219,8 @@ pub(crate) fn build_sym_nibbles_reporting<S: SymSpace>(
                     });
                 } else {
                     t.for_each_equal(base, base + ni, depth, |e| {
-                        targets_of(&mut targets);
-                        let i = e - base;
-                        for (k, &m) in moves.iter().enumerate() {
-                            let (c2, s2) = targets[k];
-                            let i2 = space.inner_conj(space.inner_move(i, m), s2);
+                        for k in 0..moves.len() {
+                            let (c2, i2) = neighbour(e, k);
                             if t.get(c2 * ni + i2) != EMPTY {
                                 continue;
                             }

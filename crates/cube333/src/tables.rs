@@ -43,6 +43,14 @@ pub struct SymReduction {
 }
 
 impl SymReduction {
+    /// Class and symmetry of the raw coordinate that move `m` makes of
+    /// the representative of `class`, by the raw move table `moves`.
+    #[inline]
+    pub(crate) fn class_move(&self, moves: &[u16], class: usize, m: usize) -> (usize, usize) {
+        let x = moves[self.rep[class] as usize * N_MOVES + m] as usize;
+        (self.class[x] as usize, self.sym[x] as usize)
+    }
+
     /// Builds the reduction of `n` raw coordinates given `conj(x, s)`.
     pub(crate) fn build(n: usize, conj: impl Fn(usize, usize) -> usize) -> SymReduction {
         let sy = Symmetries::get();
@@ -384,9 +392,7 @@ impl CoordTables {
     /// the representative of corner class `class`.
     #[inline]
     pub fn corner_class_move(&self, class: usize, m: usize) -> (usize, usize) {
-        let rep = self.corner.rep[class] as usize;
-        let c2 = self.corners_move[rep * N_MOVES + m] as usize;
-        (self.corner.class[c2] as usize, self.corner.sym[c2] as usize)
+        self.corner.class_move(&self.corners_move, class, m)
     }
 }
 
@@ -412,9 +418,7 @@ impl SymSpace for CornerSliceSpace<'_> {
     }
     #[inline]
     fn class_move(&self, class: usize, m: usize) -> (usize, usize) {
-        let rep = self.corner.rep[class] as usize;
-        let c2 = self.corners_move[rep * N_MOVES + m] as usize;
-        (self.corner.class[c2] as usize, self.corner.sym[c2] as usize)
+        self.corner.class_move(self.corners_move, class, m)
     }
     #[inline]
     fn inner_move(&self, inner: usize, m: usize) -> usize {

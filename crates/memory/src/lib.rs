@@ -93,6 +93,16 @@ impl<T: Element> TableBuffer<T> {
             _element: std::marker::PhantomData,
         })
     }
+
+    /// [`TableBuffer::zeroed`] for a table the caller cannot do without:
+    /// out of memory aborts, as any allocation does.
+    pub fn zeroed_or_abort(len: usize, huge_pages: bool) -> TableBuffer<T> {
+        TableBuffer::zeroed(len, huge_pages).unwrap_or_else(|_| {
+            let layout =
+                std::alloc::Layout::array::<T>(len).unwrap_or(std::alloc::Layout::new::<T>());
+            std::alloc::handle_alloc_error(layout)
+        })
+    }
 }
 
 impl TableBuffer<u8> {

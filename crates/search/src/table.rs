@@ -234,11 +234,7 @@ impl Nibbles {
 /// third of its time (see the `tables` benchmark). Out of memory aborts,
 /// as any allocation does.
 fn zeroed_words(n: usize) -> TableBuffer<AtomicU64> {
-    TableBuffer::zeroed(n, true).unwrap_or_else(|_| {
-        let layout = std::alloc::Layout::array::<AtomicU64>(n)
-            .unwrap_or(std::alloc::Layout::new::<AtomicU64>());
-        std::alloc::handle_alloc_error(layout)
-    })
+    TableBuffer::zeroed_or_abort(n, true)
 }
 
 /// Neighbours looked up together: their loads run in one tight loop, so

@@ -673,13 +673,7 @@ const FAR_CODE: u64 = 7;
 /// [`MOD3_LAST`]. What is still far is at least 12, all the table tells.
 fn build_exact<L: Layout>(layout: &L, progress: BuildProgress) -> TableBuffer<u8> {
     let n = layout.len();
-    let bytes = exact_bytes(n);
-    let mut buffer = TableBuffer::<u8>::zeroed(bytes, true).unwrap_or_else(|_| {
-        // Out of memory aborts, as any allocation does.
-        std::alloc::handle_alloc_error(
-            std::alloc::Layout::array::<u8>(bytes).unwrap_or(std::alloc::Layout::new::<u8>()),
-        )
-    });
+    let mut buffer = TableBuffer::<u8>::zeroed_or_abort(exact_bytes(n), true);
     let words = buffer.as_atomic_words();
     let mod3 = &words[..n / 32];
     fill_mod3(layout, mod3, &mut *progress);
@@ -695,9 +689,7 @@ fn build_exact<L: Layout>(layout: &L, progress: BuildProgress) -> TableBuffer<u8
 /// a code below 3 marks an entry found), holding two levels' lists at a
 /// time (a few million entries) rather than a map of them all.
 fn mark_near<L: Layout>(layout: &L, words: &[AtomicU64]) {
-    let code = |i: usize| {
-        u64::from_le(words[i / PER_WORD].load(Ordering::Relaxed)) >> (3 * (i % PER_WORD)) & 7
-    };
+    let code = |i: usize| exact_code(words, i);
     let set = |i: usize, code: u64| {
         let (w, j) = (i / PER_WORD, i % PER_WORD);
         words[w].fetch_and((!(7u64 << (3 * j))).to_le(), Ordering::Relaxed);
@@ -717,6 +709,45 @@ fn mark_near<L: Layout>(layout: &L, words: &[AtomicU64]) {
             });
         }
         level = next;
+    }
+}
+
+/// The code of entry `i` of an exact table being built in `words`.
+#[inline]
+fn exact_code(words: &[AtomicU64], i: usize) -> u64 {
+    u64::from_le(words[i / PER_WORD].load(Ordering::Relaxed)) >> (3 * (i % PER_WORD)) & 7
+}
+
+/// The backward step of a breadth-first build over one row: each in-row
+/// part in `open` (a bit set) one move from an entry `is_parent` accepts
+/// is handed to `found` and leaves the set; the moves stop once it is
+/// empty.
+fn settle_row<L: Layout>(
+    layout: &L,
+    row: usize,
+    open: &mut [u64],
+    is_parent: impl Fn(usize) -> bool,
+    mut found: impl FnMut(usize),
+) {
+    for m in 0..N_MOVES {
+        let (base2, step) = layout.step(row, m);
+        let mut left = false;
+        for w in 0..open.len() {
+            let mut bits = open[w];
+            while bits != 0 {
+                let j = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let f = w * 64 + j;
+                if is_parent(base2 + layout.inner(step, f, m)) {
+                    found(f);
+                    open[w] &= !(1 << j);
+                }
+            }
+            left |= open[w] != 0;
+        }
+        if !left {
+            break;
+        }
     }
 }
 
@@ -846,27 +877,16 @@ fn fill_mod3<L: Layout>(layout: &L, table: &[AtomicU64], progress: BuildProgress
                 if !any {
                     return;
                 }
-                for m in 0..N_MOVES {
-                    let (base2, step) = layout.step(row, m);
-                    let mut left = false;
-                    for w in 0..open.len() {
-                        let mut bits = open[w];
-                        while bits != 0 {
-                            let j = bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            let f = w * 64 + j;
-                            if get(base2 + layout.inner(step, f, m)) == dv {
-                                set(base + f, nv);
-                                open[w] &= !(1 << j);
-                                local += 1;
-                            }
-                        }
-                        left |= open[w] != 0;
-                    }
-                    if !left {
-                        break;
-                    }
-                }
+                settle_row(
+                    layout,
+                    row,
+                    open,
+                    |i| get(i) == dv,
+                    |f| {
+                        set(base + f, nv);
+                        local += 1;
+                    },
+                );
             } else {
                 for w in 0..words_per_row {
                     let mut lanes =
@@ -903,9 +923,6 @@ fn fill_mod3<L: Layout>(layout: &L, table: &[AtomicU64], progress: BuildProgress
 /// [`MOD3_LAST`] gets that distance's code (bit 0 cleared: 7 becomes 6).
 fn last_layer<L: Layout>(layout: &L, words: &[AtomicU64], progress: BuildProgress) {
     const LAST_CODE: u64 = MOD3_LAST - NEAR as u64;
-    let code = |i: usize| {
-        u64::from_le(words[i / PER_WORD].load(Ordering::Relaxed)) >> (3 * (i % PER_WORD)) & 7
-    };
     let row_len = layout.row_len();
     let visit = |row: usize| {
         let base = row * L::ROW;
@@ -913,7 +930,7 @@ fn last_layer<L: Layout>(layout: &L, words: &[AtomicU64], progress: BuildProgres
         let open = &mut open[..row_len.div_ceil(64)];
         let mut any = false;
         for f in 0..row_len {
-            if code(base + f) == FAR_CODE {
+            if exact_code(words, base + f) == FAR_CODE {
                 open[f / 64] |= 1 << (f % 64);
                 any = true;
             }
@@ -921,28 +938,12 @@ fn last_layer<L: Layout>(layout: &L, words: &[AtomicU64], progress: BuildProgres
         if !any {
             return;
         }
-        for m in 0..N_MOVES {
-            let (base2, step) = layout.step(row, m);
-            let mut left = false;
-            for w in 0..open.len() {
-                let mut bits = open[w];
-                while bits != 0 {
-                    let j = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let f = w * 64 + j;
-                    if code(base2 + layout.inner(step, f, m)) == LAST_CODE {
-                        let i = base + f;
-                        let bit = 1u64 << (3 * (i % PER_WORD));
-                        words[i / PER_WORD].fetch_and((!bit).to_le(), Ordering::Relaxed);
-                        open[w] &= !(1 << j);
-                    }
-                }
-                left |= open[w] != 0;
-            }
-            if !left {
-                break;
-            }
-        }
+        let is_parent = |i: usize| exact_code(words, i) == LAST_CODE;
+        settle_row(layout, row, open, is_parent, |f| {
+            let i = base + f;
+            let bit = 1u64 << (3 * (i % PER_WORD));
+            words[i / PER_WORD].fetch_and((!bit).to_le(), Ordering::Relaxed);
+        });
     };
     let step = format!("depth {}", MOD3_LAST + 1);
     for_rows_reporting(layout.rows(), &step, progress, &visit);
