@@ -1,7 +1,7 @@
 //! Criterion benchmarks: two-phase solves of random cubes at target
-//! lengths 21 and 20, optimal solves with the portable and the AVX2
-//! kernel (what the optimal search's `unsafe` SIMD buys), and table-free
-//! cube operations.
+//! lengths 21 and 20 with each size of table, optimal solves with the
+//! portable and the AVX2 kernel (what the optimal search's `unsafe` SIMD
+//! buys), and table-free cube operations.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use twistor_core::random::SeededRng;
@@ -12,26 +12,32 @@ use twistor_store::{default_cache_dir, DirStore};
 
 fn two_phase(c: &mut Criterion) {
     let store = DirStore::new(default_cache_dir().unwrap_or_else(std::env::temp_dir));
-    let tables = TwoPhaseTables::load(&store, &mut |_| {});
+    let sizes = [
+        ("full", TwoPhaseTables::load(&store, &mut |_| {})),
+        ("medium", TwoPhaseTables::medium(&store, &mut |_| {})),
+        ("compact", TwoPhaseTables::compact()),
+    ];
     let mut rng = SeededRng::new(42);
     let cubes: Vec<CubieCube> = (0..64)
         .map(|_| CubieCube::random(|| rng.next_u64()))
         .collect();
-    for target in [21usize, 20] {
-        let opts = TwoPhaseOptions {
-            max_length: target,
-            ..Default::default()
-        };
-        let mut i = 0;
-        c.bench_function(
-            &format!("two-phase random cube, max length {target}"),
-            |b| {
-                b.iter(|| {
-                    i = (i + 1) % cubes.len();
-                    black_box(solve(&tables, &cubes[i], &opts).map(|s| s.moves.len()))
-                })
-            },
-        );
+    for (size, tables) in &sizes {
+        for target in [21usize, 20] {
+            let opts = TwoPhaseOptions {
+                max_length: target,
+                ..Default::default()
+            };
+            let mut i = 0;
+            c.bench_function(
+                &format!("two-phase random cube, max length {target}, {size} tables"),
+                |b| {
+                    b.iter(|| {
+                        i = (i + 1) % cubes.len();
+                        black_box(solve(tables, &cubes[i], &opts).map(|s| s.moves.len()))
+                    })
+                },
+            );
+        }
     }
 }
 

@@ -97,5 +97,5 @@ pub use optimal::{
 pub use recognize::CubeCorrespondence;
 pub use twophase::{
     solve as solve_two_phase, solve_batch as solve_two_phase_batch, TwoPhaseError, TwoPhaseOptions,
-    TwoPhaseSolution, TwoPhaseTables, FULL_TABLES_PAY_AFTER,
+    TwoPhaseSolution, TwoPhaseTableKind, TwoPhaseTables,
 };

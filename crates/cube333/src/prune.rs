@@ -266,6 +266,11 @@ pub struct NibbleTable {
 }
 
 impl NibbleTable {
+    /// `len` entries held in `bytes`.
+    pub(crate) fn new(bytes: TableMemory, len: usize) -> NibbleTable {
+        NibbleTable { bytes, len }
+    }
+
     /// Entry `i`.
     #[inline]
     pub fn get(&self, i: usize) -> u8 {

@@ -12,12 +12,17 @@
 //! by the 120° rotation about URF-DBL), and the same for its inverse. A
 //! cube that is easy from one of them is solved fast.
 //!
-//! The solver does no I/O; tables come from [`TwoPhaseTables::load`] (the
-//! exact, symmetry-reduced phase-1 table and a large phase-2 table, 126 MB
-//! through the store) or [`TwoPhaseTables::compact`] (min2phase's
-//! projections, reduced by symmetry: 1.3 MB with their move tables, 4 bits
-//! an entry, built in memory in 0.2 s; the maximum of four lower bounds in
-//! phase 1 and of four in phase 2, and of four more for the inverse cube).
+//! The solver does no I/O; tables come in three sizes:
+//! - [`TwoPhaseTables::load`]: the exact, symmetry-reduced phase-1 table
+//!   and a large phase-2 table, 126 MB through the store; the fastest.
+//! - [`TwoPhaseTables::medium`]: the compact phase 1 below, and two
+//!   phase-2 projections that each pair the slice permutation with a
+//!   combination, 4.6 MB through the store (built in about half a
+//!   second): faster than min2phase with a table set of a few megabytes.
+//! - [`TwoPhaseTables::compact`]: min2phase's projections, reduced by
+//!   symmetry: 1.3 MB with their move tables, 4 bits an entry, built in
+//!   memory in 0.2 s; the maximum of four lower bounds in phase 1 and of
+//!   four in phase 2, and of four more for the inverse cube.
 
 use std::time::{Duration, Instant};
 
@@ -28,13 +33,12 @@ use crate::cubie::CubieCube;
 use crate::moves::{FaceTurn, MoveSeq, N_MOVES};
 use crate::prune::{build_sym_nibbles, phase1_table, phase2_table, NibbleTable, SymSpace};
 use crate::symmetry::Symmetries;
-use crate::tables::CoordTables;
-use twistor_core::store::{StoreEvent, TableStore};
+use crate::tables::{CoordTables, N_CORNER_CLASS};
+use twistor_core::store::{PayloadLen, StoreEvent, TableKey, TableStore};
 
 mod compact;
 mod search;
 
-pub use compact::FULL_TABLES_PAY_AFTER;
 use compact::*;
 pub(crate) use compact::{bfs, binomial};
 use search::*;
@@ -52,6 +56,17 @@ const MAX_LEN: usize = 32;
 pub struct TwoPhaseTables {
     pub(crate) coord: &'static CoordTables,
     prune: Prune,
+}
+
+/// The three sizes of [`TwoPhaseTables`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TwoPhaseTableKind {
+    /// [`TwoPhaseTables::compact`].
+    Compact,
+    /// [`TwoPhaseTables::medium`].
+    Medium,
+    /// [`TwoPhaseTables::load`].
+    Full,
 }
 
 enum Prune {
@@ -76,27 +91,24 @@ impl TwoPhaseTables {
 
     /// The compact tables, built in memory (1.3 MB of pruning tables
     /// in 0.2 s on two cores): for a few solves on a machine without the
-    /// full tables, as min2phase starts.
+    /// larger tables, as min2phase starts.
     pub fn compact() -> TwoPhaseTables {
         let coord = CoordTables::get();
         TwoPhaseTables {
             coord,
-            prune: Prune::Compact(Box::new(CompactPrune::build(coord))),
+            prune: Prune::Compact(Box::new(CompactPrune::build(coord, None))),
         }
     }
 
-    /// The tables for about `solves` solves: the full ones when the store
-    /// already has them (loading is quick) or when that many solves pay for
-    /// building them ([`FULL_TABLES_PAY_AFTER`]), else the compact ones.
-    pub fn for_solves(
-        store: &dyn TableStore,
-        solves: usize,
-        report: &mut dyn FnMut(StoreEvent),
-    ) -> TwoPhaseTables {
-        if solves >= FULL_TABLES_PAY_AFTER || TwoPhaseTables::full_tables_stored(store) {
-            TwoPhaseTables::load(store, report)
-        } else {
-            TwoPhaseTables::compact()
+    /// The medium tables: the compact phase-1 tables, built in memory,
+    /// and two larger phase-2 tables (4.6 MB) loaded from the store, or
+    /// built (about half a second) and kept there.
+    pub fn medium(store: &dyn TableStore, report: &mut dyn FnMut(StoreEvent)) -> TwoPhaseTables {
+        let coord = CoordTables::get();
+        let source = MediumSource { store, report };
+        TwoPhaseTables {
+            coord,
+            prune: Prune::Compact(Box::new(CompactPrune::build(coord, Some(source)))),
         }
     }
 
@@ -106,46 +118,66 @@ impl TwoPhaseTables {
         crate::prune::full_tables_stored(store)
     }
 
-    /// Whether these are the compact tables.
-    pub fn is_compact(&self) -> bool {
-        matches!(self.prune, Prune::Compact(_))
+    /// Whether the store has sound copies of the medium tables' phase-2
+    /// tables (the rest are built in memory in a tenth of a second).
+    pub fn medium_tables_stored(store: &dyn TableStore) -> bool {
+        let len = PayloadLen::Exactly((N_CORNER_CLASS * PAIRED_INNER).div_ceil(2) as u64);
+        let keys: [TableKey; 2] = compact::paired_table_ids();
+        let flips = PayloadLen::Exactly((N_TWIST_E8_CLASS * N_SLICE_FLIPS).div_ceil(2) as u64);
+        keys.iter().all(|k| store.contains(k, len))
+            && store.contains(&compact::twist_slice_flips_id(), flips)
+    }
+
+    /// Which of the three sizes these tables are.
+    pub fn kind(&self) -> TwoPhaseTableKind {
+        match &self.prune {
+            Prune::Full { .. } => TwoPhaseTableKind::Full,
+            Prune::Compact(c) => match c.phase2 {
+                Phase2Tables::Projections(_) => TwoPhaseTableKind::Compact,
+                Phase2Tables::Paired(_) => TwoPhaseTableKind::Medium,
+            },
+        }
     }
 
     /// Size of the pruning tables in bytes.
     pub fn size_bytes(&self) -> usize {
-        match &self.prune {
-            Prune::Full { phase1, phase2 } => phase1.size_bytes() + phase2.size_bytes(),
-            Prune::Compact(c) => {
-                let p = &c.phase1;
-                p.slice_twist.bytes()
-                    + p.slice_flip.bytes()
-                    + p.twist_flip.bytes()
-                    + 2 * (p.twist.packed.len() + p.flip.packed.len())
-                    + 2 * (p.twist_move.len() + p.flip_move.len())
-                    + 2 * (p.slice_conj.len() + p.flip_raw.len())
-                    + c.ud_slice.bytes()
-                    + c.ud_corner_comb.bytes()
-                    + c.corner_comb.len()
-                    + c.corner_edge_comb.bytes()
-                    + c.edge_comb.len()
-                    + std::mem::size_of::<u32>() * c.ud_class.len()
-                    + c.corner_comb_conj.len()
-                    + c.edge_comb_conj.len()
-                    + c.slice_perm_conj.len()
-                    + c.corner_slice.bytes()
-                    + 4 * (c.corner_class_move.len() + c.ud_class_move.len())
-                    + 4 * (c.corner_class_inv.len() + c.ud_class_inv.len())
+        let c = match &self.prune {
+            Prune::Full { phase1, phase2 } => return phase1.size_bytes() + phase2.size_bytes(),
+            Prune::Compact(c) => c,
+        };
+        let p = &c.phase1;
+        let twist_slice = match &p.twist_slice {
+            TwistSlice::Slice(t) => t.bytes(),
+            TwistSlice::SliceFlips(f) => {
+                f.twist_table.size_bytes() + 2 * (f.moves.len() + f.conj.len())
             }
-        }
-    }
-
-    /// The quarter-turned twist and flip phase 1 carries with the compact
-    /// tables ((0, 0) with the full ones, which do not read them).
-    fn quarter_of(&self, twist: usize, flip: usize, slice: usize) -> (usize, usize) {
-        match &self.prune {
-            Prune::Compact(cp) => cp.quarter_turned(self.coord, twist, flip, slice),
-            Prune::Full { .. } => (0, 0),
-        }
+        };
+        let phase2 = match &c.phase2 {
+            Phase2Tables::Projections(p) => {
+                p.ud_slice.bytes()
+                    + p.ud_corner_comb.bytes()
+                    + p.corner_edge_comb.bytes()
+                    + p.corner_slice.bytes()
+            }
+            Phase2Tables::Paired(p) => {
+                p.corner_slice_edges.size_bytes() + p.ud_slice_corners.size_bytes()
+            }
+        };
+        twist_slice
+            + p.slice_flip.bytes()
+            + p.twist_flip.bytes()
+            + 2 * (p.twist.packed.len() + p.flip.packed.len())
+            + 2 * (p.twist_move.len() + p.flip_move.len())
+            + 2 * (p.slice_conj.len() + p.flip_raw.len())
+            + phase2
+            + c.corner_comb.len()
+            + c.edge_comb.len()
+            + std::mem::size_of::<u32>() * c.ud_class.len()
+            + c.corner_comb_conj.len()
+            + c.edge_comb_conj.len()
+            + c.slice_perm_conj.len()
+            + 4 * (c.corner_class_move.len() + c.ud_class_move.len())
+            + 4 * (c.corner_class_inv.len() + c.ud_class_inv.len())
     }
 
     /// Index in the phase-1 table of (twist, flip, slice).
@@ -159,10 +191,10 @@ impl TwoPhaseTables {
     /// Phase-1 distance of (twist, flip, slice): exact with the full
     /// tables, a lower bound with the compact ones.
     #[inline]
-    fn phase1_depth(&self, twist: usize, flip: usize, slice: usize) -> u8 {
+    fn phase1_depth(&self, c: &Phase1Coords) -> u8 {
         match &self.prune {
-            Prune::Full { phase1, .. } => phase1.get(self.phase1_index(twist, flip, slice)),
-            Prune::Compact(c) => c.phase1_bound_below(self.coord, twist, flip, slice, usize::MAX),
+            Prune::Full { phase1, .. } => phase1.get(self.phase1_index(c.twist, c.flip, c.slice)),
+            Prune::Compact(cp) => cp.phase1_bound(self.coord, c),
         }
     }
 
@@ -178,6 +210,27 @@ impl TwoPhaseTables {
                     .max(t.corner_slice_depth[corners * 24 + slice_perm])
             }
             Prune::Compact(c) => c.phase2_bound(c.phase2_at(t, corners, ud_edges, slice_perm)),
+        }
+    }
+}
+
+/// Phase 1's coordinates of a cube, as a search starts from them.
+#[derive(Clone, Copy)]
+pub(super) struct Phase1Coords {
+    twist: usize,
+    flip: usize,
+    slice: usize,
+    /// The slice with the flips of the edges in it (the medium tables').
+    slice_flips: usize,
+}
+
+impl Phase1Coords {
+    fn of(cube: &CubieCube) -> Phase1Coords {
+        Phase1Coords {
+            twist: coord::twist(cube) as usize,
+            flip: coord::flip(cube) as usize,
+            slice: coord::slice(cube) as usize,
+            slice_flips: compact::slice_flips(cube),
         }
     }
 }
@@ -304,17 +357,15 @@ fn solve_once(
     }
     let deadline = opts.time_limit.map(|d| Instant::now() + d);
     let bound = opts.max_length.min(MAX_LEN - 1);
-    let mut searches: Vec<(Search, [usize; 3], usize)> = directions(cube, opts.all_directions)
+    let mut searches: Vec<(Search, Phase1Coords, usize)> = directions(cube, opts.all_directions)
         .into_iter()
         .map(|dir| {
-            let twist = coord::twist(&dir.cube) as usize;
-            let flip = coord::flip(&dir.cube) as usize;
-            let slice = coord::slice(&dir.cube) as usize;
-            let h = tables.phase1_depth(twist, flip, slice) as usize;
+            let coords = Phase1Coords::of(&dir.cube);
+            let h = tables.phase1_depth(&coords) as usize;
             // The probe limit is set before each length (below).
             let mut s = Search::new(tables, dir, bound, phase2_cap);
             s.deadline = deadline;
-            (s, [twist, flip, slice], h)
+            (s, coords, h)
         })
         .collect();
     let mut probes = 0u64;
@@ -326,7 +377,7 @@ fn solve_once(
     ];
     for (cap, lengths) in passes {
         for len1 in lengths {
-            for (s, [twist, flip, slice], h) in searches.iter_mut() {
+            for (s, coords, h) in searches.iter_mut() {
                 s.phase2_cap = cap;
                 s.probe_limit = opts
                     .probe_limit
@@ -339,8 +390,7 @@ fn solve_once(
                     s.valid = 0;
                     s.npre = 0;
                     s.len1 = len1;
-                    let quarter = tables.quarter_of(*twist, *flip, *slice);
-                    s.phase1(*twist, *flip, *slice, quarter, 0, NO_FACE);
+                    s.start_phase1(coords);
                 }
                 probes += s.probes - before;
                 if let Some(len2) = s.found {

@@ -3,21 +3,31 @@
 use std::path::PathBuf;
 
 use twistor_core::random::SeededRng;
-use twistor_cube333::{solve_two_phase as solve, TwoPhaseError, TwoPhaseOptions, TwoPhaseTables};
+use twistor_cube333::{
+    solve_two_phase as solve, TwoPhaseError, TwoPhaseOptions, TwoPhaseTableKind, TwoPhaseTables,
+};
 use twistor_cube333::{CubieCube, MoveSeq};
 
-fn tables() -> TwoPhaseTables {
+fn store() -> twistor_store::DirStore {
     // Shared by the test binaries of this crate, so the tables are built once.
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("twistor-cube333-tables");
-    TwoPhaseTables::load(&twistor_store::DirStore::new(dir), &mut |_| {})
+    twistor_store::DirStore::new(dir)
 }
 
-/// Random cubes, with both kinds of table: answers within 21 and 20
-/// moves solve the cube (through pre-moves, phase 2 started from the
-/// other turn of the last pre-move, and the compact bounds).
+fn tables() -> TwoPhaseTables {
+    TwoPhaseTables::load(&store(), &mut |_| {})
+}
+
+fn medium() -> TwoPhaseTables {
+    TwoPhaseTables::medium(&store(), &mut |_| {})
+}
+
+/// Random cubes, with the three sizes of table: answers within 21 and
+/// 20 moves solve the cube (through pre-moves, phase 2 started from the
+/// other turn of the last pre-move, and the compact and medium bounds).
 #[test]
 fn random_cubes_are_solved_within_the_target() {
-    for t in [tables(), TwoPhaseTables::compact()] {
+    for t in [tables(), medium(), TwoPhaseTables::compact()] {
         let mut rng = SeededRng::new(2024);
         for target in [21, 20] {
             let opts = TwoPhaseOptions {
@@ -35,21 +45,32 @@ fn random_cubes_are_solved_within_the_target() {
 }
 
 /// The first solution of at most 21 moves does not depend on the tables:
-/// both are exact lower bounds and the search visits nodes in one fixed
+/// all are exact lower bounds and the search visits nodes in one fixed
 /// order, so tighter pruning only skips nodes that lead to no solution.
 /// A scrambler may therefore switch from the compact tables to the full
-/// ones mid-batch without changing a scramble.
+/// ones mid-batch without changing a scramble. The medium tables prune
+/// harder than the compact ones and search fewer nodes.
 #[test]
-fn compact_and_full_tables_give_the_same_first_solution() {
-    let (full, compact) = (tables(), TwoPhaseTables::compact());
+fn compact_medium_and_full_tables_give_the_same_first_solution() {
+    let (full, medium, compact) = (tables(), medium(), TwoPhaseTables::compact());
     let mut rng = SeededRng::new(77);
+    let (mut medium_nodes, mut compact_nodes) = (0, 0);
     for _ in 0..100 {
         let c = CubieCube::random(|| rng.next_u64());
         let options = TwoPhaseOptions::default();
         let a = solve(&full, &c, &options).unwrap();
         let b = solve(&compact, &c, &options).unwrap();
+        let m = solve(&medium, &c, &options).unwrap();
         assert_eq!(a.moves.0, b.moves.0);
+        assert_eq!(a.moves.0, m.moves.0);
+        assert!(m.phase1_nodes <= b.phase1_nodes && m.phase2_nodes <= b.phase2_nodes);
+        medium_nodes += m.phase1_nodes + m.phase2_nodes;
+        compact_nodes += b.phase1_nodes + b.phase2_nodes;
     }
+    assert!(
+        2 * medium_nodes < compact_nodes,
+        "{medium_nodes} {compact_nodes}"
+    );
 }
 
 #[test]
@@ -100,20 +121,22 @@ fn single_direction_search_also_solves() {
     }
 }
 
-/// The compact tables' bounds are admissible and the search they drive is
-/// as exhaustive as the full tables': on random 10-move scrambles, both
-/// find a solution of the optimal length (from the optimal solver) and
-/// prove there is none shorter.
+/// The compact and medium tables' bounds are admissible and the search
+/// they drive is as exhaustive as the full tables': on random 10-move
+/// scrambles, all three find a solution of the optimal length (from the
+/// optimal solver) and prove there is none shorter.
 #[test]
-fn compact_tables_search_exactly_as_the_full_ones() {
+fn compact_and_medium_tables_search_exactly_as_the_full_ones() {
     use twistor_cube333::{OptimalOptions, OptimalSolver, OptimalTableKind};
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("twistor-cube333-tables");
     let store = twistor_store::DirStore::new(dir);
     let optimal = OptimalSolver::load(OptimalTableKind::Small, &store, &mut |_| {});
-    let full = tables();
-    let compact = TwoPhaseTables::compact();
-    assert!(compact.is_compact() && !full.is_compact());
-    assert!(compact.size_bytes() < 16_000_000);
+    let (full, medium, compact) = (tables(), medium(), TwoPhaseTables::compact());
+    assert_eq!(compact.kind(), TwoPhaseTableKind::Compact);
+    assert_eq!(medium.kind(), TwoPhaseTableKind::Medium);
+    assert_eq!(full.kind(), TwoPhaseTableKind::Full);
+    assert!(compact.size_bytes() < 2_000_000);
+    assert!(medium.size_bytes() < 10_000_000);
     let mut rng = SeededRng::new(77);
     for _ in 0..12 {
         let moves: Vec<_> = (0..10)
@@ -121,7 +144,7 @@ fn compact_tables_search_exactly_as_the_full_ones() {
             .collect();
         let c = CubieCube::from_moves(&moves);
         let n = optimal.solve(&c, &OptimalOptions::default()).moves.len();
-        for t in [&full, &compact] {
+        for t in [&full, &medium, &compact] {
             let at = |max_length| {
                 let o = TwoPhaseOptions {
                     max_length,

@@ -516,7 +516,7 @@ fn a_long_batch_without_stored_tables_scrambles_as_a_short_one() {
     let options = twistor_tools::scramble::ScrambleOptions {
         store: std::sync::Arc::new(twistor_core::store::NoStore),
         threads: 2,
-        batch: twistor_cube333::FULL_TABLES_PAY_AFTER,
+        batch: twistor_tools::portfolio::FULL_TABLES_PAY_AFTER,
     };
     let mut long = Scrambler::new(Event::Cube333, 41, &options, &mut |_| {}).unwrap();
     let short_options = twistor_tools::scramble::ScrambleOptions {

@@ -9,10 +9,10 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use twistor_core::random::SeededRng;
-use twistor_core::store::StoreEvent;
+use twistor_core::store::{StoreEvent, TableStore};
 use twistor_cube333::{
     solve_two_phase as solve, solve_two_phase_batch as solve_batch, OptimalOptions, OptimalSolver,
-    OptimalTableKind, TwoPhaseOptions, TwoPhaseTables,
+    OptimalTableKind, TwoPhaseOptions, TwoPhaseTableKind, TwoPhaseTables,
 };
 use twistor_tools::portfolio::{optimal_table_for, two_phase_tables_for};
 
@@ -119,15 +119,17 @@ struct SolveArgs {
     /// easy cube gets a short answer. 0 prints the first solution found.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     probe_min: u64,
-    /// Two-phase tables: `compact` (1.3 MB, built at start in 0.2 s), `full` (126 MB, built once in about 9 s and cached; the
-    /// fastest per solve), or `auto`: the full ones when cached or when
-    /// the batch is long enough to pay for building them.
+    /// Two-phase tables: `compact` (1.3 MB, built at start in 0.2 s),
+    /// `medium` (6 MB, built once in under a second and cached; about
+    /// twice as fast a solve), `full` (126 MB, built once in about 9 s and
+    /// cached; the fastest per solve), or `auto`: the largest that is
+    /// cached or that the batch is long enough to pay for building.
     #[arg(long, value_enum, default_value_t = TableChoice::Auto)]
     tables: TableChoice,
     /// Memory for tables, in MiB: the optimal solver uses its phase-1
     /// table under 1350, its huge table from 1350, its giant table from
-    /// 3800 once cached (building it from 7600); under 256 the two-phase
-    /// solver uses its compact tables. Without -M, --optimal uses the
+    /// 3800 once cached (building it from 4000); under 256 the two-phase
+    /// solver keeps to its compact or medium tables. Without -M, --optimal uses the
     /// strongest table the machine has the memory free for (the giant one
     /// only once cached), and two-phase decides by --tables.
     #[arg(short = 'M', long = "memory", value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
@@ -169,10 +171,13 @@ struct BenchArgs {
 /// Which two-phase tables to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum TableChoice {
-    /// Full when cached or worth building for the batch, else compact.
+    /// Full or medium when cached or worth building for the batch, else
+    /// compact.
     Auto,
     /// The 1.3 MB tables built at start-up.
     Compact,
+    /// The 6 MB cached tables (built in under a second).
+    Medium,
     /// The 126 MB cached tables.
     Full,
 }
@@ -189,6 +194,7 @@ fn two_phase_tables(
     match choice {
         TableChoice::Auto => two_phase_tables_for(limit_mib, solves, store, report),
         TableChoice::Compact => TwoPhaseTables::compact(),
+        TableChoice::Medium => TwoPhaseTables::medium(store, report),
         TableChoice::Full => TwoPhaseTables::load(store, report),
     }
 }
@@ -557,10 +563,10 @@ fn run_bench(a: BenchArgs) -> CliResult {
     let tables = two_phase_tables(a.tables, None, &*store, cubes.len(), &mut report);
     note!(
         "{} tables ({:.1} MB) ready in {:.3} s",
-        if tables.is_compact() {
-            "compact"
-        } else {
-            "full"
+        match tables.kind() {
+            TwoPhaseTableKind::Compact => "compact",
+            TwoPhaseTableKind::Medium => "medium",
+            TwoPhaseTableKind::Full => "full",
         },
         tables.size_bytes() as f64 / 1e6,
         t_load.elapsed().as_secs_f64()
@@ -572,16 +578,29 @@ fn run_bench(a: BenchArgs) -> CliResult {
     // One cube at a time on this thread, timed by the thread's CPU clock
     // (wall clock where there is none), so each time is that solve's own.
     let clock = || thread_cpu_time().unwrap_or_else(|| t_load.elapsed());
+    // The search's work, beside its time: on a shared machine the node
+    // counts compare two builds where the clock is noisy.
+    let (mut nodes1, mut nodes2, mut probes) = (0u64, 0u64, 0u64);
     for c in &cubes {
         let t0 = clock();
         let s = solve(&tables, c, &sopts).map_err(CliError::failure)?;
         times.push((clock() - t0).as_secs_f64() * 1e3);
         lengths.push(s.moves.len());
+        nodes1 += s.phase1_nodes;
+        nodes2 += s.phase2_nodes;
+        probes += s.probes;
     }
     outln!(
         "two-phase --max-length {}: {}",
         a.max_length,
         summary(&mut times, &lengths)
+    );
+    let n = cubes.len().max(1) as f64;
+    note!(
+        "per solve: {:.0} phase-1 nodes, {:.0} phase-2 nodes, {:.1} phase-2 searches",
+        nodes1 as f64 / n,
+        nodes2 as f64 / n,
+        probes as f64 / n
     );
     peak_note();
     Ok(())
@@ -599,15 +618,21 @@ fn run_tables(a: TablesArgs) -> CliResult {
         }
         shown(e)
     };
-    let t0 = Instant::now();
-    let tables = TwoPhaseTables::load(&*store, &mut report);
-    note!(
-        "two-phase tables: {:.1} MB, ready in {:.2} s",
-        tables.size_bytes() as f64 / 1e6,
-        t0.elapsed().as_secs_f64()
-    );
-    // Not held while the optimal table builds: its peak is its own.
-    drop(tables);
+    type Load = fn(&dyn TableStore, &mut dyn FnMut(StoreEvent)) -> TwoPhaseTables;
+    let sizes: [(&str, Load); 2] = [
+        ("medium", TwoPhaseTables::medium),
+        ("full", TwoPhaseTables::load),
+    ];
+    for (kind, load) in sizes {
+        let t0 = Instant::now();
+        let tables = load(&*store, &mut report);
+        note!(
+            "two-phase tables, {kind}: {:.1} MB, ready in {:.2} s",
+            tables.size_bytes() as f64 / 1e6,
+            t0.elapsed().as_secs_f64()
+        );
+        // Not held while the optimal table builds: its peak is its own.
+    }
     // Naming a table asks for it.
     if a.optimal || a.optimal_table.optimal_table.is_some() {
         let t0 = Instant::now();

@@ -1,6 +1,7 @@
 //! The compact tables: min2phase's projections of the phase-1 and
 //! phase-2 coordinates, reduced by symmetry, 4 bits an entry, built in
-//! memory in a fraction of a second.
+//! memory in a fraction of a second; and the medium tables, the same
+//! phase 1 with two larger phase-2 projections kept in the store.
 //!
 //! (Long because each projection's coordinates, symmetry reduction and
 //! bound are written out next to each other, as min2phase's are.)
@@ -9,25 +10,17 @@ use super::*;
 
 /// Lower bounds from projections: phase 1 by (twist class, UD slice),
 /// (flip class, UD slice) and (twist class, flip), the last for the cube
-/// turned a quarter about UD too ([`Phase1Compact`]); phase 2 by (corners, slice
-/// permutation) (the coordinate tables' own), (UD edges, slice
-/// permutation), (UD edges, corner combination) and (corners, edge
-/// combination). Each table's only 0 is the goal, so a bound of 0 is
-/// exact there as with the full tables.
+/// turned a quarter about UD too ([`Phase1Compact`]); phase 2 by the
+/// projections of [`Phase2Tables`], for the cube and its inverse. Each
+/// table's only 0 is the goal, so a bound of 0 is exact there as with
+/// the full tables.
 pub(super) struct CompactPrune {
     /// Phase 1's tables.
     pub(super) phase1: Phase1Compact,
-    /// (UD-edge class under the 16 symmetries, slice permutation turned
-    /// with it): 2768 × 24 entries, where the raw pairs took 968 K.
-    pub(super) ud_slice: Nibbles,
-    /// (UD-edge class, which 4 of the 8 corner slots hold U corners,
-    /// turned likewise): 2768 × 70.
-    pub(super) ud_corner_comb: Nibbles,
+    /// Phase 2's distance tables.
+    pub(super) phase2: Phase2Tables,
     /// The corner combination (0..70) of each corner permutation.
     pub(super) corner_comb: Vec<u8>,
-    /// (corner class, which 4 of the 8 U/D edge slots hold U edges): 2768
-    /// × 70.
-    pub(super) corner_edge_comb: Nibbles,
     /// The edge combination (0..70) of each UD-edge permutation.
     pub(super) edge_comb: Vec<u8>,
     /// Each UD-edge permutation's class and the symmetry to it, `class <<
@@ -43,10 +36,6 @@ pub(super) struct CompactPrune {
     /// solved, so the bounds of the inverse prune too (min2phase's).
     /// Each move turned a quarter about UD (`S · m · S⁻¹`).
     pub(super) quarter_move: [u8; N_MOVES],
-    /// (corner class, slice permutation turned with it): 2768 × 24, in
-    /// place of the coordinate tables' raw 968 KB (corners, slice
-    /// permutation) distances, which do not stay in cache beside the rest.
-    pub(super) corner_slice: Nibbles,
     /// Phase 2 carries the corners and the UD edges as (class, symmetry)
     /// (`class << 4 | sym`, the symmetry taking the cube's coordinate to
     /// its class's representative), so that its move tables are a class's
@@ -72,6 +61,195 @@ pub(super) struct CompactPrune {
     /// The slice permutation after each phase-2 move, ten moves wide.
     pub(super) slice_move2: [u8; 24 * 10],
     pub(super) slice_perm_inv: [u8; 24],
+}
+
+/// Phase 2's distance tables: the corners and the UD edges each reduced
+/// by the 16 symmetries, the other coordinates turned with them.
+pub(super) enum Phase2Tables {
+    Projections(Projections),
+    Paired(Paired),
+}
+
+/// Four small projections, 254 KB together, built with phase 1's
+/// tables at start-up.
+pub(super) struct Projections {
+    /// (UD-edge class, slice permutation turned with it): 2768 × 24
+    /// entries, where the raw pairs took 968 K.
+    pub(super) ud_slice: Nibbles,
+    /// (UD-edge class, which 4 of the 8 corner slots hold U corners,
+    /// turned likewise): 2768 × 70.
+    pub(super) ud_corner_comb: Nibbles,
+    /// (corner class, which 4 of the 8 U/D edge slots hold U edges): 2768
+    /// × 70.
+    pub(super) corner_edge_comb: Nibbles,
+    /// (corner class, slice permutation): 2768 × 24, in place of the
+    /// coordinate tables' raw 968 KB (corners, slice permutation)
+    /// distances, which do not stay in cache beside the rest.
+    pub(super) corner_slice: Nibbles,
+}
+
+/// Two projections that each pair the slice permutation with the other
+/// piece type's combination: (corner class, slice permutation, edge
+/// combination) and (UD-edge class, slice permutation, corner
+/// combination), 2768 × 24 × 70 entries, 2.3 MB each. Each is at least
+/// two of [`Projections`]' four, and together they leave phase 2 a
+/// sixth of the nodes at length 21 (see `twistor 333 bench`). Built in
+/// about half a second, so they are kept in the store.
+pub(super) struct Paired {
+    pub(super) corner_slice_edges: NibbleTable,
+    pub(super) ud_slice_corners: NibbleTable,
+}
+
+/// Entries of each [`Paired`] table: classes × slice permutations ×
+/// combinations.
+pub(super) const PAIRED_INNER: usize = 24 * 70;
+
+/// Where [`CompactPrune::build`] finds the medium tables' larger ones
+/// ([`SliceFlips`], [`Paired`]).
+pub(super) struct MediumSource<'a> {
+    pub(super) store: &'a dyn TableStore,
+    pub(super) report: &'a mut dyn FnMut(StoreEvent),
+}
+
+/// The names of the [`Paired`] tables in the store.
+const PAIRED_NAMES: [&str; 2] = [
+    "phase2-corner-sliceperm-edgecomb",
+    "phase2-udedge-sliceperm-cornercomb",
+];
+
+/// The cache identities of the [`Paired`] tables (corners', UD edges').
+pub(super) fn paired_table_ids() -> [TableKey; 2] {
+    PAIRED_NAMES.map(|name| {
+        crate::cache::table_key(name, [N_CORNER_CLASS as u64, PAIRED_INNER as u64, 4, 0])
+    })
+}
+
+/// A slice permutation and a combination as one inner coordinate of a
+/// [`Paired`] table, `slice * 70 + combination`, each moved (or turned
+/// by a symmetry) by its own function.
+fn pair(
+    slice: impl Fn(usize, usize) -> usize + Sync,
+    comb: impl Fn(usize, usize) -> usize + Sync,
+) -> impl Fn(usize, usize) -> usize + Sync {
+    move |k, x| slice(k / 70, x) * 70 + comb(k % 70, x)
+}
+
+/// A [`Paired`] table from the store, or built and kept there.
+fn paired_table(
+    store: &dyn TableStore,
+    key: &TableKey,
+    space: &impl SymSpace,
+    report: &mut dyn FnMut(StoreEvent),
+) -> NibbleTable {
+    let len = space.n_classes() * PAIRED_INNER;
+    let bytes = crate::cache::load_or_build(
+        store,
+        key,
+        len.div_ceil(2),
+        |progress| crate::prune::build_sym_nibbles_reporting(space, progress),
+        report,
+    );
+    NibbleTable::new(bytes, len)
+}
+
+/// A phase-2 lower bound, as the search reads it: the largest of a
+/// table set's bounds for a phase-2 cube and for its inverse (which is
+/// as far from solved).
+pub(super) trait Phase2Bound {
+    /// Whether the search reads all children's bounds before it decides
+    /// on any (tables that miss the cache: the processor overlaps the
+    /// misses) rather than each child's tables one by one until one
+    /// reaches the limit (tables that stay in cache: most children are
+    /// decided by the first read or two).
+    const READ_ALL_FIRST: bool;
+
+    /// Where the bound of one position (not its inverse) is read: its
+    /// tables' indices.
+    type Reads: Copy + Default;
+
+    fn reads(&self, cp: &CompactPrune, at: Phase2At) -> Self::Reads;
+
+    /// The bound read from them.
+    fn read(&self, reads: Self::Reads) -> u8;
+
+    /// The bound of `at` and of its inverse.
+    #[inline(always)]
+    fn bound(&self, cp: &CompactPrune, at: Phase2At) -> u8 {
+        let inverse = self.reads(cp, cp.phase2_inverse(at));
+        self.read(self.reads(cp, at)).max(self.read(inverse))
+    }
+
+    /// Whether the bounds of `at` and of its inverse are below `limit`.
+    #[inline(always)]
+    fn within(&self, cp: &CompactPrune, at: Phase2At, limit: usize) -> bool {
+        (self.read(self.reads(cp, at)) as usize) < limit
+            && (self.read(self.reads(cp, cp.phase2_inverse(at))) as usize) < limit
+    }
+}
+
+impl Phase2Bound for Projections {
+    const READ_ALL_FIRST: bool = false;
+
+    type Reads = [usize; 4];
+
+    #[inline(always)]
+    fn reads(&self, cp: &CompactPrune, at: Phase2At) -> Self::Reads {
+        cp.phase2_indices(at)
+    }
+
+    #[inline(always)]
+    fn read(&self, [a, b, c, d]: Self::Reads) -> u8 {
+        self.ud_slice
+            .get(a)
+            .max(self.ud_corner_comb.get(b))
+            .max(self.corner_edge_comb.get(c))
+            .max(self.corner_slice.get(d))
+    }
+
+    /// Table by table, the one most often decisive first.
+    #[inline(always)]
+    fn within(&self, cp: &CompactPrune, at: Phase2At, limit: usize) -> bool {
+        let one = |at: Phase2At| {
+            let [a, b, c, d] = cp.phase2_indices(at);
+            (self.corner_slice.get(d) as usize) < limit
+                && (self.ud_slice.get(a) as usize) < limit
+                && (self.ud_corner_comb.get(b) as usize) < limit
+                && (self.corner_edge_comb.get(c) as usize) < limit
+        };
+        one(at) && one(cp.phase2_inverse(at))
+    }
+}
+
+/// [`Paired`]'s tables as the search reads them, borrowed once a phase-2
+/// search.
+pub(super) struct PairedView<'a> {
+    corner_slice_edges: &'a [u8],
+    ud_slice_corners: &'a [u8],
+}
+
+impl Paired {
+    pub(super) fn view(&self) -> PairedView<'_> {
+        PairedView {
+            corner_slice_edges: self.corner_slice_edges.bytes(),
+            ud_slice_corners: self.ud_slice_corners.bytes(),
+        }
+    }
+}
+
+impl Phase2Bound for PairedView<'_> {
+    const READ_ALL_FIRST: bool = true;
+
+    type Reads = [usize; 2];
+
+    #[inline(always)]
+    fn reads(&self, cp: &CompactPrune, at: Phase2At) -> Self::Reads {
+        cp.paired_indices(at)
+    }
+
+    #[inline(always)]
+    fn read(&self, [a, b]: Self::Reads) -> u8 {
+        nibble(self.corner_slice_edges, a).max(nibble(self.ud_slice_corners, b))
+    }
 }
 
 /// Distances at 4 bits an entry (a distance above 15 is kept as 15, still
@@ -184,9 +362,161 @@ pub(super) struct Phase1Compact {
     pub(super) slice_conj: Vec<u16>,
     /// `flip_raw[class * 8 + e]`: the flip `S_e · rep · S_e`.
     pub(super) flip_raw: Vec<u16>,
-    pub(super) slice_twist: Nibbles,
+    pub(super) twist_slice: TwistSlice,
     pub(super) slice_flip: Nibbles,
     pub(super) twist_flip: Nibbles,
+}
+
+/// Phase 1's bound of the twist with the slice.
+pub(super) enum TwistSlice {
+    /// The compact tables': (twist class, slice).
+    Slice(Nibbles),
+    /// The medium tables': (twist class, slice flips).
+    SliceFlips(SliceFlips),
+}
+
+/// Entries of the slice-flips coordinate: the UD slice's places and the
+/// flips of the four edges in them, `slice * 16 + flips` (bit `k` the
+/// flip of the edge in the `k`th of the places, in slot order).
+pub(super) const N_SLICE_FLIPS: usize = N_SLICE * 16;
+
+/// The medium tables' phase-1 addition: (twist class, slice flips),
+/// 324 × 7920 entries, 1.3 MB. The flips of the edges in the slice's
+/// places move with the places alone (a move turns an edge by where it
+/// stands, not by which edge it is), so this is a coordinate of its own,
+/// and it refines the (twist class, slice) table with four of the flip's
+/// bits: phase 1 expands half the nodes.
+pub(super) struct SliceFlips {
+    /// `moves[x * 18 + m]`.
+    pub(super) moves: Vec<u16>,
+    /// `conj[x * 8 + e]`: conjugated by `S_e` of [`E8`].
+    pub(super) conj: Vec<u16>,
+    pub(super) twist_table: NibbleTable,
+}
+
+/// The slice-flips coordinate of a cube ([`N_SLICE_FLIPS`]).
+pub(super) fn slice_flips(cube: &CubieCube) -> usize {
+    let mut flips = 0;
+    let mut k = 0;
+    for (&e, &o) in cube.ep.iter().zip(&cube.eo) {
+        if e >= 8 {
+            flips |= (o as usize) << k;
+            k += 1;
+        }
+    }
+    coord::slice(cube) as usize * 16 + flips
+}
+
+/// A cube with slice flips `x` (its other pieces as solved but for the
+/// edges the slice's edges displaced).
+fn cube_of_slice_flips(x: usize) -> CubieCube {
+    let mut cube = CubieCube::SOLVED;
+    coord::set_slice_sorted(&mut cube, (x / 16 * 24) as u16);
+    let mut k = 0;
+    for (&e, o) in cube.ep.iter().zip(cube.eo.iter_mut()) {
+        if e >= 8 {
+            *o = (x >> k & 1) as u8;
+            k += 1;
+        }
+    }
+    cube
+}
+
+impl SliceFlips {
+    /// The coordinate's move and conjugation tables, through cubies, and
+    /// its table with the twist classes from the store (or built and
+    /// kept there).
+    fn load(twist8: &E8Reduction, twist8_move: &[u16], source: &mut MediumSource) -> SliceFlips {
+        let sy = Symmetries::get();
+        let moves: Vec<u16> = (0..N_SLICE_FLIPS * N_MOVES)
+            .map(|i| {
+                let cube = cube_of_slice_flips(i / N_MOVES);
+                slice_flips(&cube.apply_move(FaceTurn::from_index(i % N_MOVES))) as u16
+            })
+            .collect();
+        let conj: Vec<u16> = (0..N_SLICE_FLIPS * 8)
+            .map(|i| slice_flips(&sy.conjugate(&cube_of_slice_flips(i / 8), E8[i % 8])) as u16)
+            .collect();
+        // The symmetries of the twist classes' moves are E8's, by their
+        // index among the 48.
+        let mut e8_index = [0usize; 16];
+        for (e, &s) in E8.iter().enumerate() {
+            e8_index[s] = e;
+        }
+        let all: Vec<u8> = (0..N_MOVES as u8).collect();
+        let space = ProjectionSpace {
+            classes: twist8.rep.len(),
+            inner: N_SLICE_FLIPS,
+            moves: &all,
+            class_move: e8_class_move(twist8_move),
+            inner_move: |x: usize, m: usize| moves[x * N_MOVES + m] as usize,
+            inner_conj: |x: usize, s: usize| conj[x * 8 + e8_index[s]] as usize,
+            stab: |class: usize| twist8.stab[class],
+        };
+        let len = twist8.rep.len() * N_SLICE_FLIPS;
+        let bytes = crate::cache::load_or_build(
+            source.store,
+            &twist_slice_flips_id(),
+            len.div_ceil(2),
+            |progress| crate::prune::build_sym_nibbles_reporting(&space, progress),
+            source.report,
+        );
+        SliceFlips {
+            moves,
+            conj,
+            twist_table: NibbleTable::new(bytes, len),
+        }
+    }
+}
+
+/// The (twist class, slice flips) table's cache identity.
+pub(super) fn twist_slice_flips_id() -> TableKey {
+    crate::cache::table_key(
+        "phase1-twistclass-sliceflips",
+        [N_TWIST_E8_CLASS as u64, N_SLICE_FLIPS as u64, 4, 0],
+    )
+}
+
+/// Twist classes under [`E8`].
+pub(super) const N_TWIST_E8_CLASS: usize = 324;
+
+/// The slice as phase 1 carries it, and its bound with the twist: the
+/// plain UD slice (495 values) with the (twist class, slice) table, or
+/// the slice flips ([`N_SLICE_FLIPS`]) with the (twist class, slice
+/// flips) table. Either way `x >> shift` is the slice.
+#[derive(Clone, Copy)]
+pub(super) struct SliceTwist<'a> {
+    /// `moves[x * 18 + m]`.
+    moves: &'a [u16],
+    /// `conj[x * 8 + e]`.
+    conj: &'a [u16],
+    table: &'a [u8],
+    inner: usize,
+    shift: u32,
+}
+
+impl<'a> SliceTwist<'a> {
+    /// The carried coordinate after each of the 18 moves.
+    #[inline(always)]
+    pub(super) fn row(&self, x: usize) -> &'a [u16] {
+        &self.moves[x * N_MOVES..][..N_MOVES]
+    }
+
+    /// The UD slice of the carried coordinate.
+    #[inline(always)]
+    pub(super) fn slice(&self, x: usize) -> usize {
+        x >> self.shift
+    }
+
+    /// The bound of a twist (`class << 3 | e`) with the carried
+    /// coordinate, turned by the twist's symmetry.
+    #[inline(always)]
+    pub(super) fn bound(&self, twist: usize, x: usize) -> u8 {
+        nibble(
+            self.table,
+            (twist >> 3) * self.inner + self.conj[x * 8 + (twist & 7)] as usize,
+        )
+    }
 }
 
 /// The (twist class, slice) and (flip class, slice) tables' index of a
@@ -207,6 +537,7 @@ pub(super) fn twist_flip_index(flip_raw: &[u16], twist: usize, flip: usize) -> u
 impl Phase1Compact {
     /// The (twist class, slice), (flip class, slice) and (twist class,
     /// flip) tables' indices of raw coordinates.
+    #[cfg(test)]
     pub(super) fn indices(&self, twist: usize, flip: usize, slice: usize) -> [usize; 3] {
         let (tx, fx) = (
             self.twist.packed[twist] as usize,
@@ -227,10 +558,9 @@ pub(super) struct Phase1View<'a> {
     pub(super) twist_move: &'a [u16],
     pub(super) flip_move: &'a [u16],
     pub(super) sym_move: &'a [[u8; N_MOVES]; 8],
-    pub(super) slice_move: &'a [u16],
+    pub(super) slice_twist: SliceTwist<'a>,
     pub(super) slice_conj: &'a [u16],
     pub(super) flip_raw: &'a [u16],
-    pub(super) slice_twist: &'a [u8],
     pub(super) slice_flip: &'a [u8],
     pub(super) twist_flip: &'a [u8],
     pub(super) quarter_move: &'a [u8; N_MOVES],
@@ -241,8 +571,8 @@ pub(super) struct Phase1View<'a> {
 pub(super) type Phase2At = (u32, u32, usize);
 
 /// Where a compact phase-1 search stands: twist and flip as `class << 3 |
-/// e` ([`E8Reduction`]), the slice, and the twist and flip of the cube
-/// turned a quarter about UD, likewise.
+/// e` ([`E8Reduction`]), the slice as [`SliceTwist`] carries it, and the
+/// twist and flip of the cube turned a quarter about UD, likewise.
 #[derive(Clone, Copy)]
 pub(super) struct Phase1At {
     pub(super) twist: usize,
@@ -266,14 +596,15 @@ impl Phase1View<'_> {
         table[(x >> 3) * N_MOVES + self.sym_move[e][m] as usize] as usize ^ e
     }
 
-    /// The largest of the (twist class, slice), (flip class, slice) and
-    /// (twist class, flip) bounds. All three are read, without a branch
-    /// between them: which one prunes is as good as random, and a
-    /// mispredicted early exit costs more than the third read (as
-    /// min2phase does).
+    /// The largest of the twist's bound with the carried slice
+    /// ([`SliceTwist`]), the (flip class, slice) and the (twist class,
+    /// flip) bounds. All three are read, without a branch between them:
+    /// which one prunes is as good as random, and a mispredicted early
+    /// exit costs more than the third read (as min2phase does).
     #[inline(always)]
-    pub(super) fn bound3(&self, twist: usize, flip: usize, slice: usize) -> u8 {
-        let a = nibble(self.slice_twist, slice_index(self.slice_conj, twist, slice));
+    pub(super) fn bound3(&self, twist: usize, flip: usize, x: usize) -> u8 {
+        let slice = self.slice_twist.slice(x);
+        let a = self.slice_twist.bound(twist, x);
         let b = nibble(self.slice_flip, slice_index(self.slice_conj, flip, slice));
         a.max(b).max(self.twist_flip(twist, flip))
     }
@@ -392,10 +723,6 @@ pub(crate) fn binomial(n: usize, k: usize) -> usize {
     twistor_core::index::binomial(n as u64, k as u64).map_or(0, |b| b as usize)
 }
 
-/// Solves expected before the full tables pay for building them (9 s
-/// against about 0.3 ms a solve saved; see `twistor 333 bench`).
-pub const FULL_TABLES_PAY_AFTER: usize = 20_000;
-
 /// Breadth-first distances over `n` states from state 0.
 pub(crate) fn bfs(n: usize, moves: &[u8], next: impl Fn(usize, usize) -> usize) -> Vec<u8> {
     twistor_core::distances::breadth_first(n, [0], |x, visit| {
@@ -406,46 +733,54 @@ pub(crate) fn bfs(n: usize, moves: &[u8], next: impl Fn(usize, usize) -> usize) 
 }
 
 impl CompactPrune {
-    /// The phase-1 bound of raw coordinates if it is below `limit`, else
-    /// some bound of at least `limit` (the tables are read cheapest first,
-    /// and the reading stops at the first that reaches the limit).
-    pub(super) fn phase1_bound_below(
-        &self,
-        coord: &CoordTables,
-        twist: usize,
-        flip: usize,
-        slice: usize,
-        limit: usize,
-    ) -> u8 {
+    /// Where phase 1 starts from a cube's coordinates.
+    pub(super) fn phase1_at(&self, coord: &CoordTables, c: &Phase1Coords) -> Phase1At {
         let p = &self.phase1;
-        let [a, b, c] = p.indices(twist, flip, slice);
-        let a = p.slice_twist.get(a);
-        if a as usize >= limit {
-            return a;
+        Phase1At {
+            twist: p.twist.packed[c.twist] as usize,
+            flip: p.flip.packed[c.flip] as usize,
+            slice: match p.twist_slice {
+                TwistSlice::SliceFlips(_) => c.slice_flips,
+                TwistSlice::Slice(_) => c.slice,
+            },
+            quarter: self.quarter_turned(coord, c.twist, c.flip, c.slice),
         }
-        let b = p.slice_flip.get(b).max(a);
-        if b as usize >= limit {
-            return b;
-        }
-        let c = p.twist_flip.get(c).max(b);
-        if c as usize >= limit {
-            return c;
-        }
-        let (tq, fq) = self.quarter_turned(coord, twist, flip, slice);
-        self.phase1_view(coord).twist_flip(tq, fq).max(c)
+    }
+
+    /// The phase-1 bound of a cube's coordinates: the search's four.
+    pub(super) fn phase1_bound(&self, coord: &CoordTables, c: &Phase1Coords) -> u8 {
+        let v = self.phase1_view(coord);
+        let at = self.phase1_at(coord, c);
+        v.bound3(at.twist, at.flip, at.slice)
+            .max(v.twist_flip(at.quarter.0, at.quarter.1))
     }
 
     /// Phase 1's tables as its search reads them.
     pub(super) fn phase1_view<'a>(&'a self, coord: &'a CoordTables) -> Phase1View<'a> {
         let p = &self.phase1;
+        let slice_twist = match &p.twist_slice {
+            TwistSlice::SliceFlips(f) => SliceTwist {
+                moves: &f.moves,
+                conj: &f.conj,
+                table: f.twist_table.bytes(),
+                inner: N_SLICE_FLIPS,
+                shift: 4,
+            },
+            TwistSlice::Slice(t) => SliceTwist {
+                moves: &coord.slice_move,
+                conj: &p.slice_conj,
+                table: &t.0,
+                inner: N_SLICE,
+                shift: 0,
+            },
+        };
         Phase1View {
             twist_move: &p.twist_move,
             flip_move: &p.flip_move,
             sym_move: &p.sym_move,
-            slice_move: &coord.slice_move,
+            slice_twist,
             slice_conj: &p.slice_conj,
             flip_raw: &p.flip_raw,
-            slice_twist: &p.slice_twist.0,
             slice_flip: &p.slice_flip.0,
             twist_flip: &p.twist_flip.0,
             quarter_move: &self.quarter_move,
@@ -473,25 +808,58 @@ impl CompactPrune {
         )
     }
 
-    /// The phase-2 tables' indices of (corners, UD edges, slice
-    /// permutation), the corners and UD edges as (class, symmetry): each
-    /// pair turned by the symmetry that takes its first coordinate to its
-    /// class's representative. A coordinate `x` of class `k` and symmetry
-    /// `s` is `S_s⁻¹ · rep_k · S_s`, so the other's combination, turned by
-    /// `S_a`, is the representative's turned by `S_a · S_s⁻¹`.
+    /// What phase 2's tables are indexed by, for (corners, UD edges,
+    /// slice permutation) with the corners and UD edges as (class,
+    /// symmetry): the corner class with the slice permutation and the
+    /// edge combination, and the UD-edge class with the slice permutation
+    /// and the corner combination, each turned by the symmetry that takes
+    /// the class's coordinate to its representative. A coordinate `x` of
+    /// class `k` and symmetry `s` is `S_s⁻¹ · rep_k · S_s`, so the other's
+    /// combination, turned by `S_a`, is the representative's turned by
+    /// `S_a · S_s⁻¹`.
     #[inline(always)]
-    pub(super) fn phase2_indices(&self, (corner, ud, sp): Phase2At) -> [usize; 4] {
+    fn phase2_turned(&self, (corner, ud, sp): Phase2At) -> [[usize; 3]; 2] {
         let (cc, cs) = ((corner >> 4) as usize, (corner & 15) as usize);
         let (uc, us) = ((ud >> 4) as usize, (ud & 15) as usize);
         let to_corner = self.sym_mult[cs][self.sym_inv[us] as usize] as usize;
         let to_ud = self.sym_mult[us][self.sym_inv[cs] as usize] as usize;
         [
-            uc * 24 + self.slice_perm_conj[sp * 16 + us] as usize,
-            uc * 70
-                + self.corner_comb_conj[self.corner_class_comb[cc] as usize * 16 + to_ud] as usize,
-            cc * 70
-                + self.edge_comb_conj[self.ud_class_comb[uc] as usize * 16 + to_corner] as usize,
-            cc * 24 + self.slice_perm_conj[sp * 16 + cs] as usize,
+            [
+                cc,
+                self.slice_perm_conj[sp * 16 + cs] as usize,
+                self.edge_comb_conj[self.ud_class_comb[uc] as usize * 16 + to_corner] as usize,
+            ],
+            [
+                uc,
+                self.slice_perm_conj[sp * 16 + us] as usize,
+                self.corner_comb_conj[self.corner_class_comb[cc] as usize * 16 + to_ud] as usize,
+            ],
+        ]
+    }
+
+    /// [`Projections`]' indices: (UD-edge class, slice permutation),
+    /// (UD-edge class, corner combination), (corner class, edge
+    /// combination), (corner class, slice permutation).
+    #[inline(always)]
+    pub(super) fn phase2_indices(&self, at: Phase2At) -> [usize; 4] {
+        let [[cc, c_slice, c_comb], [uc, u_slice, u_comb]] = self.phase2_turned(at);
+        [
+            uc * 24 + u_slice,
+            uc * 70 + u_comb,
+            cc * 70 + c_comb,
+            cc * 24 + c_slice,
+        ]
+    }
+
+    /// [`Paired`]'s indices: (corner class, slice permutation, edge
+    /// combination) and (UD-edge class, slice permutation, corner
+    /// combination).
+    #[inline(always)]
+    pub(super) fn paired_indices(&self, at: Phase2At) -> [usize; 2] {
+        let [[cc, c_slice, c_comb], [uc, u_slice, u_comb]] = self.phase2_turned(at);
+        [
+            (cc * 24 + c_slice) * 70 + c_comb,
+            (uc * 24 + u_slice) * 70 + u_comb,
         ]
     }
 
@@ -539,29 +907,19 @@ impl CompactPrune {
         )
     }
 
-    /// The compact tables' phase-2 bound.
-    #[inline]
+    /// The phase-2 bound of `at` (and of its inverse).
     pub(super) fn phase2_bound(&self, at: Phase2At) -> u8 {
-        let [a, b, c, d] = self.phase2_indices(at);
-        self.ud_slice
-            .get(a)
-            .max(self.ud_corner_comb.get(b))
-            .max(self.corner_edge_comb.get(c))
-            .max(self.corner_slice.get(d))
+        match &self.phase2 {
+            Phase2Tables::Projections(p) => p.bound(self, at),
+            Phase2Tables::Paired(p) => p.view().bound(self, at),
+        }
     }
 
-    /// Whether every phase-2 bound is below `limit`.
-    #[inline]
-    pub(super) fn phase2_within(&self, at: Phase2At, limit: usize) -> bool {
-        let [a, b, c, d] = self.phase2_indices(at);
-        (self.corner_slice.get(d) as usize) < limit
-            && (self.ud_slice.get(a) as usize) < limit
-            && (self.ud_corner_comb.get(b) as usize) < limit
-            && (self.corner_edge_comb.get(c) as usize) < limit
-    }
-
-    pub(super) fn build(c: &CoordTables) -> CompactPrune {
-        // The combinations and flip classes first (quick), then the six
+    /// The tables: phase 2's [`Projections`] built with phase 1's, or,
+    /// given a store, its [`Paired`] tables loaded from it (or built and
+    /// kept there).
+    pub(super) fn build(c: &CoordTables, mut paired: Option<MediumSource>) -> CompactPrune {
+        // The combinations and flip classes first (quick), then the
         // breadth-first searches at once.
         let corner_comb: Vec<u8> = (0..N_CORNERS)
             .map(|x| {
@@ -660,33 +1018,21 @@ impl CompactPrune {
             let p = ud_red.packed[u2] as usize;
             (p >> 4, p & 15)
         };
-        let mut corner_slice = Vec::new();
-        let mut tables: [Vec<u8>; 6] = Default::default();
-        let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb] =
+        let corner_class_move = |class: usize, m: usize| c.corner_class_move(class, m);
+        // Phase 2's inner coordinates, moved and turned by a symmetry.
+        let edge_comb_inner = |k: usize, m: usize| edge_comb_move[k * N_MOVES + m] as usize;
+        let edge_comb_conj_inner = |k: usize, s: usize| edge_comb_conj[k * 16 + s] as usize;
+        let corner_comb_inner = |k: usize, m: usize| corner_comb_move[k * N_MOVES + m] as usize;
+        let corner_comb_conj_inner = |k: usize, s: usize| corner_comb_conj[k * 16 + s] as usize;
+        let slice_perm_inner = |sp: usize, m: usize| c.slice_sorted_move[sp * N_MOVES + m] as usize;
+        let slice_perm_conj_inner = |sp: usize, s: usize| slice_perm_conj[sp * 16 + s] as usize;
+        let mut tables: [Vec<u8>; 7] = Default::default();
+        let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb, corner_slice] =
             &mut tables;
+        // Phase 2's small projections, unless its paired tables come from
+        // the store instead.
+        let small_phase2 = paired.is_none();
         rayon::scope(|scope| {
-            scope.spawn(|_| {
-                *corner_edge_comb = build_sym_nibbles(&ProjectionSpace {
-                    classes: c.corner.rep.len(),
-                    inner: 70,
-                    moves: p2,
-                    class_move: |class: usize, m: usize| c.corner_class_move(class, m),
-                    inner_move: |k: usize, m: usize| edge_comb_move[k * N_MOVES + m] as usize,
-                    inner_conj: |k: usize, s: usize| edge_comb_conj[k * 16 + s] as usize,
-                    stab: |class: usize| c.corner.stab[class],
-                })
-            });
-            scope.spawn(|_| {
-                *ud_corner_comb = build_sym_nibbles(&ProjectionSpace {
-                    classes: ud_red.rep.len(),
-                    inner: 70,
-                    moves: p2,
-                    class_move: ud_class_move,
-                    inner_move: |k: usize, m: usize| corner_comb_move[k * N_MOVES + m] as usize,
-                    inner_conj: |k: usize, s: usize| corner_comb_conj[k * 16 + s] as usize,
-                    stab: |class: usize| ud_red.stab[class],
-                })
-            });
             // Phase 1's three tables, 4 bits an entry as they are built.
             scope.spawn(|_| {
                 *twist_flip = build_sym_nibbles(&ProjectionSpace {
@@ -700,6 +1046,10 @@ impl CompactPrune {
                 })
             });
             scope.spawn(|_| {
+                if !small_phase2 {
+                    // The medium tables' (twist class, slice flips) stands in.
+                    return;
+                }
                 *slice_twist = build_sym_nibbles(&ProjectionSpace {
                     classes: twist8.rep.len(),
                     inner: N_SLICE,
@@ -721,16 +1071,39 @@ impl CompactPrune {
                     stab: |class: usize| flip8.stab[class],
                 })
             });
+            if !small_phase2 {
+                return;
+            }
             scope.spawn(|_| {
-                corner_slice = build_sym_nibbles(&ProjectionSpace {
+                *corner_edge_comb = build_sym_nibbles(&ProjectionSpace {
+                    classes: c.corner.rep.len(),
+                    inner: 70,
+                    moves: p2,
+                    class_move: corner_class_move,
+                    inner_move: edge_comb_inner,
+                    inner_conj: edge_comb_conj_inner,
+                    stab: |class: usize| c.corner.stab[class],
+                })
+            });
+            scope.spawn(|_| {
+                *ud_corner_comb = build_sym_nibbles(&ProjectionSpace {
+                    classes: ud_red.rep.len(),
+                    inner: 70,
+                    moves: p2,
+                    class_move: ud_class_move,
+                    inner_move: corner_comb_inner,
+                    inner_conj: corner_comb_conj_inner,
+                    stab: |class: usize| ud_red.stab[class],
+                })
+            });
+            scope.spawn(|_| {
+                *corner_slice = build_sym_nibbles(&ProjectionSpace {
                     classes: c.corner.rep.len(),
                     inner: 24,
                     moves: p2,
-                    class_move: |class: usize, m: usize| c.corner_class_move(class, m),
-                    inner_move: |sp: usize, m: usize| {
-                        c.slice_sorted_move[sp * N_MOVES + m] as usize
-                    },
-                    inner_conj: |sp: usize, s: usize| slice_perm_conj[sp * 16 + s] as usize,
+                    class_move: corner_class_move,
+                    inner_move: slice_perm_inner,
+                    inner_conj: slice_perm_conj_inner,
                     stab: |class: usize| c.corner.stab[class],
                 })
             });
@@ -740,16 +1113,61 @@ impl CompactPrune {
                     inner: 24,
                     moves: p2,
                     class_move: ud_class_move,
-                    inner_move: |sp: usize, m: usize| {
-                        c.slice_sorted_move[sp * N_MOVES + m] as usize
-                    },
-                    inner_conj: |sp: usize, s: usize| slice_perm_conj[sp * 16 + s] as usize,
+                    inner_move: slice_perm_inner,
+                    inner_conj: slice_perm_conj_inner,
                     stab: |class: usize| ud_red.stab[class],
                 })
             });
         });
-        let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb] =
+        let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb, corner_slice] =
             tables;
+        let twist_slice = match paired.as_mut() {
+            None => TwistSlice::Slice(Nibbles(slice_twist)),
+            Some(source) => TwistSlice::SliceFlips(SliceFlips::load(&twist8, &twist8_move, source)),
+        };
+        let phase2 = match paired {
+            None => Phase2Tables::Projections(Projections {
+                ud_slice: Nibbles(ud_slice),
+                ud_corner_comb: Nibbles(ud_corner_comb),
+                corner_edge_comb: Nibbles(corner_edge_comb),
+                corner_slice: Nibbles(corner_slice),
+            }),
+            Some(MediumSource { store, report }) => {
+                let [corner_key, ud_key] = paired_table_ids();
+                let corner_slice_edges = paired_table(
+                    store,
+                    &corner_key,
+                    &ProjectionSpace {
+                        classes: c.corner.rep.len(),
+                        inner: PAIRED_INNER,
+                        moves: p2,
+                        class_move: corner_class_move,
+                        inner_move: pair(slice_perm_inner, edge_comb_inner),
+                        inner_conj: pair(slice_perm_conj_inner, edge_comb_conj_inner),
+                        stab: |class: usize| c.corner.stab[class],
+                    },
+                    report,
+                );
+                let ud_slice_corners = paired_table(
+                    store,
+                    &ud_key,
+                    &ProjectionSpace {
+                        classes: ud_red.rep.len(),
+                        inner: PAIRED_INNER,
+                        moves: p2,
+                        class_move: ud_class_move,
+                        inner_move: pair(slice_perm_inner, corner_comb_inner),
+                        inner_conj: pair(slice_perm_conj_inner, corner_comb_conj_inner),
+                        stab: |class: usize| ud_red.stab[class],
+                    },
+                    report,
+                );
+                Phase2Tables::Paired(Paired {
+                    corner_slice_edges,
+                    ud_slice_corners,
+                })
+            }
+        };
         let corner_class_comb = c
             .corner
             .rep
@@ -769,23 +1187,20 @@ impl CompactPrune {
             flip: flip8,
             twist_move: twist8_move,
             flip_move: flip8_move,
-            slice_twist: Nibbles(slice_twist),
+            twist_slice,
             slice_flip: Nibbles(slice_flip),
             twist_flip: Nibbles(twist_flip),
         };
         CompactPrune {
             phase1,
-            ud_slice: Nibbles(ud_slice),
-            ud_corner_comb: Nibbles(ud_corner_comb),
+            phase2,
             corner_comb,
-            corner_edge_comb: Nibbles(corner_edge_comb),
             edge_comb,
             ud_class: ud_red.packed.clone(),
             corner_comb_conj,
             edge_comb_conj,
             slice_perm_conj,
             quarter_move: Symmetries::get().conj_move[QUARTER_ABOUT_UD],
-            corner_slice: Nibbles(corner_slice),
             corner_class_move: class_moves(&c.corner, &c.corners_move),
             ud_class_move: class_moves(&ud_red, &c.ud_edges_move),
             corner_class_inv: class_inverses(&c.corner, coord::set_corners, coord::corners),

@@ -125,14 +125,25 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// `quarter`: the twist and flip of the cube turned a quarter about UD
-    /// (the compact tables' fourth bound; unused with the full tables).
+    /// Searches phase 1 from a cube's coordinates within `self.len1`
+    /// moves.
+    pub(super) fn start_phase1(&mut self, coords: &Phase1Coords) -> bool {
+        match &self.t.prune {
+            Prune::Compact(cp) => {
+                let view = cp.phase1_view(self.t.coord);
+                let at = cp.phase1_at(self.t.coord, coords);
+                self.phase1_compact(&view, at, 0, NO_FACE)
+            }
+            Prune::Full { .. } => self.phase1(coords.twist, coords.flip, coords.slice, 0, NO_FACE),
+        }
+    }
+
+    /// Phase 1 with the full tables.
     pub(super) fn phase1(
         &mut self,
         twist: usize,
         flip: usize,
         slice: usize,
-        quarter: (usize, usize),
         depth: usize,
         last_face: usize,
     ) -> bool {
@@ -147,19 +158,8 @@ impl<'a> Search<'a> {
         }
         self.nodes1 += 1;
         let t = self.t;
-        let phase1 = match &t.prune {
-            Prune::Compact(cp) => {
-                self.nodes1 -= 1;
-                let view = cp.phase1_view(self.t.coord);
-                let at = Phase1At {
-                    twist: cp.phase1.twist.packed[twist] as usize,
-                    flip: cp.phase1.flip.packed[flip] as usize,
-                    slice,
-                    quarter,
-                };
-                return self.phase1_compact(&view, at, depth, last_face);
-            }
-            Prune::Full { phase1, .. } => phase1,
+        let Prune::Full { phase1, .. } = &t.prune else {
+            return false;
         };
         let c = self.t.coord;
         // The full table is large: children first, table reads in a tight
@@ -204,7 +204,6 @@ impl<'a> Search<'a> {
                 tw as usize,
                 fl as usize,
                 sl as usize,
-                (0, 0),
                 depth + 1,
                 m as usize / 3,
             ) {
@@ -252,7 +251,7 @@ impl<'a> Search<'a> {
         let twist_row = &v.twist_move[(twist >> 3) * N_MOVES..][..N_MOVES];
         let flip_row = &v.flip_move[(flip >> 3) * N_MOVES..][..N_MOVES];
         let (twist_sym, flip_sym) = (&v.sym_move[te], &v.sym_move[fe]);
-        let slice_row = &v.slice_move[slice * N_MOVES..][..N_MOVES];
+        let slice_row = v.slice_twist.row(slice);
         // Face by face (min2phase's loop): a bound past the moves left
         // after one turn of a face rules out its other turns too.
         for face in 0..6 {
@@ -414,15 +413,10 @@ impl<'a> Search<'a> {
         debug_assert!(sp < 24);
         if let Prune::Compact(cp) = &self.t.prune {
             let at = cp.phase2_at(self.t.coord, corners, ud, sp);
-            let h = cp.phase2_bound(at) as usize;
-            self.excess = h.saturating_sub(max2);
-            for len2 in h..=max2 {
-                if self.phase2_compact(cp, at, 0, len2, first) {
-                    self.found = Some(len2);
-                    return true;
-                }
-            }
-            return false;
+            return match &cp.phase2 {
+                Phase2Tables::Projections(p) => self.phase2_compact_from(cp, p, at, max2, first),
+                Phase2Tables::Paired(p) => self.phase2_compact_from(cp, &p.view(), at, max2, first),
+            };
         }
         // The small (corners, slice) table first: it often decides alone,
         // and the big table read is a cache miss.
@@ -473,11 +467,33 @@ impl<'a> Search<'a> {
         false
     }
 
-    /// Phase 2 with the compact tables: their ten-wide move tables, and
-    /// the bounds of the inverse cube as well (it is as far from solved).
-    pub(super) fn phase2_compact(
+    /// [`Search::phase2_from`] with the compact or medium tables.
+    fn phase2_compact_from<B: Phase2Bound>(
         &mut self,
         cp: &CompactPrune,
+        bound: &B,
+        at: Phase2At,
+        max2: usize,
+        first: u8,
+    ) -> bool {
+        let h = bound.bound(cp, at) as usize;
+        self.excess = h.saturating_sub(max2);
+        for len2 in h..=max2 {
+            if self.phase2_compact(cp, bound, at, 0, len2, first) {
+                self.found = Some(len2);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Phase 2 with the compact or medium tables: their ten-wide move
+    /// tables, and the bounds of the inverse cube as well (it is as far
+    /// from solved).
+    pub(super) fn phase2_compact<B: Phase2Bound>(
+        &mut self,
+        cp: &CompactPrune,
+        bound: &B,
         at: Phase2At,
         depth: usize,
         len2: usize,
@@ -490,19 +506,56 @@ impl<'a> Search<'a> {
             return at.0 >> 4 == 0 && at.1 >> 4 == 0 && at.2 == 0;
         }
         self.nodes2 += 1;
+        if !B::READ_ALL_FIRST {
+            for (i, &m) in crate::tables::PHASE2_MOVES.iter().enumerate() {
+                if forbidden >> (m / 3) & 1 != 0 {
+                    continue;
+                }
+                let child = cp.phase2_move(at, i);
+                if !bound.within(cp, child, remaining) {
+                    continue;
+                }
+                self.moves2[depth] = m;
+                let after = FACES_AFTER[m as usize / 3];
+                if self.phase2_compact(cp, bound, child, depth + 1, len2, after) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        // The children and where their bounds are read first, then the
+        // reads in a loop of their own, so that the processor overlaps
+        // their cache misses; then likewise for the inverses of the
+        // children left.
+        let mut kids = [(0u8, at); 10];
+        let mut reads = [B::Reads::default(); 10];
+        let mut n = 0;
         for (i, &m) in crate::tables::PHASE2_MOVES.iter().enumerate() {
-            let m = m as usize;
-            if forbidden >> (m / 3) & 1 != 0 {
+            if forbidden >> (m / 3) & 1 == 0 {
+                let child = cp.phase2_move(at, i);
+                kids[n] = (m, child);
+                reads[n] = bound.reads(cp, child);
+                n += 1;
+            }
+        }
+        let mut left = 0;
+        for k in 0..n {
+            if (bound.read(reads[k]) as usize) < remaining {
+                kids[left] = kids[k];
+                left += 1;
+            }
+        }
+        for (r, &(_, child)) in reads.iter_mut().zip(&kids[..left]) {
+            *r = bound.reads(cp, cp.phase2_inverse(child));
+        }
+        for k in 0..left {
+            if bound.read(reads[k]) as usize >= remaining {
                 continue;
             }
-            let child = cp.phase2_move(at, i);
-            if !cp.phase2_within(child, remaining)
-                || !cp.phase2_within(cp.phase2_inverse(child), remaining)
-            {
-                continue;
-            }
-            self.moves2[depth] = m as u8;
-            if self.phase2_compact(cp, child, depth + 1, len2, FACES_AFTER[m / 3]) {
+            let (m, child) = kids[k];
+            self.moves2[depth] = m;
+            let after = FACES_AFTER[m as usize / 3];
+            if self.phase2_compact(cp, bound, child, depth + 1, len2, after) {
                 return true;
             }
         }
@@ -528,17 +581,14 @@ impl<'a> Search<'a> {
         // could have made it), and is a clockwise quarter turn: phase 2
         // tries the anticlockwise one too (see start_phase2).
         if npre == 0 || is_clockwise_quarter_off_phase2(self.pre[npre - 1] as usize) {
-            let twist = coord::twist(&cube) as usize;
-            let flip = coord::flip(&cube) as usize;
-            let slice = coord::slice(&cube) as usize;
+            let coords = Phase1Coords::of(&cube);
             let len1 = total - npre;
-            if self.t.phase1_depth(twist, flip, slice) as usize <= len1 {
+            if self.t.phase1_depth(&coords) as usize <= len1 {
                 self.cubes[0] = cube;
                 self.valid = 0;
                 self.npre = npre;
                 self.len1 = len1;
-                let quarter = self.t.quarter_of(twist, flip, slice);
-                if self.phase1(twist, flip, slice, quarter, 0, NO_FACE) || self.stopped {
+                if self.start_phase1(&coords) || self.stopped {
                     return true;
                 }
             }

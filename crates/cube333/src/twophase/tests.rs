@@ -2,6 +2,22 @@
 
 use super::*;
 
+/// The compact tables' (twist class, slice) table.
+fn slice_twist(p1: &Phase1Compact) -> &Nibbles {
+    match &p1.twist_slice {
+        TwistSlice::Slice(t) => t,
+        TwistSlice::SliceFlips(_) => panic!("the compact tables' phase 1"),
+    }
+}
+
+/// The compact tables' phase-2 projections.
+fn projections(cp: &CompactPrune) -> &Projections {
+    match &cp.phase2 {
+        Phase2Tables::Projections(p) => p,
+        Phase2Tables::Paired(_) => panic!("the compact tables' phase 2"),
+    }
+}
+
 /// The coordinates the compact bounds read for the cube turned a
 /// quarter about UD, and for a phase-2 cube's inverse, are those of the
 /// cubes themselves; with the tables' exactness (below), every bound is
@@ -46,8 +62,7 @@ fn conjugate_and_inverse_coordinates_are_the_cubes_own() {
         let sl2 = c.slice_move[sl * N_MOVES + m] as usize;
         assert_eq!(sl2, sy_);
         let [a, b, k] = p1.indices(ty as usize, fy as usize, sy_);
-        let raw = p1
-            .slice_twist
+        let raw = slice_twist(p1)
             .get(a)
             .max(p1.slice_flip.get(b))
             .max(p1.twist_flip.get(k));
@@ -61,7 +76,7 @@ fn conjugate_and_inverse_coordinates_are_the_cubes_own() {
         assert_eq!(twist_of(tq), coord::twist(&yq));
         assert_eq!(p1.flip_raw[(fq >> 3) * 8 + (fq & 7)], coord::flip(&yq));
         assert_eq!(
-            cp.phase1_bound_below(c, ty as usize, fy as usize, sy_, usize::MAX),
+            cp.phase1_bound(c, &Phase1Coords::of(&y)),
             raw.max(v.twist_flip(tq, fq))
         );
         // The class-carried coordinates move and invert as the cube's:
@@ -73,11 +88,12 @@ fn conjugate_and_inverse_coordinates_are_the_cubes_own() {
         };
         let bounds = |at: Phase2At| {
             let [a, b, k, d] = cp.phase2_indices(at);
+            let p = projections(cp);
             let t = [
-                &cp.ud_slice,
-                &cp.ud_corner_comb,
-                &cp.corner_edge_comb,
-                &cp.corner_slice,
+                &p.ud_slice,
+                &p.ud_corner_comb,
+                &p.corner_edge_comb,
+                &p.corner_slice,
             ];
             [t[0].get(a), t[1].get(b), t[2].get(k), t[3].get(d)]
         };
@@ -130,7 +146,7 @@ fn reduced_slice_tables_equal_the_raw_ones() {
     let flip = (N_FLIP, &c.flip_move[..]);
     let p1 = &cp.phase1;
     check("slice, twist", slice, twist, &|sl, tw| {
-        p1.slice_twist.get(p1.indices(tw, 0, sl)[0])
+        slice_twist(p1).get(p1.indices(tw, 0, sl)[0])
     });
     check("slice, flip", slice, flip, &|sl, fl| {
         p1.slice_flip.get(p1.indices(0, fl, sl)[1])
@@ -182,7 +198,8 @@ fn reduced_phase2_tables_equal_the_raw_ones() {
         24,
         &|x, m| ud_move(x / 24, m) * 24 + c.slice_sorted_move[x % 24 * N_MOVES + m] as usize,
         &|ud, sp| {
-            cp.ud_slice
+            projections(cp)
+                .ud_slice
                 .get(cp.phase2_indices(cp.phase2_at(c, 0, ud, sp))[0])
         },
     );
@@ -195,7 +212,8 @@ fn reduced_phase2_tables_equal_the_raw_ones() {
         },
         &|ud, k| {
             let corners = corner_rep[k];
-            cp.ud_corner_comb
+            projections(cp)
+                .ud_corner_comb
                 .get(cp.phase2_indices(cp.phase2_at(c, corners, ud, 0))[1])
         },
     );
@@ -203,7 +221,7 @@ fn reduced_phase2_tables_equal_the_raw_ones() {
     // breadth-first search, over the raw pairs.
     for cn in 0..N_CORNERS {
         for sp in 0..24 {
-            let got = cp
+            let got = projections(cp)
                 .corner_slice
                 .get(cp.phase2_indices(cp.phase2_at(c, cn, 0, sp))[3]);
             let want = c.corner_slice_depth[cn * 24 + sp].min(15);
@@ -218,7 +236,7 @@ fn reduced_phase2_tables_equal_the_raw_ones() {
     for cn in 0..N_CORNERS {
         for k in 0..70 {
             let ud = edge_rep[k];
-            let got = cp
+            let got = projections(cp)
                 .corner_edge_comb
                 .get(cp.phase2_indices(cp.phase2_at(c, cn, ud, 0))[2]);
             assert_eq!(
@@ -250,13 +268,7 @@ fn phase2_may_start_on_the_face_opposite_phase1s_last() {
     };
     let mut search = Search::new(&tables, dir, 20, MAX_LEN);
     search.len1 = 9;
-    let (twist, flip, slice) = (
-        coord::twist(&cube) as usize,
-        coord::flip(&cube) as usize,
-        coord::slice(&cube) as usize,
-    );
-    let quarter = tables.quarter_of(twist, flip, slice);
-    assert!(search.phase1(twist, flip, slice, quarter, 0, NO_FACE));
+    assert!(search.start_phase1(&Phase1Coords::of(&cube)));
     let len2 = search.found.expect("found");
     let answer = search.solution(len2);
     assert!(answer.len() <= 20);
@@ -334,4 +346,114 @@ fn canonical_order_forbids_same_and_reversed_opposite_faces_and_allows_any_first
         assert!(face_allowed(m, NO_FACE), "move {m} first");
     }
     assert!(is_phase2_move(4) && !is_phase2_move(3) && is_phase2_move(10));
+}
+
+/// The medium tables, built in memory.
+fn medium_tables() -> TwoPhaseTables {
+    TwoPhaseTables::medium(&twistor_core::store::NoStore, &mut |_| {})
+}
+
+/// The slice flips move and turn by a symmetry as the cube's do, and the
+/// (twist class, slice flips) table holds the raw pairs' distances: a
+/// breadth-first search over all 2187 × 7920 raw pairs agrees entry for
+/// entry, read as the search reads it.
+#[test]
+fn twist_slice_flips_table_equals_the_raw_one() {
+    let c = CoordTables::get();
+    let medium = medium_tables();
+    let Prune::Compact(cp) = &medium.prune else {
+        unreachable!()
+    };
+    let TwistSlice::SliceFlips(f) = &cp.phase1.twist_slice else {
+        panic!("the medium tables' phase 1")
+    };
+    let sy = Symmetries::get();
+    let mut rng = twistor_core::random::SeededRng::new(5);
+    for _ in 0..3000 {
+        let x = CubieCube::random(|| rng.next_u64());
+        let sf = compact::slice_flips(&x);
+        assert_eq!(sf / 16, coord::slice(&x) as usize);
+        let m = rng.below(N_MOVES);
+        let y = x.apply_move(FaceTurn::from_index(m));
+        assert_eq!(f.moves[sf * N_MOVES + m] as usize, compact::slice_flips(&y));
+        let e = rng.below(8);
+        let z = sy.conjugate(&x, E8[e]);
+        assert_eq!(f.conj[sf * 8 + e] as usize, compact::slice_flips(&z));
+    }
+    let all: Vec<u8> = (0..N_MOVES as u8).collect();
+    let raw = bfs(N_TWIST * N_SLICE_FLIPS, &all, |x, m| {
+        let (tw, sf) = (x / N_SLICE_FLIPS, x % N_SLICE_FLIPS);
+        c.twist_move[tw * N_MOVES + m] as usize * N_SLICE_FLIPS + f.moves[sf * N_MOVES + m] as usize
+    });
+    let v = cp.phase1_view(c);
+    for tw in 0..N_TWIST {
+        let packed = cp.phase1.twist.packed[tw] as usize;
+        for sf in 0..N_SLICE_FLIPS {
+            let want = raw[tw * N_SLICE_FLIPS + sf].min(15);
+            assert_eq!(
+                v.slice_twist.bound(packed, sf),
+                want,
+                "twist {tw}, slice flips {sf}"
+            );
+        }
+    }
+}
+
+/// Each medium phase-2 table is a distance: on positions of phase 2's
+/// group reached by random walks of every length, an entry is 0 exactly
+/// when its projection is solved, and otherwise one more than the least
+/// entry of the position's phase-2 neighbours, which are none of them
+/// more than one below it. The distance to solved is the one function
+/// with these properties; neighbours are found by turning cubies, not by
+/// the move tables the build used, and entries are read as the search
+/// reads them, through the classes and symmetries.
+#[test]
+fn paired_phase2_tables_are_distances() {
+    let c = CoordTables::get();
+    let medium = medium_tables();
+    let Prune::Compact(cp) = &medium.prune else {
+        unreachable!()
+    };
+    let Phase2Tables::Paired(paired) = &cp.phase2 else {
+        panic!("the medium tables' phase 2")
+    };
+    let entries = |q: &CubieCube| {
+        let (cn, ud) = (coord::corners(q) as usize, coord::ud_edges(q) as usize);
+        let at = cp.phase2_at(c, cn, ud, coord::slice_sorted(q) as usize);
+        let [a, b] = cp.paired_indices(at);
+        [
+            paired.corner_slice_edges.get(a),
+            paired.ud_slice_corners.get(b),
+        ]
+    };
+    // The corners' table sees the corners, the slice permutation and
+    // where the U edges are; the UD edges' sees the edges, the slice
+    // permutation and where the U corners are.
+    let solved = |q: &CubieCube| {
+        let sp = coord::slice_sorted(q) == 0;
+        [
+            sp && coord::corners(q) == 0 && compact::comb_rank(&q.ep[..8]) == 0,
+            sp && coord::ud_edges(q) == 0 && compact::comb_rank(&q.cp) == 0,
+        ]
+    };
+    let mut rng = twistor_core::random::SeededRng::new(17);
+    let mut deepest = [0u8; 2];
+    for i in 0..4000 {
+        let q = CubieCube::random_in_phase2(&mut rng, i % 40);
+        let here = entries(&q);
+        let neighbours: Vec<[u8; 2]> = crate::tables::PHASE2_MOVES
+            .iter()
+            .map(|&m| entries(&q.apply_move(FaceTurn::from_index(m as usize))))
+            .collect();
+        for t in 0..2 {
+            deepest[t] = deepest[t].max(here[t]);
+            let least = neighbours.iter().map(|n| n[t]).min().unwrap_or(0);
+            assert_eq!(here[t] == 0, solved(&q)[t], "table {t}, walk {i}");
+            if here[t] > 0 && here[t] < 15 {
+                assert_eq!(least + 1, here[t], "table {t}, walk {i}");
+            }
+        }
+    }
+    // The walks reach deep entries of both tables.
+    assert!(deepest.iter().all(|&d| d >= 10), "{deepest:?}");
 }

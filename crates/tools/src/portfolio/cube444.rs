@@ -55,7 +55,7 @@ impl Reduction444 {
         let (sticker, colour) = correspondence(&geometry)?;
         let rotations = WholeRotations::of(puzzle).ok()?;
         let solver = Cube444Solver::load(store, events);
-        let three = TwoPhaseTables::for_solves(store, 1, events);
+        let three = super::two_phase_tables_for(None, 1, store, events);
         Some(Reduction444 {
             geometry,
             sticker,

@@ -129,7 +129,7 @@ impl<'p> FastEngines<'p> {
                     "the definition is the 3x3x3".to_string(),
                     events,
                 );
-                let tables = TwoPhaseTables::for_solves(&*options.store, 1, &mut |e| {
+                let tables = super::two_phase_tables_for(None, 1, &*options.store, &mut |e| {
                     events(PortfolioEvent::Table(TableEvent::Store(e)))
                 });
                 Fast::TwoPhase {

@@ -214,23 +214,40 @@ pub fn optimal_table_for(
     }
 }
 
-/// Memory (MiB) below which two-phase keeps to its compact tables (the
-/// full ones hold 126 MB).
+/// Memory (MiB) below which two-phase keeps to its compact or medium
+/// tables (the full ones hold 126 MB).
 pub const FULL_TWO_PHASE_MEMORY_MIB: u64 = 256;
 
+/// Solves expected before the full two-phase tables pay for building
+/// them (9 s against about 0.3 ms a solve saved; see `twistor 333 bench`).
+pub const FULL_TABLES_PAY_AFTER: usize = 20_000;
+
+/// Solves expected before the medium two-phase tables pay for building
+/// them (0.85 s on two cores, 1.4 s of CPU, against about 0.6 ms a solve
+/// saved on the compact ones' mean at 21 moves; see `twistor 333 bench
+/// --tables`).
+pub const MEDIUM_TABLES_PAY_AFTER: usize = 2_000;
+
 /// Two-phase tables for about `solves` solves within a limit the user
-/// gave (MiB): the compact ones under [`FULL_TWO_PHASE_MEMORY_MIB`], else
-/// the full ones when cached or when the solves pay for building them.
+/// gave (MiB): the full ones when they fit the limit
+/// ([`FULL_TWO_PHASE_MEMORY_MIB`]) and are stored or pay for building
+/// ([`FULL_TABLES_PAY_AFTER`]); else the medium ones when stored or
+/// paying for their build ([`MEDIUM_TABLES_PAY_AFTER`]); else the compact
+/// ones, built in memory at once.
 pub fn two_phase_tables_for(
     limit_mib: Option<u64>,
     solves: usize,
     store: &dyn TableStore,
     report: &mut dyn FnMut(twistor_core::store::StoreEvent),
 ) -> twistor_cube333::TwoPhaseTables {
-    if limit_mib.is_some_and(|m| m < FULL_TWO_PHASE_MEMORY_MIB) {
-        twistor_cube333::TwoPhaseTables::compact()
+    use twistor_cube333::TwoPhaseTables;
+    let full_fits = limit_mib.is_none_or(|m| m >= FULL_TWO_PHASE_MEMORY_MIB);
+    if full_fits && (solves >= FULL_TABLES_PAY_AFTER || TwoPhaseTables::full_tables_stored(store)) {
+        TwoPhaseTables::load(store, report)
+    } else if solves >= MEDIUM_TABLES_PAY_AFTER || TwoPhaseTables::medium_tables_stored(store) {
+        TwoPhaseTables::medium(store, report)
     } else {
-        twistor_cube333::TwoPhaseTables::for_solves(store, solves, report)
+        TwoPhaseTables::compact()
     }
 }
 

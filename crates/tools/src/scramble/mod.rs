@@ -105,7 +105,7 @@ use twistor_core::store::{NoStore, StoreEvent, TableStore};
 use twistor_core::{MoveDef, MoveKind, Pattern, PatternOrbit, Puzzle, StabilizerChain};
 use twistor_cube333::{
     solve_two_phase as two_phase, CubieCube, Face as CubeFace, FaceTurn, MoveSeq, TwoPhaseOptions,
-    TwoPhaseTables, FULL_TABLES_PAY_AFTER,
+    TwoPhaseTables,
 };
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::alg_transformation;
@@ -118,6 +118,7 @@ use twistor_search::{
 use twistor_cube444::Cube444Solver;
 use twistor_square1::Square1Solver;
 
+use crate::portfolio::{two_phase_tables_for, FULL_TABLES_PAY_AFTER};
 use crate::rng::SeededRng;
 use crate::ToolError;
 
@@ -386,7 +387,7 @@ impl Scrambler {
         };
         let cube444 = |orientation, events: &mut dyn FnMut(TableEvent)| {
             let store = &*options.store;
-            let three = TwoPhaseTables::for_solves(store, options.batch, &mut |e| {
+            let three = two_phase_tables_for(None, options.batch, store, &mut |e| {
                 events(TableEvent::Store(e))
             });
             let events: &mut dyn FnMut(StoreEvent) = &mut |e| events(TableEvent::Store(e));
@@ -555,7 +556,10 @@ impl UpgradingTables {
             let loaded = TwoPhaseTables::load(&**store, &mut |e| events(TableEvent::Store(e)));
             (loaded, None)
         } else if options.batch < FULL_TABLES_PAY_AFTER {
-            (TwoPhaseTables::compact(), None)
+            let tables = two_phase_tables_for(None, options.batch, &**store, &mut |e| {
+                events(TableEvent::Store(e))
+            });
+            (tables, None)
         } else {
             let full = Arc::new(OnceLock::new());
             let (store, slot) = (Arc::clone(store), Arc::clone(&full));
