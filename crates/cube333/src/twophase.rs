@@ -15,10 +15,12 @@
 //! The solver does no I/O; tables come in three sizes:
 //! - [`TwoPhaseTables::load`]: the exact, symmetry-reduced phase-1 table
 //!   and a large phase-2 table, 126 MB through the store; the fastest.
-//! - [`TwoPhaseTables::medium`]: the compact phase 1 below, and two
-//!   phase-2 projections that each pair the slice permutation with a
-//!   combination, 4.6 MB through the store (built in about half a
-//!   second): faster than min2phase with a table set of a few megabytes.
+//! - [`TwoPhaseTables::medium`]: the compact tables below, with phase 1's
+//!   (twist, slice) projection refined by the flips of the edges in the
+//!   slice, and phase 2's four projections replaced by two that each pair
+//!   the slice permutation with a combination: 6.4 MB of pruning tables
+//!   through the store (built in under a second), a solve about 0.6 of
+//!   min2phase's.
 //! - [`TwoPhaseTables::compact`]: min2phase's projections, reduced by
 //!   symmetry: 1.3 MB with their move tables, 4 bits an entry, built in
 //!   memory in 0.2 s; the maximum of four lower bounds in phase 1 and of
@@ -101,8 +103,9 @@ impl TwoPhaseTables {
     }
 
     /// The medium tables: the compact phase-1 tables, built in memory,
-    /// and two larger phase-2 tables (4.6 MB) loaded from the store, or
-    /// built (about half a second) and kept there.
+    /// but for the (twist class, slice flips) table (1.3 MB), and two
+    /// larger phase-2 tables (4.6 MB), loaded from the store, or built
+    /// (under a second on two cores) and kept there.
     pub fn medium(store: &dyn TableStore, report: &mut dyn FnMut(StoreEvent)) -> TwoPhaseTables {
         let coord = CoordTables::get();
         let source = MediumSource { store, report };

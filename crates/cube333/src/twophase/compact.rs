@@ -93,8 +93,8 @@ pub(super) struct Projections {
 /// combination) and (UD-edge class, slice permutation, corner
 /// combination), 2768 × 24 × 70 entries, 2.3 MB each. Each is at least
 /// two of [`Projections`]' four, and together they leave phase 2 a
-/// sixth of the nodes at length 21 (see `twistor 333 bench`). Built in
-/// about half a second, so they are kept in the store.
+/// sixth of the nodes at length 21 (see `twistor 333 bench`). Their
+/// build takes most of a second, so they are kept in the store.
 pub(super) struct Paired {
     pub(super) corner_slice_edges: NibbleTable,
     pub(super) ud_slice_corners: NibbleTable,
