@@ -191,13 +191,14 @@ impl TwoPhaseTables {
         (p >> 4) * N_TWIST + t.twist_conj[twist * 16 + (p & 15)] as usize
     }
 
-    /// Phase-1 distance of (twist, flip, slice): exact with the full
-    /// tables, a lower bound with the compact ones.
+    /// Phase-1 distance of a cube's coordinates: exact with the full
+    /// tables, a lower bound with the others, which may stop reading
+    /// their tables once the bound is past `limit`.
     #[inline]
-    fn phase1_depth(&self, c: &Phase1Coords) -> u8 {
+    fn phase1_depth(&self, c: &Phase1Coords, limit: usize) -> u8 {
         match &self.prune {
             Prune::Full { phase1, .. } => phase1.get(self.phase1_index(c.twist, c.flip, c.slice)),
-            Prune::Compact(cp) => cp.phase1_bound(self.coord, c),
+            Prune::Compact(cp) => cp.phase1_bound(self.coord, c, limit),
         }
     }
 
@@ -229,11 +230,12 @@ pub(super) struct Phase1Coords {
 
 impl Phase1Coords {
     fn of(cube: &CubieCube) -> Phase1Coords {
+        let slice_flips = compact::slice_flips(cube);
         Phase1Coords {
             twist: coord::twist(cube) as usize,
             flip: coord::flip(cube) as usize,
-            slice: coord::slice(cube) as usize,
-            slice_flips: compact::slice_flips(cube),
+            slice: slice_flips / 16,
+            slice_flips,
         }
     }
 }
@@ -364,7 +366,7 @@ fn solve_once(
         .into_iter()
         .map(|dir| {
             let coords = Phase1Coords::of(&dir.cube);
-            let h = tables.phase1_depth(&coords) as usize;
+            let h = tables.phase1_depth(&coords, usize::MAX) as usize;
             // The probe limit is set before each length (below).
             let mut s = Search::new(tables, dir, bound, phase2_cap);
             s.deadline = deadline;

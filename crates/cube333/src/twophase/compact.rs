@@ -735,24 +735,43 @@ pub(crate) fn bfs(n: usize, moves: &[u8], next: impl Fn(usize, usize) -> usize) 
 impl CompactPrune {
     /// Where phase 1 starts from a cube's coordinates.
     pub(super) fn phase1_at(&self, coord: &CoordTables, c: &Phase1Coords) -> Phase1At {
-        let p = &self.phase1;
+        let (twist, flip, slice) = self.phase1_carried(c);
         Phase1At {
-            twist: p.twist.packed[c.twist] as usize,
-            flip: p.flip.packed[c.flip] as usize,
-            slice: match p.twist_slice {
-                TwistSlice::SliceFlips(_) => c.slice_flips,
-                TwistSlice::Slice(_) => c.slice,
-            },
+            twist,
+            flip,
+            slice,
             quarter: self.quarter_turned(coord, c.twist, c.flip, c.slice),
         }
     }
 
-    /// The phase-1 bound of a cube's coordinates: the search's four.
-    pub(super) fn phase1_bound(&self, coord: &CoordTables, c: &Phase1Coords) -> u8 {
+    /// The twist and flip as `class << 3 | e`, and the slice as phase 1
+    /// carries it.
+    fn phase1_carried(&self, c: &Phase1Coords) -> (usize, usize, usize) {
+        let p = &self.phase1;
+        let slice = match p.twist_slice {
+            TwistSlice::SliceFlips(_) => c.slice_flips,
+            TwistSlice::Slice(_) => c.slice,
+        };
+        (
+            p.twist.packed[c.twist] as usize,
+            p.flip.packed[c.flip] as usize,
+            slice,
+        )
+    }
+
+    /// The phase-1 bound of a cube's coordinates (the search's four) if
+    /// it is at most `limit`, else a bound above `limit`: the
+    /// quarter-turned cube's, the costliest to work out, is read last and
+    /// only if the other three leave the limit in reach.
+    pub(super) fn phase1_bound(&self, coord: &CoordTables, c: &Phase1Coords, limit: usize) -> u8 {
         let v = self.phase1_view(coord);
-        let at = self.phase1_at(coord, c);
-        v.bound3(at.twist, at.flip, at.slice)
-            .max(v.twist_flip(at.quarter.0, at.quarter.1))
+        let (twist, flip, slice) = self.phase1_carried(c);
+        let h = v.bound3(twist, flip, slice);
+        if h as usize > limit {
+            return h;
+        }
+        let (tq, fq) = self.quarter_turned(coord, c.twist, c.flip, c.slice);
+        h.max(v.twist_flip(tq, fq))
     }
 
     /// Phase 1's tables as its search reads them.

@@ -583,7 +583,7 @@ impl<'a> Search<'a> {
         if npre == 0 || is_clockwise_quarter_off_phase2(self.pre[npre - 1] as usize) {
             let coords = Phase1Coords::of(&cube);
             let len1 = total - npre;
-            if self.t.phase1_depth(&coords) as usize <= len1 {
+            if self.t.phase1_depth(&coords, len1) as usize <= len1 {
                 self.cubes[0] = cube;
                 self.valid = 0;
                 self.npre = npre;

@@ -76,7 +76,7 @@ fn conjugate_and_inverse_coordinates_are_the_cubes_own() {
         assert_eq!(twist_of(tq), coord::twist(&yq));
         assert_eq!(p1.flip_raw[(fq >> 3) * 8 + (fq & 7)], coord::flip(&yq));
         assert_eq!(
-            cp.phase1_bound(c, &Phase1Coords::of(&y)),
+            cp.phase1_bound(c, &Phase1Coords::of(&y), usize::MAX),
             raw.max(v.twist_flip(tq, fq))
         );
         // The class-carried coordinates move and invert as the cube's:
