@@ -266,11 +266,6 @@ pub struct NibbleTable {
 }
 
 impl NibbleTable {
-    /// `len` entries held in `bytes`.
-    pub(crate) fn new(bytes: TableMemory, len: usize) -> NibbleTable {
-        NibbleTable { bytes, len }
-    }
-
     /// Entry `i`.
     #[inline]
     pub fn get(&self, i: usize) -> u8 {
@@ -324,20 +319,30 @@ impl NibbleTable {
 /// Entries of the phase-1 table.
 pub(crate) const PHASE1_ENTRIES: usize = N_FLIPSLICE_CLASS * N_TWIST;
 
-/// The phase-1 table: distances to `<U, D, R2, L2, F2, B2>`.
-pub fn phase1_table(store: &dyn TableStore, report: &mut dyn FnMut(StoreEvent)) -> NibbleTable {
-    let t = CoordTables::get();
-    let len = PHASE1_ENTRIES;
-    let id = phase1_table_id();
-    let all: [u8; 18] = std::array::from_fn(|i| i as u8);
+/// The distances of a symmetry-reduced space, from the store or built
+/// (reporting each depth) and kept there.
+pub(crate) fn stored_sym_nibbles(
+    store: &dyn TableStore,
+    key: &TableKey,
+    space: &impl SymSpace,
+    report: &mut dyn FnMut(StoreEvent),
+) -> NibbleTable {
+    let len = space.n_classes() * space.n_inner();
     let bytes = load_or_build(
         store,
-        &id,
+        key,
         len.div_ceil(2),
-        |progress| build_sym_nibbles_reporting(&Phase1Space(t, all), progress),
+        |progress| build_sym_nibbles_reporting(space, progress),
         report,
     );
     NibbleTable { bytes, len }
+}
+
+/// The phase-1 table: distances to `<U, D, R2, L2, F2, B2>`.
+pub fn phase1_table(store: &dyn TableStore, report: &mut dyn FnMut(StoreEvent)) -> NibbleTable {
+    let all: [u8; 18] = std::array::from_fn(|i| i as u8);
+    let space = Phase1Space(CoordTables::get(), all);
+    stored_sym_nibbles(store, &phase1_table_id(), &space, report)
 }
 
 /// The phase-1 table's cache identity.
@@ -367,15 +372,6 @@ pub(crate) fn full_tables_stored(store: &dyn TableStore) -> bool {
 /// The phase-2 table: distances to solved within `<U, D, R2, L2, F2, B2>`
 /// of (corner permutation, UD-edge permutation).
 pub fn phase2_table(store: &dyn TableStore, report: &mut dyn FnMut(StoreEvent)) -> NibbleTable {
-    let t = CoordTables::get();
-    let len = N_CORNER_CLASS * N_UD_EDGES;
-    let id = phase2_table_id();
-    let bytes = load_or_build(
-        store,
-        &id,
-        len.div_ceil(2),
-        |progress| build_sym_nibbles_reporting(&Phase2Space(t), progress),
-        report,
-    );
-    NibbleTable { bytes, len }
+    let space = Phase2Space(CoordTables::get());
+    stored_sym_nibbles(store, &phase2_table_id(), &space, report)
 }

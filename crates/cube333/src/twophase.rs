@@ -33,7 +33,9 @@ use thiserror::Error;
 use crate::coord::{self, N_CORNERS, N_FLIP, N_SLICE, N_TWIST, N_UD_EDGES};
 use crate::cubie::CubieCube;
 use crate::moves::{FaceTurn, MoveSeq, N_MOVES};
-use crate::prune::{build_sym_nibbles, phase1_table, phase2_table, NibbleTable, SymSpace};
+use crate::prune::{
+    build_sym_nibbles, phase1_table, phase2_table, stored_sym_nibbles, NibbleTable, SymSpace,
+};
 use crate::symmetry::Symmetries;
 use crate::tables::{CoordTables, N_CORNER_CLASS};
 use twistor_core::store::{PayloadLen, StoreEvent, TableKey, TableStore};
@@ -124,11 +126,7 @@ impl TwoPhaseTables {
     /// Whether the store has sound copies of the medium tables' phase-2
     /// tables (the rest are built in memory in a tenth of a second).
     pub fn medium_tables_stored(store: &dyn TableStore) -> bool {
-        let len = PayloadLen::Exactly((N_CORNER_CLASS * PAIRED_INNER).div_ceil(2) as u64);
-        let keys: [TableKey; 2] = compact::paired_table_ids();
-        let flips = PayloadLen::Exactly((N_TWIST_E8_CLASS * N_SLICE_FLIPS).div_ceil(2) as u64);
-        keys.iter().all(|k| store.contains(k, len))
-            && store.contains(&compact::twist_slice_flips_id(), flips)
+        compact::medium_tables_stored(store)
     }
 
     /// Which of the three sizes these tables are.

@@ -134,24 +134,6 @@ fn pair(
     move |k, x| slice(k / 70, x) * 70 + comb(k % 70, x)
 }
 
-/// A [`Paired`] table from the store, or built and kept there.
-fn paired_table(
-    store: &dyn TableStore,
-    key: &TableKey,
-    space: &impl SymSpace,
-    report: &mut dyn FnMut(StoreEvent),
-) -> NibbleTable {
-    let len = space.n_classes() * PAIRED_INNER;
-    let bytes = crate::cache::load_or_build(
-        store,
-        key,
-        len.div_ceil(2),
-        |progress| crate::prune::build_sym_nibbles_reporting(space, progress),
-        report,
-    );
-    NibbleTable::new(bytes, len)
-}
-
 /// A phase-2 lower bound, as the search reads it: the largest of a
 /// table set's bounds for a phase-2 cube and for its inverse (which is
 /// as far from solved).
@@ -453,20 +435,26 @@ impl SliceFlips {
             inner_conj: |x: usize, s: usize| conj[x * 8 + e8_index[s]] as usize,
             stab: |class: usize| twist8.stab[class],
         };
-        let len = twist8.rep.len() * N_SLICE_FLIPS;
-        let bytes = crate::cache::load_or_build(
-            source.store,
-            &twist_slice_flips_id(),
-            len.div_ceil(2),
-            |progress| crate::prune::build_sym_nibbles_reporting(&space, progress),
-            source.report,
-        );
+        let key = twist_slice_flips_id();
+        let twist_table = stored_sym_nibbles(source.store, &key, &space, source.report);
         SliceFlips {
             moves,
             conj,
-            twist_table: NibbleTable::new(bytes, len),
+            twist_table,
         }
     }
+}
+
+/// Whether the store holds sound copies of the medium tables' three
+/// stored tables.
+pub(super) fn medium_tables_stored(store: &dyn TableStore) -> bool {
+    let bytes = |entries: usize| PayloadLen::Exactly(entries.div_ceil(2) as u64);
+    let paired = bytes(N_CORNER_CLASS * PAIRED_INNER);
+    paired_table_ids().iter().all(|k| store.contains(k, paired))
+        && store.contains(
+            &twist_slice_flips_id(),
+            bytes(N_TWIST_E8_CLASS * N_SLICE_FLIPS),
+        )
 }
 
 /// The (twist class, slice flips) table's cache identity.
@@ -1153,7 +1141,7 @@ impl CompactPrune {
             }),
             Some(MediumSource { store, report }) => {
                 let [corner_key, ud_key] = paired_table_ids();
-                let corner_slice_edges = paired_table(
+                let corner_slice_edges = stored_sym_nibbles(
                     store,
                     &corner_key,
                     &ProjectionSpace {
@@ -1167,7 +1155,7 @@ impl CompactPrune {
                     },
                     report,
                 );
-                let ud_slice_corners = paired_table(
+                let ud_slice_corners = stored_sym_nibbles(
                     store,
                     &ud_key,
                     &ProjectionSpace {
