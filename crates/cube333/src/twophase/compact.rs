@@ -689,6 +689,37 @@ where
     }
 }
 
+/// The classes a [`ProjectionSpace`] is over: how many, the moves, where
+/// a move takes a class's representative, and the symmetries fixing it.
+#[derive(Clone, Copy)]
+pub(super) struct Classes<'a, C, S> {
+    pub(super) n: usize,
+    pub(super) moves: &'a [u8],
+    pub(super) class_move: C,
+    pub(super) stab: S,
+}
+
+impl<'a, C: Copy, S: Copy> Classes<'a, C, S> {
+    /// These classes × an inner coordinate of `inner` values, moved and
+    /// turned by a symmetry by the two functions.
+    pub(super) fn with<I, J>(
+        self,
+        inner: usize,
+        inner_move: I,
+        inner_conj: J,
+    ) -> ProjectionSpace<'a, C, I, J, S> {
+        ProjectionSpace {
+            classes: self.n,
+            inner,
+            moves: self.moves,
+            class_move: self.class_move,
+            inner_move,
+            inner_conj,
+            stab: self.stab,
+        }
+    }
+}
+
 /// The symmetry that turns the cube a quarter about UD.
 pub(super) const QUARTER_ABOUT_UD: usize = 2;
 
@@ -1033,6 +1064,31 @@ impl CompactPrune {
         let corner_comb_conj_inner = |k: usize, s: usize| corner_comb_conj[k * 16 + s] as usize;
         let slice_perm_inner = |sp: usize, m: usize| c.slice_sorted_move[sp * N_MOVES + m] as usize;
         let slice_perm_conj_inner = |sp: usize, s: usize| slice_perm_conj[sp * 16 + s] as usize;
+        // The four kinds of class the projections are over.
+        let twist_classes = Classes {
+            n: twist8.rep.len(),
+            moves: &all,
+            class_move: twist_class_move,
+            stab: |class: usize| twist8.stab[class],
+        };
+        let flip_classes = Classes {
+            n: flip8.rep.len(),
+            moves: &all,
+            class_move: flip_class_move,
+            stab: |class: usize| flip8.stab[class],
+        };
+        let corner_classes = Classes {
+            n: c.corner.rep.len(),
+            moves: p2,
+            class_move: corner_class_move,
+            stab: |class: usize| c.corner.stab[class],
+        };
+        let ud_classes = Classes {
+            n: ud_red.rep.len(),
+            moves: p2,
+            class_move: ud_class_move,
+            stab: |class: usize| ud_red.stab[class],
+        };
         let mut tables: [Vec<u8>; 7] = Default::default();
         let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb, corner_slice] =
             &mut tables;
@@ -1042,88 +1098,51 @@ impl CompactPrune {
         rayon::scope(|scope| {
             // Phase 1's three tables, 4 bits an entry as they are built.
             scope.spawn(|_| {
-                *twist_flip = build_sym_nibbles(&ProjectionSpace {
-                    classes: twist8.rep.len(),
-                    inner: N_FLIP,
-                    moves: &all,
-                    class_move: twist_class_move,
-                    inner_move: |fl: usize, m: usize| c.flip_move[fl * N_MOVES + m] as usize,
-                    inner_conj: |fl: usize, s: usize| c.flip_conj[fl * 16 + s] as usize,
-                    stab: |class: usize| twist8.stab[class],
-                })
+                *twist_flip = build_sym_nibbles(&twist_classes.with(
+                    N_FLIP,
+                    |fl: usize, m: usize| c.flip_move[fl * N_MOVES + m] as usize,
+                    |fl: usize, s: usize| c.flip_conj[fl * 16 + s] as usize,
+                ))
             });
             scope.spawn(|_| {
                 if !small_phase2 {
                     // The medium tables' (twist class, slice flips) stands in.
                     return;
                 }
-                *slice_twist = build_sym_nibbles(&ProjectionSpace {
-                    classes: twist8.rep.len(),
-                    inner: N_SLICE,
-                    moves: &all,
-                    class_move: twist_class_move,
-                    inner_move: slice_inner,
-                    inner_conj: slice_conj,
-                    stab: |class: usize| twist8.stab[class],
-                })
+                *slice_twist =
+                    build_sym_nibbles(&twist_classes.with(N_SLICE, slice_inner, slice_conj))
             });
             scope.spawn(|_| {
-                *slice_flip = build_sym_nibbles(&ProjectionSpace {
-                    classes: flip8.rep.len(),
-                    inner: N_SLICE,
-                    moves: &all,
-                    class_move: flip_class_move,
-                    inner_move: slice_inner,
-                    inner_conj: slice_conj,
-                    stab: |class: usize| flip8.stab[class],
-                })
+                *slice_flip =
+                    build_sym_nibbles(&flip_classes.with(N_SLICE, slice_inner, slice_conj))
             });
             if !small_phase2 {
                 return;
             }
             scope.spawn(|_| {
-                *corner_edge_comb = build_sym_nibbles(&ProjectionSpace {
-                    classes: c.corner.rep.len(),
-                    inner: 70,
-                    moves: p2,
-                    class_move: corner_class_move,
-                    inner_move: edge_comb_inner,
-                    inner_conj: edge_comb_conj_inner,
-                    stab: |class: usize| c.corner.stab[class],
-                })
+                *corner_edge_comb = build_sym_nibbles(&corner_classes.with(
+                    70,
+                    edge_comb_inner,
+                    edge_comb_conj_inner,
+                ))
             });
             scope.spawn(|_| {
-                *ud_corner_comb = build_sym_nibbles(&ProjectionSpace {
-                    classes: ud_red.rep.len(),
-                    inner: 70,
-                    moves: p2,
-                    class_move: ud_class_move,
-                    inner_move: corner_comb_inner,
-                    inner_conj: corner_comb_conj_inner,
-                    stab: |class: usize| ud_red.stab[class],
-                })
+                *ud_corner_comb = build_sym_nibbles(&ud_classes.with(
+                    70,
+                    corner_comb_inner,
+                    corner_comb_conj_inner,
+                ))
             });
             scope.spawn(|_| {
-                *corner_slice = build_sym_nibbles(&ProjectionSpace {
-                    classes: c.corner.rep.len(),
-                    inner: 24,
-                    moves: p2,
-                    class_move: corner_class_move,
-                    inner_move: slice_perm_inner,
-                    inner_conj: slice_perm_conj_inner,
-                    stab: |class: usize| c.corner.stab[class],
-                })
+                *corner_slice = build_sym_nibbles(&corner_classes.with(
+                    24,
+                    slice_perm_inner,
+                    slice_perm_conj_inner,
+                ))
             });
             scope.spawn(|_| {
-                *ud_slice = build_sym_nibbles(&ProjectionSpace {
-                    classes: ud_red.rep.len(),
-                    inner: 24,
-                    moves: p2,
-                    class_move: ud_class_move,
-                    inner_move: slice_perm_inner,
-                    inner_conj: slice_perm_conj_inner,
-                    stab: |class: usize| ud_red.stab[class],
-                })
+                *ud_slice =
+                    build_sym_nibbles(&ud_classes.with(24, slice_perm_inner, slice_perm_conj_inner))
             });
         });
         let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb, corner_slice] =
@@ -1144,29 +1163,21 @@ impl CompactPrune {
                 let corner_slice_edges = stored_sym_nibbles(
                     store,
                     &corner_key,
-                    &ProjectionSpace {
-                        classes: c.corner.rep.len(),
-                        inner: PAIRED_INNER,
-                        moves: p2,
-                        class_move: corner_class_move,
-                        inner_move: pair(slice_perm_inner, edge_comb_inner),
-                        inner_conj: pair(slice_perm_conj_inner, edge_comb_conj_inner),
-                        stab: |class: usize| c.corner.stab[class],
-                    },
+                    &corner_classes.with(
+                        PAIRED_INNER,
+                        pair(slice_perm_inner, edge_comb_inner),
+                        pair(slice_perm_conj_inner, edge_comb_conj_inner),
+                    ),
                     report,
                 );
                 let ud_slice_corners = stored_sym_nibbles(
                     store,
                     &ud_key,
-                    &ProjectionSpace {
-                        classes: ud_red.rep.len(),
-                        inner: PAIRED_INNER,
-                        moves: p2,
-                        class_move: ud_class_move,
-                        inner_move: pair(slice_perm_inner, corner_comb_inner),
-                        inner_conj: pair(slice_perm_conj_inner, corner_comb_conj_inner),
-                        stab: |class: usize| ud_red.stab[class],
-                    },
+                    &ud_classes.with(
+                        PAIRED_INNER,
+                        pair(slice_perm_inner, corner_comb_inner),
+                        pair(slice_perm_conj_inner, corner_comb_conj_inner),
+                    ),
                     report,
                 );
                 Phase2Tables::Paired(Paired {
