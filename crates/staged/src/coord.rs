@@ -185,20 +185,36 @@ impl Pdb {
         let mut frontier = vec![start as u32];
         let mut unreached = size - 1;
         let mut coords = vec![0u32; tables.len()];
+        let mut prefix = vec![0usize; moves];
         let mut depth = 0u8;
         while !frontier.is_empty() && depth < UNREACHED - 1 {
             let mut next = Vec::new();
             if frontier.len() * 8 > unreached {
+                // Index by index, the last class's coordinate fastest: the
+                // other classes' part of each move's neighbour changes only
+                // once a run of the last one's coordinates.
+                let (outer, last) = tables.split_at(tables.len() - 1);
+                let last = last[0];
+                let mut index = 0;
                 coords.fill(0);
-                for index in 0..size {
-                    if dist[index] == UNREACHED
-                        && (0..moves).any(|m| dist[neighbour(&coords, m)] == depth)
-                    {
-                        dist[index] = depth + 1;
-                        next.push(index as u32);
+                while index < size {
+                    for (m, p) in prefix.iter_mut().enumerate() {
+                        *p = index_of(
+                            &strides,
+                            coords.iter().zip(outer).map(|(&c, t)| t.next(c, m)),
+                        );
                     }
-                    // The next index's coordinates, the last fastest.
-                    for (c, t) in coords.iter_mut().zip(tables).rev() {
+                    for c in 0..last.size {
+                        if dist[index] == UNREACHED
+                            && (0..moves)
+                                .any(|m| dist[prefix[m] + last.next(c, m) as usize] == depth)
+                        {
+                            dist[index] = depth + 1;
+                            next.push(index as u32);
+                        }
+                        index += 1;
+                    }
+                    for (c, t) in coords.iter_mut().zip(outer).rev() {
                         *c += 1;
                         if *c < t.size {
                             break;
@@ -246,4 +262,89 @@ impl Pdb {
 #[inline]
 fn index_of(strides: &[u64], coords: impl Iterator<Item = u32>) -> usize {
     coords.zip(strides).map(|(c, &s)| c as u64 * s).sum::<u64>() as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use twistor_geometry::{build, PuzzleOptions};
+    use twistor_search::{Metric, MoveSet};
+
+    use super::*;
+    use crate::model::classes;
+
+    /// The distances of one database, by a plain breadth-first search:
+    /// forward only, one index at a time, from its own decoding.
+    fn plain_distances(model: &Model, tables: &[&CoordTable], goal: &[u32]) -> Vec<u8> {
+        let sizes: Vec<u64> = tables.iter().map(|t| t.size as u64).collect();
+        let size: u64 = sizes.iter().product();
+        let encode = |coords: &[u32]| {
+            coords
+                .iter()
+                .zip(&sizes)
+                .fold(0u64, |acc, (&c, &s)| acc * s + c as u64) as usize
+        };
+        let decode = |mut index: u64| {
+            let mut coords = vec![0u32; sizes.len()];
+            for (c, &s) in coords.iter_mut().zip(&sizes).rev() {
+                *c = (index % s) as u32;
+                index /= s;
+            }
+            coords
+        };
+        let mut dist = vec![UNREACHED; size as usize];
+        let start = encode(goal);
+        dist[start] = 0;
+        let mut queue = VecDeque::from([start]);
+        while let Some(index) = queue.pop_front() {
+            let coords = decode(index as u64);
+            for m in 0..model.moves.len() {
+                let moved: Vec<u32> = coords
+                    .iter()
+                    .zip(tables)
+                    .map(|(&c, t)| t.next(c, m))
+                    .collect();
+                let n = encode(&moved);
+                if dist[n] == UNREACHED {
+                    dist[n] = dist[index] + 1;
+                    queue.push_back(n);
+                }
+            }
+        }
+        dist
+    }
+
+    /// The fill grows levels forward while the frontier is small and then
+    /// asks each unreached index for a neighbour in it, a run of the last
+    /// class's coordinates at a time; both must give the plain search's
+    /// distances, for one, two and three classes, of one orbit or two.
+    #[test]
+    fn databases_equal_a_plain_breadth_first_search() {
+        for name in ["megaminx", "pyraminx crystal", "4x4x4"] {
+            let puzzle = build(name, &PuzzleOptions::default())
+                .expect("a named puzzle")
+                .into_puzzle();
+            let moves = MoveSet::all(&puzzle, Metric::Htm).expect("its moves");
+            let model = Model::new(&moves).expect("a model");
+            let all = classes(moves.layout(), puzzle.start());
+            let last = all.len() - 1;
+            let tables: Vec<CoordTable> =
+                all.iter().map(|c| CoordTable::build(&model, c)).collect();
+            let mut deepest = 0;
+            for pick in [vec![0], vec![3, 1], vec![0, 1, 2], vec![2, last]] {
+                let refs: Vec<&CoordTable> = pick.iter().map(|&c| &tables[c]).collect();
+                let goal: Vec<u32> = pick
+                    .iter()
+                    .map(|&c| tables[c].rank(&all[c].goal_points))
+                    .collect();
+                let pdb = Pdb::build(&model, &refs, &goal);
+                let plain = plain_distances(&model, &refs, &goal);
+                assert_eq!(pdb.dist, plain, "{name}: classes {pick:?}");
+                let reached = plain.iter().filter(|&&d| d != UNREACHED);
+                deepest = deepest.max(reached.max().copied().unwrap_or(0));
+            }
+            assert!(deepest >= 4, "{name}: distances to {deepest} only");
+        }
+    }
 }

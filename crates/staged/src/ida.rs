@@ -13,12 +13,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::coord::{CoordTable, Pdb, UNREACHED};
 use crate::model::Model;
 
+/// Nodes an iteration must have visited before the next one's cost is
+/// predicted from it (smaller ones grow too unevenly to tell).
+const PREDICTED_AFTER: u64 = 1_000;
+
 /// How a stage search ended.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum SearchEnd {
     /// A shortest sequence reaching the stage's goal.
     Found(Vec<usize>),
-    /// The node budget ran out first.
+    /// The node budget ran out, or the next depth would not fit in what
+    /// is left of it.
     OverBudget,
     /// No sequence within the depth limit.
     NotWithin,
@@ -97,7 +102,9 @@ impl StageSearch<'_> {
         };
         walk.stack[..n].copy_from_slice(start);
         let mut end = SearchEnd::NotWithin;
+        let mut last_iteration = 0u64;
         for depth in h as u32..=max_depth {
+            let before = walk.nodes;
             if walk.dfs(0, depth, last_grip) {
                 end = SearchEnd::Found(walk.path.clone());
                 break;
@@ -106,6 +113,24 @@ impl StageSearch<'_> {
                 end = a;
                 break;
             }
+            // The next depth's iteration costs about this one times the
+            // growth from the one before, and where it holds a sequence it
+            // meets one about halfway through. Where even half would not
+            // fit in what is left, the search ends now, out of budget: it
+            // would mostly spend the rest failing. With the solver's retry
+            // budget, on 16 puzzles, 3 states each: 58 % fewer nodes,
+            // answers 0.7 % longer on the geometric mean and 6 % at most.
+            // Predicting a whole iteration saved more nodes but made
+            // answers up to 17 % longer.
+            let this = walk.nodes - before;
+            if last_iteration > 0 && this >= PREDICTED_AFTER {
+                let growth = (this / last_iteration).max(2);
+                if walk.nodes.saturating_add(this.saturating_mul(growth) / 2) > budget {
+                    end = SearchEnd::OverBudget;
+                    break;
+                }
+            }
+            last_iteration = this.max(1);
         }
         *spent += walk.nodes;
         end
@@ -181,5 +206,74 @@ impl Walk<'_, '_> {
             }
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use twistor_core::random::SeededRng;
+    use twistor_geometry::{build, PuzzleOptions};
+    use twistor_search::{Metric, MoveSet};
+
+    use super::*;
+    use crate::model::{class_points, classes};
+
+    /// A search the budget cannot cover ends at the end of an iteration,
+    /// having seen the next one would not fit: without spending its
+    /// budget (a search that ran out would have spent one node more).
+    #[test]
+    fn a_search_whose_next_depth_cannot_fit_ends_without_spending_its_budget() {
+        let puzzle = build("megaminx", &PuzzleOptions::default())
+            .expect("a named puzzle")
+            .into_puzzle();
+        let moves = MoveSet::all(&puzzle, Metric::Htm).expect("its moves");
+        let model = Model::new(&moves).expect("a model");
+        let all = classes(moves.layout(), puzzle.start());
+        let mut rng = SeededRng::new(3);
+        let state = (0..40).fold(puzzle.start().clone(), |p, _| {
+            let m = rng.below(moves.moves().len());
+            puzzle.layout().apply(&p, &moves.moves()[m].transformation)
+        });
+        // Five edge pieces, each bounded by its own database only: a search
+        // of some hundred thousand nodes.
+        let edges: Vec<usize> = (0..all.len())
+            .filter(|&c| all[c].orbit == all[0].orbit)
+            .take(5)
+            .collect();
+        let tables: Vec<CoordTable> = edges
+            .iter()
+            .map(|&c| CoordTable::build(&model, &all[c]))
+            .collect();
+        let pdbs: Vec<Pdb> = edges
+            .iter()
+            .zip(&tables)
+            .map(|(&c, t)| Pdb::build(&model, &[t], &[t.rank(&all[c].goal_points)]))
+            .collect();
+        let start: Vec<u32> = edges
+            .iter()
+            .zip(&tables)
+            .map(|(&c, t)| {
+                let mut points = Vec::new();
+                class_points(moves.layout(), &all[c], state.as_bytes(), &mut points);
+                t.rank(&points)
+            })
+            .collect();
+        let all_moves: Vec<usize> = (0..model.moves.len()).collect();
+        let search = StageSearch {
+            model: &model,
+            tables: tables.iter().collect(),
+            pdbs: pdbs.iter().enumerate().map(|(i, p)| (p, vec![i])).collect(),
+            moves: &all_moves,
+        };
+        let stop = AtomicBool::new(false);
+        let mut needed = 0;
+        let found = search.solve(&start, None, 20, u64::MAX, &mut needed, &stop);
+        assert!(matches!(found, SearchEnd::Found(_)), "{found:?}");
+        assert!(needed > 20_000, "only {needed} nodes: too easy to test");
+        let budget = needed / 20;
+        let mut spent = 0;
+        let end = search.solve(&start, None, 20, budget, &mut spent, &stop);
+        assert_eq!(end, SearchEnd::OverBudget);
+        assert!(spent <= budget, "{spent} nodes spent of {budget}");
     }
 }

@@ -70,6 +70,10 @@ const TRIPLE_PDB: u64 = 1 << 18;
 /// the starminx and the pyraminx crystal build 15 triples a position;
 /// the answers are the same either way, as the bounds are exact.)
 const QUICK_STEP_NODES: u64 = 50_000;
+/// Nodes a step may visit right after another step of its stage failed:
+/// where the pieces placed hold every turn, the next-nearest pieces fail
+/// as the nearest did, and a full step's nodes are mostly spent failing.
+const RETRY_STEP_NODES: u64 = 50_000;
 /// Most entries of the database a step placing a piece only search can
 /// finish adds.
 const GROUP_PDB: u64 = 1 << 22;
@@ -78,6 +82,15 @@ const GROUP_PDB: u64 = 1 << 22;
 /// is as short: on 32 puzzles, 20 states each, no answer changed length
 /// from 20 million, while a Redicosahedron state spent 10 s failing).
 const COUPLED_NODES: u64 = 2_000_000;
+
+/// Nodes each search step of a search phase may visit.
+#[derive(Clone, Copy, Debug)]
+struct StepBudget {
+    /// A step's nodes.
+    nodes: u64,
+    /// A step's nodes right after a step that failed.
+    after_failure: u64,
+}
 
 /// How the staged solver works.
 #[derive(Clone, Debug)]
@@ -545,7 +558,11 @@ impl StagedSolver {
             self.coupled_step(&stage, &coupled, &earlier, run, stop, events)?;
         }
         let step_nodes = self.options.step_nodes;
-        self.search_phase(&stage, &coupled, step_nodes, run, stop, events)?;
+        let budget = StepBudget {
+            nodes: step_nodes,
+            after_failure: step_nodes.min(RETRY_STEP_NODES),
+        };
+        self.search_phase(&stage, &coupled, budget, run, stop, events)?;
         // Everything placed so far, and the stage's pieces, must end in place.
         let mut scope: Vec<usize> = run.protected.clone();
         for &c in &stage.classes {
@@ -563,7 +580,11 @@ impl StagedSolver {
                 // allow, up to LAST_SEARCH_NODES, and commutators again
                 // from wherever they got to.
                 let last = LAST_SEARCH_NODES.min(run.nodes_left);
-                self.search_phase(&stage, &coupled, last, run, stop, events)?;
+                let budget = StepBudget {
+                    nodes: last,
+                    after_failure: last,
+                };
+                self.search_phase(&stage, &coupled, budget, run, stop, events)?;
                 self.commutator_phase(&stage, &scope, run, stop, events)?;
             }
             if !self.broken_orbits(&scope, &run.state).is_empty() {

@@ -376,13 +376,12 @@ impl StagedSolver {
     }
 
     /// Phase 1 (after the coupled orbits' step): classes placed one at a
-    /// time by search, nearest first, each step visiting at most
-    /// `step_nodes` nodes.
+    /// time by search, nearest first, each step within `step`'s nodes.
     pub(super) fn search_phase(
         &mut self,
         stage: &Stage,
         coupled: &[bool],
-        step_nodes: u64,
+        step: StepBudget,
         run: &mut Run,
         stop: &AtomicBool,
         events: &mut dyn FnMut(StagedEvent),
@@ -505,7 +504,12 @@ impl StagedSolver {
                         larger = Some(key);
                     }
                 }
-                let budget = step_nodes.min(run.nodes_left);
+                let budget = if in_a_row > 0 {
+                    step.after_failure
+                } else {
+                    step.nodes
+                }
+                .min(run.nodes_left);
                 // Most steps are a few moves, found in a few nodes without
                 // the larger database; it is built only for a step that
                 // needs more (the first shortest sequence is the same
@@ -517,7 +521,7 @@ impl StagedSolver {
                     (end, spent) =
                         self.step(stage, run, &tracked, &[c], &bounding(&keys), first, stop);
                 }
-                if end == SearchEnd::OverBudget {
+                if end == SearchEnd::OverBudget && budget > spent {
                     if let Some(key) = larger.filter(|key| self.pdb(key)) {
                         keys.push(key);
                     }
