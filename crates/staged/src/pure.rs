@@ -9,6 +9,8 @@
 //! slot); the cheapest cycle and setup for every triple is kept
 //! ([`OrbitLibrary::cost`]).
 
+use rayon::prelude::*;
+
 use crate::model::Model;
 
 /// Most slots an orbit may have for the triple search (`n³` states).
@@ -67,9 +69,6 @@ pub(crate) struct OrbitLibrary {
 /// One breadth-first search over ordered triples: the moves `S` with
 /// `S` taking its start triple to each triple, as distance and last move.
 struct Setups {
-    start: [u16; 3],
-    /// Whether only the moves that keep pieces alike together may be used.
-    keeping_alike: bool,
     dist: Vec<u8>,
     last: Vec<u16>,
 }
@@ -80,7 +79,6 @@ struct Setups {
 /// images scaled to the three places of a triple index, and the usable
 /// move undoing each (`None` unless every one has one).
 struct TripleMoves {
-    keeping_alike: bool,
     usable: Vec<usize>,
     scaled: Vec<u32>,
     undo: Option<Vec<usize>>,
@@ -190,14 +188,10 @@ impl OrbitLibrary {
         // A 3-cycle's setups serve every cycle over the same three slots:
         // a setup taking (x, y, z) to (t, s, u) takes (y, z, x) to
         // (s, u, t). A 2-twist's repeated slot is kept as it is.
-        let mut setups: Vec<Setups> = Vec::new();
+        // Which searches are needed is known from the operations alone:
+        // each is a (kind, start) no earlier one serves.
+        let mut starts: Vec<(bool, [u16; 3])> = Vec::new();
         let mut setup_of = Vec::with_capacity(self.ops.len());
-        // The moves' tables, once for each kind of operation present.
-        let [all_moves, alike_moves] = [false, true].map(|keeping_alike| {
-            (self.ops.iter())
-                .any(|op| op.exchanges == keeping_alike)
-                .then(|| self.triple_moves(keeping_alike))
-        });
         for op in &self.ops {
             let keeping_alike = op.exchanges;
             let place = |start: &[u16; 3]| -> Option<[u8; 3]> {
@@ -214,26 +208,42 @@ impl OrbitLibrary {
                     }
                 }
             };
-            let found = setups.iter().enumerate().find_map(|(i, s)| {
-                (s.keeping_alike == keeping_alike)
-                    .then(|| place(&s.start).map(|p| (i, p)))
+            let found = starts.iter().enumerate().find_map(|(i, (alike, start))| {
+                (*alike == keeping_alike)
+                    .then(|| place(start).map(|p| (i, p)))
                     .flatten()
             });
             let entry = found.unwrap_or_else(|| {
+                starts.push((keeping_alike, op.slots));
+                (starts.len() - 1, [0, 1, 2])
+            });
+            setup_of.push(entry);
+        }
+        // The moves' tables, once for each kind of operation present; the
+        // searches, each a breadth-first search over every triple of
+        // slots, on all cores (a gigaminx has 12 over 216,000 triples in
+        // each of three orbits).
+        let [all_moves, alike_moves] = [false, true].map(|keeping_alike| {
+            (starts.iter())
+                .any(|&(alike, _)| alike == keeping_alike)
+                .then(|| self.triple_moves(keeping_alike))
+        });
+        let setups: Vec<Setups> = starts
+            .par_iter()
+            .map(|&(keeping_alike, start)| {
                 let moves = if keeping_alike {
                     &alike_moves
                 } else {
                     &all_moves
                 };
                 let moves = moves.as_ref().expect("made for every kind present");
-                setups.push(self.setup_search(moves, op.slots));
-                (setups.len() - 1, [0, 1, 2])
-            });
-            setup_of.push(entry);
-        }
+                self.setup_search(moves, start)
+            })
+            .collect();
         self.setups = setups;
         self.setup_of = setup_of;
         self.best = (0..n * n * n)
+            .into_par_iter()
             .map(|t| {
                 let (a, b, u) = ((t / (n * n)) as u16, ((t / n) % n) as u16, (t % n) as u16);
                 (0..self.ops.len())
@@ -309,7 +319,6 @@ impl OrbitLibrary {
             })
             .collect();
         TripleMoves {
-            keeping_alike,
             usable,
             scaled,
             undo,
@@ -327,7 +336,6 @@ impl OrbitLibrary {
         let n = self.n;
         let size = n * n * n;
         let TripleMoves {
-            keeping_alike,
             usable,
             scaled,
             undo,
@@ -380,12 +388,7 @@ impl OrbitLibrary {
             frontier = next;
             d += 1;
         }
-        Setups {
-            start,
-            keeping_alike: *keeping_alike,
-            dist,
-            last,
-        }
+        Setups { dist, last }
     }
 
     /// The cheapest cycle moving `t → s → u`, aimed, and its cost.

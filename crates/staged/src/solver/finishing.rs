@@ -375,18 +375,23 @@ impl StagedSolver {
         };
         library.prepare();
         let result = self.finish_with(stage, scope, k, &library, run, events);
-        let held: u64 = self
-            .libraries
-            .values()
-            .flatten()
-            .map(OrbitLibrary::bytes)
-            .sum::<u64>()
-            + library.bytes();
-        if held > self.options.memory_bytes / 4 {
-            library.release();
-        }
-        self.libraries.insert(key, Some(library));
+        self.libraries.insert(key.clone(), Some(library));
+        self.release_past_quarter(&key);
         result
+    }
+
+    /// Frees the setups of the library under `key` when every library's
+    /// together outgrow a quarter of the memory: held, a few such tables
+    /// could outgrow all of it.
+    pub(super) fn release_past_quarter(&mut self, key: &LibraryKey) {
+        let held: u64 = (self.libraries.values().flatten())
+            .map(OrbitLibrary::bytes)
+            .sum();
+        if held > self.options.memory_bytes / 4 {
+            if let Some(Some(library)) = self.libraries.get_mut(key) {
+                library.release();
+            }
+        }
     }
 
     pub(super) fn finish_with(

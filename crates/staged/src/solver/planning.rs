@@ -130,9 +130,10 @@ impl StagedSolver {
                 }
             }
         }
-        // Its setups are found again if it is used; held, a few such
-        // tables could outgrow the memory given.
-        library.release();
+        // Its setups are kept for the stage that will use it, while every
+        // library's fit in a quarter of the memory (as the finishing keeps
+        // them); past that they are found again if it is used.
+        self.release_past_quarter(&key);
         (count > 0).then(|| sum as f64 / count as f64)
     }
 }
