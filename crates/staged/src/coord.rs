@@ -124,15 +124,27 @@ impl CoordTable {
     /// The coordinate after move `m`.
     #[inline]
     pub fn next(&self, coord: u32, m: usize) -> u32 {
-        match self.columns[m] {
-            NO_COLUMN => coord,
-            col => self.next[coord as usize * self.width + col as usize],
-        }
+        next_in(&self.columns, &self.next, self.width, coord, m)
     }
 
     /// Bytes held.
     pub fn bytes(&self) -> u64 {
         self.next.len() as u64 * 4
+    }
+
+    /// The table as a search reads it in its inner loop: each move's
+    /// column, the rows, and their width.
+    pub fn rows(&self) -> (&[u16], &[u32], usize) {
+        (&self.columns, &self.next, self.width)
+    }
+}
+
+/// Where [`CoordTable::rows`] says a move takes `coord`.
+#[inline]
+pub(crate) fn next_in(columns: &[u16], next: &[u32], width: usize, coord: u32, m: usize) -> u32 {
+    match columns[m] {
+        NO_COLUMN => coord,
+        col => next[coord as usize * width + col as usize],
     }
 }
 
@@ -250,6 +262,11 @@ impl Pdb {
     #[inline]
     pub fn at(&self, coords: impl Iterator<Item = u32>) -> u8 {
         self.dist[index_of(&self.strides, coords)]
+    }
+
+    /// The distances, and each class's stride in their index.
+    pub fn parts(&self) -> (&[u8], &[u64]) {
+        (&self.dist, &self.strides)
     }
 
     /// Bytes held.

@@ -10,7 +10,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::coord::{CoordTable, Pdb, UNREACHED};
+use crate::coord::{next_in, CoordTable, Pdb, UNREACHED};
 use crate::model::Model;
 
 /// Nodes an iteration must have visited before the next one's cost is
@@ -43,6 +43,22 @@ pub(crate) struct StageSearch<'a> {
     pub moves: &'a [usize],
 }
 
+/// One tracked class's move table, as the inner loop reads it.
+#[derive(Clone, Copy)]
+struct Rows<'a> {
+    columns: &'a [u16],
+    next: &'a [u32],
+    width: usize,
+}
+
+/// One database as the inner loop reads it: its distances, and the
+/// range of its (tracked class, stride) pairs in [`Walk::parts`].
+#[derive(Clone, Copy)]
+struct Bound<'a> {
+    dist: &'a [u8],
+    parts: (usize, usize),
+}
+
 struct Walk<'s, 'a> {
     search: &'s StageSearch<'a>,
     /// Coordinates, one row of `tracked` per depth.
@@ -52,10 +68,12 @@ struct Walk<'s, 'a> {
     budget: u64,
     stop: &'s AtomicBool,
     aborted: Option<SearchEnd>,
-    /// The order the databases are read in children: one that cuts a
+    rows: Vec<Rows<'a>>,
+    /// The databases in the order children read them: one that cuts a
     /// child moves a place forward, so the ones that cut most are soon
     /// read first.
-    order: Vec<usize>,
+    bounds: Vec<Bound<'a>>,
+    parts: Vec<(usize, u64)>,
 }
 
 impl StageSearch<'_> {
@@ -98,8 +116,29 @@ impl StageSearch<'_> {
             budget,
             stop,
             aborted: None,
-            order: (0..self.pdbs.len()).collect(),
+            rows: (self.tables.iter())
+                .map(|t| {
+                    let (columns, next, width) = t.rows();
+                    Rows {
+                        columns,
+                        next,
+                        width,
+                    }
+                })
+                .collect(),
+            bounds: Vec::with_capacity(self.pdbs.len()),
+            parts: Vec::new(),
         };
+        for (pdb, at) in &self.pdbs {
+            let (dist, strides) = pdb.parts();
+            let first = walk.parts.len();
+            walk.parts
+                .extend(at.iter().copied().zip(strides.iter().copied()));
+            walk.bounds.push(Bound {
+                dist,
+                parts: (first, walk.parts.len()),
+            });
+        }
         walk.stack[..n].copy_from_slice(start);
         let mut end = SearchEnd::NotWithin;
         let mut last_iteration = 0u64;
@@ -144,16 +183,20 @@ impl Walk<'_, '_> {
     /// coordinates are never needed.
     #[inline]
     fn bound_after(&mut self, level: usize, m: usize, limit: u8) -> u8 {
-        let search = self.search;
-        let n = search.tables.len();
+        let n = self.rows.len();
         let coords = &self.stack[level * n..(level + 1) * n];
         let mut h = 0u8;
-        for j in 0..self.order.len() {
-            let (pdb, at) = &search.pdbs[self.order[j]];
-            h = h.max(pdb.at(at.iter().map(|&i| search.tables[i].next(coords[i], m))));
+        for j in 0..self.bounds.len() {
+            let bound = self.bounds[j];
+            let mut index = 0u64;
+            for &(i, stride) in &self.parts[bound.parts.0..bound.parts.1] {
+                let r = self.rows[i];
+                index += next_in(r.columns, r.next, r.width, coords[i], m) as u64 * stride;
+            }
+            h = h.max(bound.dist[index as usize]);
             if h > limit {
                 if j > 0 {
-                    self.order.swap(j, j - 1);
+                    self.bounds.swap(j, j - 1);
                 }
                 return h;
             }
@@ -190,13 +233,17 @@ impl Walk<'_, '_> {
             if h as u32 > left - 1 {
                 continue;
             }
+            self.path.push(m);
+            if left == 1 {
+                // Every database reads 0 there: the goal.
+                return true;
+            }
             let (here, below) = self.stack.split_at_mut((level + 1) * n);
             let here = &here[level * n..];
             let child = &mut below[..n];
-            for ((c, &x), t) in child.iter_mut().zip(here).zip(&self.search.tables) {
-                *c = t.next(x, m);
+            for ((c, &x), r) in child.iter_mut().zip(here).zip(&self.rows) {
+                *c = next_in(r.columns, r.next, r.width, x, m);
             }
-            self.path.push(m);
             if self.dfs(level + 1, left - 1, Some(grip)) {
                 return true;
             }
