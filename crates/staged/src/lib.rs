@@ -17,7 +17,11 @@
 //!    few thousand nodes do not finish), and takes the class the databases
 //!    say is nearest. A child is cut from the first database that bounds
 //!    it out, read straight from its parent's coordinates. A step
-//!    that would cost more than a node budget ends this phase. Orbits tied
+//!    that would cost more than a node budget fails: it ends as soon as
+//!    its next depth is predicted not to fit, and the steps after a
+//!    failed one get a smaller budget (where the placed pieces hold every
+//!    turn, the next-nearest fail as the nearest did). A few failures end
+//!    this phase. Orbits tied
 //!    together, so that no 3-cycle moves one while the others stay (a
 //!    professor skewb's corners and centres), go first, placed together
 //!    by an optimal search over just those orbits. So do orbits whose
