@@ -68,11 +68,13 @@ struct Walk<'s, 'a> {
     budget: u64,
     stop: &'s AtomicBool,
     aborted: Option<SearchEnd>,
+    /// Each tracked class's move table.
     rows: Vec<Rows<'a>>,
     /// The databases in the order children read them: one that cuts a
     /// child moves a place forward, so the ones that cut most are soon
     /// read first.
     bounds: Vec<Bound<'a>>,
+    /// Every database's (tracked class, stride) pairs, one range each.
     parts: Vec<(usize, u64)>,
 }
 
