@@ -209,7 +209,7 @@ impl Walk<'_, '_> {
     /// Searches below level `level` for `left` more moves; true when the
     /// goal is reached (the moves are in `path`).
     fn dfs(&mut self, level: usize, left: u32, last: Option<usize>) -> bool {
-        let n = self.search.tables.len();
+        let n = self.rows.len();
         if left == 0 {
             return self
                 .search

@@ -408,7 +408,11 @@ impl SliceFlips {
     /// The coordinate's move and conjugation tables, through cubies, and
     /// its table with the twist classes from the store (or built and
     /// kept there).
-    fn load(twist8: &E8Reduction, twist8_move: &[u16], source: &mut MediumSource) -> SliceFlips {
+    fn load<C, S>(twist_classes: Classes<C, S>, source: &mut MediumSource) -> SliceFlips
+    where
+        C: Fn(usize, usize) -> (usize, usize) + Sync + Copy,
+        S: Fn(usize) -> u16 + Sync + Copy,
+    {
         let sy = Symmetries::get();
         let moves: Vec<u16> = (0..N_SLICE_FLIPS * N_MOVES)
             .map(|i| {
@@ -425,16 +429,11 @@ impl SliceFlips {
         for (e, &s) in E8.iter().enumerate() {
             e8_index[s] = e;
         }
-        let all: Vec<u8> = (0..N_MOVES as u8).collect();
-        let space = ProjectionSpace {
-            classes: twist8.rep.len(),
-            inner: N_SLICE_FLIPS,
-            moves: &all,
-            class_move: e8_class_move(twist8_move),
-            inner_move: |x: usize, m: usize| moves[x * N_MOVES + m] as usize,
-            inner_conj: |x: usize, s: usize| conj[x * 8 + e8_index[s]] as usize,
-            stab: |class: usize| twist8.stab[class],
-        };
+        let space = twist_classes.with(
+            N_SLICE_FLIPS,
+            |x: usize, m: usize| moves[x * N_MOVES + m] as usize,
+            |x: usize, s: usize| conj[x * 8 + e8_index[s]] as usize,
+        );
         let key = twist_slice_flips_id();
         let twist_table = stored_sym_nibbles(source.store, &key, &space, source.report);
         SliceFlips {
@@ -1149,7 +1148,7 @@ impl CompactPrune {
             tables;
         let twist_slice = match paired.as_mut() {
             None => TwistSlice::Slice(Nibbles(slice_twist)),
-            Some(source) => TwistSlice::SliceFlips(SliceFlips::load(&twist8, &twist8_move, source)),
+            Some(source) => TwistSlice::SliceFlips(SliceFlips::load(twist_classes, source)),
         };
         let phase2 = match paired {
             None => Phase2Tables::Projections(Projections {
