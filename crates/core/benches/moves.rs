@@ -1,7 +1,8 @@
 //! Criterion benchmarks of the model's hot paths: applying a move to a
-//! state (`Layout::compose_into`) on the 3x3x3 and the megaminx, and the
-//! order of the group the moves generate (Schreier–Sims, as
-//! `twistor info` computes it) on the megaminx and the 5x5x5.
+//! state (`Layout::compose_into`, and the move's sparse form as the
+//! searches apply it) on the 3x3x3, the megaminx and the 4x4x4, and the
+//! order of the group the moves generate (Schreier–Sims, as `twistor
+//! info` computes it) on the megaminx and the 5x5x5.
 //!
 //! The definitions are the reference puzzles of `../shared/puzzles/tws`;
 //! without them the benchmarks say so and measure nothing.
@@ -40,7 +41,7 @@ fn random_moves(count: usize, num_moves: usize, seed: u64) -> Vec<usize> {
 fn move_application(c: &mut Criterion) {
     let mut group = c.benchmark_group("compose_into");
     group.throughput(Throughput::Elements(1));
-    for name in ["3x3x3", "megaminx"] {
+    for name in ["3x3x3", "megaminx", "4x4x4"] {
         let Some(puzzle) = reference(name) else {
             continue;
         };
@@ -52,6 +53,7 @@ fn move_application(c: &mut Criterion) {
             .flat_map(|i| puzzle.move_powers(i))
             .map(|p| p.transformation.as_bytes().to_vec())
             .collect();
+        let sparse: Vec<_> = moves.iter().map(|m| layout.sparse(m)).collect();
         let sequence = random_moves(4096, moves.len(), 7);
         let mut state = puzzle.start().as_bytes().to_vec();
         let mut next = vec![0u8; layout.state_len()];
@@ -61,6 +63,15 @@ fn move_application(c: &mut Criterion) {
                 let m = &moves[sequence[i & 4095]];
                 i = i.wrapping_add(1);
                 layout.compose_into(black_box(&state), black_box(m), &mut next);
+                std::mem::swap(&mut state, &mut next);
+            })
+        });
+        // The same moves in their sparse form, as the searches apply them.
+        group.bench_function(format!("{name} sparse"), |b| {
+            b.iter(|| {
+                let m = &sparse[sequence[i & 4095]];
+                i = i.wrapping_add(1);
+                black_box(m).apply(black_box(&state), &mut next);
                 std::mem::swap(&mut state, &mut next);
             })
         });

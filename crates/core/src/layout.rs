@@ -144,6 +144,46 @@ impl OrientationCodes {
     }
 }
 
+/// A transformation kept as the bytes it changes. A move of a big puzzle
+/// moves a small part of it (a 4x4x4 face turn rewrites 24 of a state's
+/// 112 bytes), so copying a state and rewriting those is several times
+/// cheaper than [`Layout::compose_into`], which rebuilds every byte; the
+/// searches apply their moves this way.
+#[derive(Clone, Debug)]
+pub struct SparseTransformation {
+    len: usize,
+    /// `(to, from)`: the byte at `from` moves to `to` unchanged.
+    moved: Box<[(u32, u32)]>,
+    /// `(to, from, at)`: the code at `from`, twisted, moves to `to`: its
+    /// new code is `add[code + at]`.
+    twisted: Box<[(u32, u32, u32)]>,
+    /// The orientation-addition tables of the orbits it twists, end to end.
+    add: Box<[u8]>,
+}
+
+impl SparseTransformation {
+    /// Writes state `a` with the transformation applied into `out`: the
+    /// same bytes as [`Layout::compose_into`] for any state whose orbits
+    /// without orientation hold 0 in their orientation bytes (every
+    /// pattern and transformation does).
+    #[inline]
+    pub fn apply(&self, a: &[u8], out: &mut [u8]) {
+        assert!(a.len() == self.len && out.len() == self.len);
+        out.copy_from_slice(a);
+        for &(to, from) in self.moved.iter() {
+            out[to as usize] = a[from as usize];
+        }
+        for &(to, from, at) in self.twisted.iter() {
+            out[to as usize] = self.add[a[from as usize] as usize + at as usize];
+        }
+    }
+
+    /// Bytes it rewrites.
+    pub fn changed(&self) -> usize {
+        self.moved.len() + self.twisted.len()
+    }
+}
+
 /// The orbits of a puzzle and the packed layout of its states.
 #[derive(Clone, Debug)]
 pub struct Layout {
@@ -251,6 +291,45 @@ impl Layout {
                     oo[i] = add[ao[j] as usize + bo[i] as usize];
                 }
             }
+        }
+    }
+
+    /// Transformation `b` kept as the bytes it changes, to apply to many
+    /// states ([`SparseTransformation::apply`]).
+    pub fn sparse(&self, b: &[u8]) -> SparseTransformation {
+        assert!(b.len() == self.len);
+        let mut moved = Vec::new();
+        let mut twisted = Vec::new();
+        let mut add = Vec::new();
+        for (k, orbit) in self.orbits.iter().enumerate() {
+            let n = orbit.num_pieces;
+            let off = self.offsets[k];
+            let (bp, bo) = b[off..off + 2 * n].split_at(n);
+            let base = add.len();
+            for i in 0..n {
+                let j = bp[i] as usize;
+                if j != i {
+                    moved.push(((off + i) as u32, (off + j) as u32));
+                }
+                if orbit.num_orientations == 1 {
+                    continue;
+                }
+                let (to, from) = ((off + n + i) as u32, (off + n + j) as u32);
+                if bo[i] != 0 {
+                    twisted.push((to, from, (base + bo[i] as usize) as u32));
+                } else if j != i {
+                    moved.push((to, from));
+                }
+            }
+            if twisted.last().is_some_and(|t| t.2 as usize >= base) {
+                add.extend_from_slice(&self.codes[k].add);
+            }
+        }
+        SparseTransformation {
+            len: self.len,
+            moved: moved.into(),
+            twisted: twisted.into(),
+            add: add.into(),
         }
     }
 

@@ -76,7 +76,7 @@ pub mod transformation;
 
 pub use error::CoreError;
 pub use group::StabilizerChain;
-pub use layout::{Layout, Orbit, MAX_ORIENTATIONS, MAX_PIECES};
+pub use layout::{Layout, Orbit, SparseTransformation, MAX_ORIENTATIONS, MAX_PIECES};
 pub use num_bigint::BigUint;
 pub use pattern::{Pattern, PatternOrbit};
 pub use puzzle::{

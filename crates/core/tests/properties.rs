@@ -378,6 +378,10 @@ proptest! {
         // Checked bytes accept what the model builds.
         prop_assert_eq!(l.pattern_from_bytes(pa.as_bytes().to_vec()).ok(), Some(pa.clone()));
         prop_assert!(l.same_pieces(&p, &pa));
+        // The sparse form of a transformation acts on a pattern as it does.
+        let mut out = vec![0u8; l.state_len()];
+        l.sparse(a.as_bytes()).apply(p.as_bytes(), &mut out);
+        prop_assert_eq!(&out[..], pa.as_bytes());
     }
 }
 
@@ -548,5 +552,14 @@ proptest! {
             "{}", name
         );
         prop_assert!(l.is_identity(&l.compose(&l.compose(&a, &b), &l.compose(&l.invert(&b), &l.invert(&a)))));
+        // A move's sparse form, applied to a pattern of the puzzle, gives
+        // what composing with the whole move gives.
+        let (first, e) = &words[0][0];
+        let mv = l.power(&p.moves()[first.index(p.moves().len())].transformation, *e);
+        let sa = l.apply(s, &a);
+        let mut out = vec![0u8; l.state_len()];
+        l.sparse(mv.as_bytes()).apply(sa.as_bytes(), &mut out);
+        let want = l.apply(&sa, &mv);
+        prop_assert_eq!(&out[..], want.as_bytes(), "{}", name);
     }
 }

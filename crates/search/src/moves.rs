@@ -7,7 +7,7 @@
 //! (`U`, `U'`), as twsearch does. A restriction such as `--moves U,F,R2`
 //! keeps only multiples of the listed power on each grip (`R2` alone).
 
-use twistor_core::{power_name, Layout, Puzzle, Transformation};
+use twistor_core::{power_name, Layout, Puzzle, SparseTransformation, Transformation};
 
 use crate::SearchError;
 
@@ -32,6 +32,8 @@ pub struct SearchMove {
     pub amount: i32,
     /// What it does.
     pub transformation: Transformation,
+    /// The same, as the bytes it changes (how the searches apply it).
+    pub sparse: SparseTransformation,
 }
 
 /// A grip: a named base move of the puzzle, possibly restricted to
@@ -120,11 +122,13 @@ impl MoveSet {
                 if metric == Metric::Qtm && amount.abs() > 1 {
                     continue;
                 }
+                let transformation = layout.power(&g.transformation, amount as i64);
                 moves.push(SearchMove {
                     name: power_name(&g.name, amount),
                     grip: gi,
                     amount,
-                    transformation: layout.power(&g.transformation, amount as i64),
+                    sparse: layout.sparse(transformation.as_bytes()),
+                    transformation,
                 });
             }
         }

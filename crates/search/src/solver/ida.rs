@@ -371,8 +371,7 @@ impl<'s> Worker<'s> {
             let (cur, rest) = self.stack.split_at_mut((level + 1) * len);
             let _ = rest;
             let kid = &mut self.kids[(base + count) * len..(base + count + 1) * len];
-            s.layout
-                .compose_into(&cur[level * len..], mv.transformation.as_bytes(), kid);
+            mv.sparse.apply(&cur[level * len..], kid);
             if !s.illegal.is_empty() && !s.legal(kid) {
                 continue;
             }
