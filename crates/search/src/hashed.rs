@@ -22,7 +22,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use twistor_core::symmetry::SymmetryGroup;
-use twistor_core::{Layout, Pattern};
+use twistor_core::{Layout, Pattern, SparseTransformation};
+use twistor_memory::{prefetch, TableBuffer};
 
 use crate::canonical::{CanonicalFsm, FORBIDDEN};
 use crate::table::UNREACHED;
@@ -41,7 +42,8 @@ pub struct HashedFill {
 
 /// A hashed table of distances of whole positions.
 pub struct HashedTable {
-    words: Box<[AtomicU64]>,
+    /// The entries' words, complemented (see [`HashedTable::word`]).
+    words: TableBuffer<AtomicU64>,
     size: u64,
     depth: u8,
     /// Positions inserted (with repeats).
@@ -139,8 +141,10 @@ fn next_state(
     }
 }
 
-/// Leaves a fill hashes before it writes their entries.
-const LEAF_BATCH: usize = 32;
+/// Positions a fill hashes (asking for their entries' words as it goes)
+/// before it writes their entries: enough that the words of the first
+/// have arrived when they are written.
+const BATCH: usize = 64;
 
 /// A fast hash of a packed state (multiply-rotate over 8-byte words).
 #[inline]
@@ -221,11 +225,8 @@ impl HashedTable {
             threads,
         } = fill;
         let size = entries.max(16);
-        let words: Vec<AtomicU64> = (0..size.div_ceil(16))
-            .map(|_| AtomicU64::new(u64::MAX))
-            .collect();
         let table = HashedTable {
-            words: words.into_boxed_slice(),
+            words: TableBuffer::zeroed_or_abort(size.div_ceil(16) as usize, true),
             size,
             depth,
             inserted: 0,
@@ -268,6 +269,7 @@ impl HashedTable {
                 scope.spawn(|| {
                     let mut stack = vec![0u8; len * (depth as usize + 2)];
                     let mut canon = vec![0u8; len];
+                    let mut pending = Vec::with_capacity(BATCH);
                     let mut n = 0u64;
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -282,9 +284,12 @@ impl HashedTable {
                             fsm,
                             stack: &mut stack,
                             canon: &mut canon,
+                            pending: &mut pending,
                             stop,
                         };
                         n += table.walk(&mut walk, 0, plen, *fsm_state, *first);
+                        table.lower_all(&pending);
+                        pending.clear();
                     }
                     inserted.fetch_add(n, Ordering::Relaxed);
                 });
@@ -307,8 +312,12 @@ impl HashedTable {
         inserted: u64,
         symmetry: Option<&HashedSymmetry>,
     ) -> HashedTable {
+        let buffer: TableBuffer<AtomicU64> = TableBuffer::zeroed_or_abort(words.len(), true);
+        for (to, w) in buffer.iter().zip(words) {
+            to.store(!w, Ordering::Relaxed);
+        }
         HashedTable {
-            words: words.into_iter().map(AtomicU64::new).collect(),
+            words: buffer,
             size,
             depth,
             inserted,
@@ -318,14 +327,21 @@ impl HashedTable {
 
     /// The packed entries, for the cache.
     pub(crate) fn words(&self) -> impl Iterator<Item = u64> + '_ {
-        self.words.iter().map(|w| w.load(Ordering::Relaxed))
+        (0..self.words.len()).map(|k| self.word(k))
+    }
+
+    /// Word `k` of entries. The buffer holds each word complemented, so
+    /// that fresh zeroed memory (which the system hands out untouched, in
+    /// huge pages) reads as every entry untouched.
+    #[inline]
+    fn word(&self, k: usize) -> u64 {
+        !self.words[k].load(Ordering::Relaxed)
     }
 
     /// Inserts the position at stack level `level` (at `d` moves) and every
     /// canonical continuation up to the table's depth; the count inserted.
     fn walk(&self, w: &mut Walk, level: usize, d: u8, state: u32, first: Option<usize>) -> u64 {
-        let len = w.layout.state_len();
-        self.insert(&w.stack[level * len..(level + 1) * len], d, w.canon);
+        self.insert_later(w, level, d);
         if d == self.depth {
             return 1;
         }
@@ -334,24 +350,15 @@ impl HashedTable {
         }
         let mut n = 1;
         if d + 1 == self.depth {
-            // The children are leaves: hash them all, then read their
-            // words together so that the cache misses overlap.
-            let mut slots = [0u64; LEAF_BATCH];
-            let mut count = 0;
+            // The children are leaves: no need to recurse.
             for (m, mv) in w.moves.moves().iter().enumerate() {
                 if next_state(w.fsm, w.moves, state, first, m) == FORBIDDEN {
                     continue;
                 }
-                w.push(level, mv.transformation.as_bytes());
-                slots[count] = self.slot_of(&w.stack[(level + 1) * len..][..len], w.canon);
-                count += 1;
+                w.push(level, &mv.sparse);
+                self.insert_later(w, level + 1, d + 1);
                 n += 1;
-                if count == LEAF_BATCH {
-                    self.lower_all(&slots, d + 1);
-                    count = 0;
-                }
             }
-            self.lower_all(&slots[..count], d + 1);
             return n;
         }
         for (m, mv) in w.moves.moves().iter().enumerate() {
@@ -359,7 +366,7 @@ impl HashedTable {
             if next == FORBIDDEN {
                 continue;
             }
-            w.push(level, mv.transformation.as_bytes());
+            w.push(level, &mv.sparse);
             n += self.walk(w, level + 1, d + 1, next, None);
         }
         n
@@ -385,18 +392,34 @@ impl HashedTable {
     /// Lowers the entry of `state` to `d` if it is higher.
     fn insert(&self, state: &[u8], d: u8, canon: &mut [u8]) {
         let i = self.slot_of(state, canon);
-        self.lower(i, d, self.words[(i >> 4) as usize].load(Ordering::Relaxed));
+        self.lower(i, d, self.word((i >> 4) as usize));
     }
 
-    /// Lowers entries `slots` to `d` where they are higher, reading all
-    /// their words before the first (ordered) write.
-    fn lower_all(&self, slots: &[u64], d: u8) {
-        let mut words = [0u64; LEAF_BATCH];
-        for (w, &i) in words.iter_mut().zip(slots) {
-            *w = self.words[(i >> 4) as usize].load(Ordering::Relaxed);
+    /// Inserts the position at stack level `level` (at `d` moves) a batch
+    /// later: its word is asked for now, and written once the batch is
+    /// full, so that the cache misses of a batch overlap.
+    #[inline]
+    fn insert_later(&self, w: &mut Walk, level: usize, d: u8) {
+        let len = w.layout.state_len();
+        let i = self.slot_of(&w.stack[level * len..(level + 1) * len], w.canon);
+        prefetch(&self.words[(i >> 4) as usize]);
+        w.pending.push(i << 4 | d as u64);
+        if w.pending.len() == BATCH {
+            self.lower_all(w.pending);
+            w.pending.clear();
         }
-        for (&w, &i) in words.iter().zip(slots) {
-            self.lower(i, d, w);
+    }
+
+    /// Lowers each of `pending` (entry index, four bits of distance) to
+    /// its distance where it is higher, reading all their words before
+    /// the first (ordered) write.
+    fn lower_all(&self, pending: &[u64]) {
+        let mut words = [0u64; BATCH];
+        for (w, &p) in words.iter_mut().zip(pending) {
+            *w = self.word((p >> 8) as usize);
+        }
+        for (&w, &p) in words.iter().zip(pending) {
+            self.lower(p >> 4, (p & 15) as u8, w);
         }
     }
 
@@ -412,9 +435,9 @@ impl HashedTable {
                 return;
             }
             let new = (cur & !(15 << shift)) | ((d as u64) << shift);
-            match word.compare_exchange_weak(cur, new, Ordering::Relaxed, Ordering::Relaxed) {
+            match word.compare_exchange_weak(!cur, !new, Ordering::Relaxed, Ordering::Relaxed) {
                 Ok(_) => return,
-                Err(now) => cur = now,
+                Err(now) => cur = !now,
             }
         }
     }
@@ -429,8 +452,7 @@ impl HashedTable {
     /// The lower bound an entry gives.
     #[inline]
     pub fn entry(&self, i: u64) -> u8 {
-        let v =
-            ((self.words[(i >> 4) as usize].load(Ordering::Relaxed) >> ((i & 15) * 4)) & 15) as u8;
+        let v = ((self.word((i >> 4) as usize) >> ((i & 15) * 4)) & 15) as u8;
         if v == UNREACHED {
             self.depth + 1
         } else {
@@ -478,6 +500,8 @@ struct Walk<'a> {
     fsm: &'a CanonicalFsm,
     stack: &'a mut [u8],
     canon: &'a mut [u8],
+    /// Insertions waiting to be written ([`HashedTable::insert_later`]).
+    pending: &'a mut Vec<u64>,
     stop: &'a AtomicBool,
 }
 
@@ -485,10 +509,9 @@ impl Walk<'_> {
     /// Writes the position after `mv` from stack level `level` into the
     /// next level.
     #[inline]
-    fn push(&mut self, level: usize, mv: &[u8]) {
+    fn push(&mut self, level: usize, mv: &SparseTransformation) {
         let len = self.layout.state_len();
         let (cur, child) = self.stack.split_at_mut((level + 1) * len);
-        self.layout
-            .compose_into(&cur[level * len..], mv, &mut child[..len]);
+        mv.apply(&cur[level * len..], &mut child[..len]);
     }
 }

@@ -28,8 +28,8 @@ fn group(puzzle: &Puzzle, moves: &MoveSet, goal: &Pattern) -> SymmetryGroup {
     SymmetryGroup::for_puzzle(puzzle, goal, &moves.transformations(), 1000)
 }
 
-/// Every position within the depth of a hashed table reduced by the 24
-/// rotations reads its breadth-first distance, every position one move
+/// Every position within the depth of a hashed table, reduced by the 24
+/// rotations or not, reads its breadth-first distance, every position one move
 /// further reads more, and the fill walked several times fewer sequences
 /// than the unreduced one.
 #[test]
@@ -54,6 +54,7 @@ fn hashed_table_of_least_conjugates_matches_breadth_first_distances() {
     let reduced = HashedTable::build(layout, &goal, &moves, &fsm, Some(&sym), fill, &stop).unwrap();
     let plain = HashedTable::build(layout, &goal, &moves, &fsm, None, fill, &stop).unwrap();
     assert_reads_distances(&reduced, &dist, depth);
+    assert_reads_distances(&plain, &dist, depth);
     assert!(reduced.inserted() * 4 < plain.inserted());
     // The walk's count is the bound the solver plans with.
     let walked = HashedTable::walked(&fsm, Some(&sym), depth as usize);
