@@ -71,7 +71,7 @@ pub mod layout_version {
     /// `staged`'s libraries of operations. Bump it when the operations
     /// found change (not only when the bytes do): kept libraries are
     /// used as they are, never found again.
-    pub const STAGED: u64 = 1;
+    pub const STAGED: u64 = 2;
 }
 
 /// What a stored table is: a name people can read (also a file-name stem)

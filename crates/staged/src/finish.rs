@@ -6,7 +6,8 @@
 //! puts at least one piece home (two when the piece it displaces belongs
 //! where the third one stood), never moves a piece that is home unless an
 //! identical one takes its place, and among the choices that fix as many
-//! pieces takes the cheapest setup; each pair of cycles fixes the
+//! pieces takes the one adding fewest moves (its setup undoing the last
+//! one's counts against it); each pair of cycles fixes the
 //! orientation of at least one piece and breaks none. Slots outside the
 //! stage (`target` `None`) take whatever comes.
 
@@ -146,7 +147,8 @@ fn place(
                         scope.target[x] == Some(after.id[x]) && !scope.twisted(&after, x, 0, oris)
                     })
                     .count() as i64;
-                let score = TWIST_WORTH * (gain as i64 + turned) - aimed.moves.len() as i64;
+                let score =
+                    TWIST_WORTH * (gain as i64 + turned) - added_moves(model, out, &aimed.moves);
                 if best.as_ref().is_none_or(|(b, _)| score > *b) {
                     best = Some((score, aimed));
                 }
@@ -188,7 +190,9 @@ fn orient(
         // (gain, cost, the operations).
         let mut best: Option<(u32, usize, Vec<Aimed>)> = None;
         let mut consider = |gain: u32, ops: Vec<Aimed>| {
-            let cost = ops.iter().map(|a| a.moves.len()).sum();
+            let cost = (added_moves(model, out, &ops[0].moves).max(0)
+                + ops[1..].iter().map(|a| a.moves.len() as i64).sum::<i64>())
+                as usize;
             let better = match &best {
                 None => true,
                 Some((bg, bc, _)) => gain > *bg || (gain == *bg && cost < *bc),
@@ -257,6 +261,19 @@ fn orient(
     }
 }
 
+/// How many moves `next` adds after `out`: its length less the pairs of
+/// a move and its inverse that meet where they join (the setup that ends
+/// one operation is often undone by the setup that starts the next).
+fn added_moves(model: &Model, out: &[usize], next: &[usize]) -> i64 {
+    let meeting = out
+        .iter()
+        .rev()
+        .zip(next)
+        .take_while(|&(&a, &b)| model.moves[a].inverse == b)
+        .count();
+    next.len() as i64 - 2 * meeting as i64
+}
+
 fn slot_index(a: &Aimed, x: usize) -> usize {
     a.slots
         .iter()
@@ -267,4 +284,65 @@ fn slot_index(a: &Aimed, x: usize) -> usize {
 /// The twist the piece leaving slot `x` gains in `a`.
 fn gained(a: &Aimed, x: usize) -> u8 {
     a.twist[slot_index(a, x)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use twistor_core::random::SeededRng;
+    use twistor_geometry::{build, PuzzleOptions};
+    use twistor_search::{Metric, MoveSet};
+
+    /// Words with no move next to its inverse.
+    fn reduced(model: &Model, word: &[usize]) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        for &m in word {
+            match out.last() {
+                Some(&last) if model.moves[last].inverse == m => {
+                    out.pop();
+                }
+                _ => out.push(m),
+            }
+        }
+        out
+    }
+
+    /// What an operation adds after a sequence is what free reduction of
+    /// the two together leaves beyond the sequence, on words built to
+    /// cancel at the join by a random number of moves.
+    #[test]
+    fn added_moves_are_what_free_reduction_leaves() {
+        let puzzle = build("megaminx", &PuzzleOptions::default())
+            .expect("the megaminx")
+            .into_puzzle();
+        let model =
+            Model::new(&MoveSet::all(&puzzle, Metric::Htm).expect("its moves")).expect("a model");
+        let mut rng = SeededRng::new(31);
+        let n = model.moves.len();
+        let mut cancelled = 0;
+        for _ in 0..500 {
+            let out = reduced(&model, &(0..12).map(|_| rng.below(n)).collect::<Vec<_>>());
+            let k = rng.below(out.len().min(4) + 1);
+            let mut next: Vec<usize> = out
+                .iter()
+                .rev()
+                .take(k)
+                .map(|&m| model.moves[m].inverse)
+                .collect();
+            next.extend((0..8).map(|_| rng.below(n)));
+            let next = reduced(&model, &next);
+            let both: Vec<usize> = out.iter().chain(&next).copied().collect();
+            let want = reduced(&model, &both).len() as i64 - out.len() as i64;
+            assert_eq!(
+                added_moves(&model, &out, &next),
+                want,
+                "{out:?} then {next:?}"
+            );
+            cancelled += (want < next.len() as i64) as usize;
+        }
+        assert!(
+            cancelled > 100,
+            "only {cancelled} words cancelled at the join"
+        );
+    }
 }

@@ -15,6 +15,9 @@ use crate::model::Model;
 
 /// Most slots an orbit may have for the triple search (`n³` states).
 pub(crate) const MAX_ORBIT: usize = 64;
+/// Moves longer than the shortest an aimed cycle may be and still be
+/// offered ([`OrbitLibrary::aim_all`]).
+const AIM_SLACK: usize = 2;
 
 /// What a pure operation does to its orbit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -436,11 +439,25 @@ impl OrbitLibrary {
         })
     }
 
-    /// Every cycle aimed at `t → s → u`.
+    /// The cycles aimed at `t → s → u` within [`AIM_SLACK`] moves of the
+    /// shortest (the choices among them differ in the twists they leave
+    /// and in what they cancel with; longer ones are seldom worth it, and
+    /// building every one costs a large library most of its time).
     pub fn aim_all(&self, model: &Model, t: u16, s: u16, u: u16) -> Vec<Aimed> {
-        (0..self.ops.len())
+        let lengths: Vec<(usize, usize)> = (0..self.ops.len())
             .filter(|&c| self.ops[c].kind == OpKind::Cycle)
-            .filter_map(|c| self.aim(model, c, t, s, u))
+            .filter_map(|c| {
+                let d = self.distance(c, t, s, u);
+                (d != u8::MAX).then(|| (c, 2 * d as usize + self.ops[c].moves.len()))
+            })
+            .collect();
+        let Some(shortest) = lengths.iter().map(|&(_, len)| len).min() else {
+            return Vec::new();
+        };
+        lengths
+            .into_iter()
+            .filter(|&(_, len)| len <= shortest + AIM_SLACK)
+            .filter_map(|(c, _)| self.aim(model, c, t, s, u))
             .collect()
     }
 
