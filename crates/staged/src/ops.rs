@@ -45,10 +45,11 @@ use crate::model::{merge_sorted, Model, Tracer};
 use crate::pure::{OpKind, PureOp};
 
 /// Fewest and most 3-cycles kept per component of the orbit (each with
-/// its inverse): more cycles mean shorter setups (a 7x7x7's answers 14 %
-/// shorter with 48 than with 12), but each distinct start costs the
-/// library a breadth-first table over the orbit's `n³` ordered triples,
-/// so an orbit gets as many as [`SETUP_TRIPLES`] allows within these.
+/// its inverse): more cycles mean shorter setups (with up to 48 instead
+/// of 12, a 7x7x7's answers came out 15 % shorter), but each distinct
+/// start costs the library a breadth-first table over the orbit's `n³`
+/// ordered triples, so an orbit gets as many as [`SETUP_TRIPLES`]
+/// allows within these.
 const MIN_CYCLES: usize = 12;
 const MAX_CYCLES: usize = 48;
 /// Ordered triples the cycles of one orbit's library may cost in setup
@@ -59,6 +60,7 @@ const SETUP_TRIPLES: usize = 1 << 20;
 fn cycles_kept(n: usize) -> usize {
     (SETUP_TRIPLES / n.pow(3).max(1)).clamp(MIN_CYCLES, MAX_CYCLES)
 }
+
 /// Most 2-twists kept per component.
 const MAX_TWISTS: usize = 6;
 /// Most sequences `X` the first search examines.

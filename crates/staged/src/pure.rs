@@ -440,9 +440,9 @@ impl OrbitLibrary {
     }
 
     /// The cycles aimed at `t → s → u` within [`AIM_SLACK`] moves of the
-    /// shortest (the choices among them differ in the twists they leave
-    /// and in what they cancel with; longer ones are seldom worth it, and
-    /// building every one costs a large library most of its time).
+    /// shortest: the choices among them differ in the twists they leave
+    /// and in what they cancel with, and longer ones are seldom worth
+    /// building (each aim writes out its whole sequence).
     pub fn aim_all(&self, model: &Model, t: u16, s: u16, u: u16) -> Vec<Aimed> {
         let lengths: Vec<(usize, usize)> = (0..self.ops.len())
             .filter(|&c| self.ops[c].kind == OpKind::Cycle)
