@@ -10,32 +10,14 @@
 //! not add up is refused like a corrupt file.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use twistor_core::store::{MismatchReason, PayloadLen, StoreError, TableKey, TableStore};
 
 use crate::hashed::{HashedSymmetry, HashedTable};
 use crate::projection::Projection;
 use crate::table::{Nibbles, PruneTable};
-
-/// A sink for [`TableStore::load_streaming`] that appends the payload's
-/// words (little-endian u64s; pieces a multiple of 8 bytes long) to
-/// `words`, reserved once for the whole payload at its first piece (if
-/// that memory cannot be had, the words stay short and the caller says so).
-fn words_sink(words: &mut Vec<u64>) -> impl FnMut(u64, &[u8]) + '_ {
-    let mut short = false;
-    move |total, bytes| {
-        if words.is_empty() && words.capacity() == 0 {
-            short = words.try_reserve_exact(total as usize / 8).is_err();
-        }
-        if !short {
-            words.extend(
-                bytes
-                    .chunks_exact(8)
-                    .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
-            );
-        }
-    }
-}
+use twistor_memory::TableBuffer;
 
 /// Writes `words` into `out` in blocks (one call a block, not a word).
 fn write_words(out: &mut dyn Write, words: impl Iterator<Item = u64>) -> std::io::Result<()> {
@@ -144,14 +126,38 @@ pub(crate) fn load_hashed(
     max_entries: u64,
     symmetry: Option<&HashedSymmetry>,
 ) -> Result<Option<HashedTable>, StoreError> {
-    let mut words = Vec::new();
-    let mut sink = words_sink(&mut words);
+    // Streamed straight into the memory the search reads, as pattern
+    // databases are, so the table is never held twice.
+    let mut words: Option<TableBuffer<AtomicU64>> = None;
+    let mut at = 0usize;
+    let mut fits = true;
+    let mut sink = |total: u64, bytes: &[u8]| {
+        if words.is_none() && fits {
+            words = TableBuffer::zeroed((total / 8) as usize, true).ok();
+            fits = words.is_some();
+        }
+        let Some(buffer) = words.as_ref().filter(|_| fits) else {
+            return;
+        };
+        for c in bytes.chunks_exact(8) {
+            let word = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+            let Some(slot) = buffer.get(at) else {
+                fits = false;
+                return;
+            };
+            slot.store(HashedTable::held_word(word), Ordering::Relaxed);
+            at += 1;
+        }
+    };
     let Some(extras) =
         store.load_streaming(key, PayloadLen::AtMost(payload_len(max_entries)), &mut sink)?
     else {
         return Ok(None);
     };
-    drop(sink);
+    let words = match words {
+        Some(w) if fits && w.len() == at => w,
+        _ => return Err(StoreError::OutOfMemory(at as u64 * 8)),
+    };
     // The extras are the entry count, the fill depth and the insertion count.
     let &[entries, depth, inserted] = &extras[..] else {
         return Err(StoreError::Mismatch {

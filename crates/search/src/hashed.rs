@@ -305,19 +305,17 @@ impl HashedTable {
     }
 
     /// A table from its cached parts.
+    /// `words` hold the stored words as [`HashedTable::held_word`] gives
+    /// them.
     pub(crate) fn from_parts(
-        words: Vec<u64>,
+        words: TableBuffer<AtomicU64>,
         size: u64,
         depth: u8,
         inserted: u64,
         symmetry: Option<&HashedSymmetry>,
     ) -> HashedTable {
-        let buffer: TableBuffer<AtomicU64> = TableBuffer::zeroed_or_abort(words.len(), true);
-        for (to, w) in buffer.iter().zip(words) {
-            to.store(!w, Ordering::Relaxed);
-        }
         HashedTable {
-            words: buffer,
+            words,
             size,
             depth,
             inserted,
@@ -328,6 +326,12 @@ impl HashedTable {
     /// The packed entries, for the cache.
     pub(crate) fn words(&self) -> impl Iterator<Item = u64> + '_ {
         (0..self.words.len()).map(|k| self.word(k))
+    }
+
+    /// How a stored word of entries is held in the table's memory.
+    #[inline]
+    pub(crate) fn held_word(stored: u64) -> u64 {
+        !stored
     }
 
     /// Word `k` of entries. The buffer holds each word complemented, so
