@@ -177,11 +177,6 @@ impl SparseTransformation {
             out[to as usize] = self.add[a[from as usize] as usize + at as usize];
         }
     }
-
-    /// Bytes it rewrites.
-    pub fn changed(&self) -> usize {
-        self.moved.len() + self.twisted.len()
-    }
 }
 
 /// The orbits of a puzzle and the packed layout of its states.

@@ -10,14 +10,12 @@
 //! not add up is refused like a corrupt file.
 
 use std::io::Write;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use twistor_core::store::{MismatchReason, PayloadLen, StoreError, TableKey, TableStore};
 
 use crate::hashed::{HashedSymmetry, HashedTable};
 use crate::projection::Projection;
 use crate::table::{Nibbles, PruneTable};
-use twistor_memory::TableBuffer;
 
 /// Writes `words` into `out` in blocks (one call a block, not a word).
 fn write_words(out: &mut dyn Write, words: impl Iterator<Item = u64>) -> std::io::Result<()> {
@@ -37,22 +35,22 @@ fn payload_len(entries: u64) -> u64 {
     entries.div_ceil(16) * 8
 }
 
-/// Loads pattern database `key` over `projection`; `Ok(None)` when the
-/// store has none.
-pub(crate) fn load_table(
+/// Loads the words of a nibble table (a pattern database's or a hashed
+/// table's, which share the form) straight into the memory the search
+/// reads (huge pages), so a table is never held twice; with its extras,
+/// `Ok(None)` when the store has none.
+fn load_nibbles(
     store: &dyn TableStore,
     key: &TableKey,
-    projection: Projection,
-) -> Result<Option<PruneTable>, StoreError> {
-    let size = projection.size();
-    let len = payload_len(size);
-    // Streamed straight into the memory the search reads (huge pages), so
-    // the table is never held twice.
+    len: PayloadLen,
+) -> Result<Option<(Nibbles, Vec<u64>)>, StoreError> {
     let mut nibbles: Option<Nibbles> = None;
     let mut at = 0usize;
     let mut fits = true;
+    let mut total_len = 0;
     let mut sink = |total: u64, bytes: &[u8]| {
         if nibbles.is_none() && fits {
+            total_len = total;
             nibbles = Nibbles::with_words((total / 8) as usize);
             fits = nibbles.is_some();
         }
@@ -68,12 +66,28 @@ pub(crate) fn load_table(
             at += 1;
         }
     };
-    let Some(extras) = store.load_streaming(key, PayloadLen::Exactly(len), &mut sink)? else {
+    let Some(extras) = store.load_streaming(key, len, &mut sink)? else {
         return Ok(None);
     };
-    let nibbles = match nibbles {
-        Some(n) if fits && at as u64 * 8 == len => n,
-        _ => return Err(StoreError::OutOfMemory(len)),
+    match nibbles {
+        Some(n) if fits && at as u64 * 8 == total_len => Ok(Some((n, extras))),
+        // An empty payload: the extras say whether that is a table.
+        None if fits => Ok(Some((Nibbles::none(), extras))),
+        _ => Err(StoreError::OutOfMemory(total_len)),
+    }
+}
+
+/// Loads pattern database `key` over `projection`; `Ok(None)` when the
+/// store has none.
+pub(crate) fn load_table(
+    store: &dyn TableStore,
+    key: &TableKey,
+    projection: Projection,
+) -> Result<Option<PruneTable>, StoreError> {
+    let size = projection.size();
+    let len = payload_len(size);
+    let Some((nibbles, extras)) = load_nibbles(store, key, PayloadLen::Exactly(len))? else {
+        return Ok(None);
     };
     // The extras are whether the table is complete, its last complete
     // layer, then the distance histogram.
@@ -126,37 +140,10 @@ pub(crate) fn load_hashed(
     max_entries: u64,
     symmetry: Option<&HashedSymmetry>,
 ) -> Result<Option<HashedTable>, StoreError> {
-    // Streamed straight into the memory the search reads, as pattern
-    // databases are, so the table is never held twice.
-    let mut words: Option<TableBuffer<AtomicU64>> = None;
-    let mut at = 0usize;
-    let mut fits = true;
-    let mut sink = |total: u64, bytes: &[u8]| {
-        if words.is_none() && fits {
-            words = TableBuffer::zeroed((total / 8) as usize, true).ok();
-            fits = words.is_some();
-        }
-        let Some(buffer) = words.as_ref().filter(|_| fits) else {
-            return;
-        };
-        for c in bytes.chunks_exact(8) {
-            let word = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-            let Some(slot) = buffer.get(at) else {
-                fits = false;
-                return;
-            };
-            slot.store(HashedTable::held_word(word), Ordering::Relaxed);
-            at += 1;
-        }
-    };
-    let Some(extras) =
-        store.load_streaming(key, PayloadLen::AtMost(payload_len(max_entries)), &mut sink)?
+    let Some((words, extras)) =
+        load_nibbles(store, key, PayloadLen::AtMost(payload_len(max_entries)))?
     else {
         return Ok(None);
-    };
-    let words = match words {
-        Some(w) if fits && w.len() == at => w,
-        _ => return Err(StoreError::OutOfMemory(at as u64 * 8)),
     };
     // The extras are the entry count, the fill depth and the insertion count.
     let &[entries, depth, inserted] = &extras[..] else {
@@ -166,17 +153,14 @@ pub(crate) fn load_hashed(
             },
         });
     };
-    if depth >= 15
-        || entries == 0
-        || entries > max_entries
-        || payload_len(entries) != words.len() as u64 * 8
+    if depth >= 15 || entries == 0 || entries > max_entries || payload_len(entries) != words.bytes()
     {
         return Err(StoreError::Mismatch {
             reason: MismatchReason::BadExtras,
         });
     }
     Ok(Some(HashedTable::from_parts(
-        words,
+        words.into_words(),
         entries,
         depth as u8,
         inserted,

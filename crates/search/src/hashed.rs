@@ -304,9 +304,9 @@ impl HashedTable {
         })
     }
 
-    /// A table from its cached parts.
-    /// `words` hold the stored words as [`HashedTable::held_word`] gives
-    /// them.
+    /// A table from its cached parts: `words` held as a pattern
+    /// database's nibbles are ([`crate::table::Nibbles`]), which is the
+    /// complement of the stored form, as [`HashedTable::word`] reads it.
     pub(crate) fn from_parts(
         words: TableBuffer<AtomicU64>,
         size: u64,
@@ -326,12 +326,6 @@ impl HashedTable {
     /// The packed entries, for the cache.
     pub(crate) fn words(&self) -> impl Iterator<Item = u64> + '_ {
         (0..self.words.len()).map(|k| self.word(k))
-    }
-
-    /// How a stored word of entries is held in the table's memory.
-    #[inline]
-    pub(crate) fn held_word(stored: u64) -> u64 {
-        !stored
     }
 
     /// Word `k` of entries. The buffer holds each word complemented, so

@@ -150,6 +150,12 @@ impl Nibbles {
             .map(|words| Nibbles { words })
     }
 
+    /// The words, held as the table holds them (a hashed table keeps its
+    /// entries in the same form).
+    pub fn into_words(self) -> TableBuffer<AtomicU64> {
+        self.words
+    }
+
     /// Sets word `w` from its form on disk (distances, 15 for not
     /// reached); false when there is no such word.
     pub fn set_stored_word(&self, w: usize, stored: u64) -> bool {
