@@ -226,6 +226,61 @@ impl Layout {
         })
     }
 
+    /// The layout of the orbits `kept` marks, in order; `None` where it
+    /// marks none.
+    pub fn sub_layout(&self, kept: &[bool]) -> Option<Layout> {
+        let orbits: Vec<Orbit> = (self.orbits.iter().zip(kept))
+            .filter(|(_, &k)| k)
+            .map(|(o, _)| o.clone())
+            .collect();
+        Layout::new(orbits).ok()
+    }
+
+    /// The bytes of `state` on the orbits `kept` marks: a state of
+    /// [`Layout::sub_layout`]`(kept)` (its orientation codes are the
+    /// same, wildcards and moduli included).
+    pub fn restrict(&self, kept: &[bool], state: &[u8]) -> Vec<u8> {
+        (0..self.orbits.len())
+            .filter(|&k| kept[k])
+            .flat_map(|k| &state[self.offsets[k]..self.offsets[k] + 2 * self.orbits[k].num_pieces])
+            .copied()
+            .collect()
+    }
+
+    /// The blocks of orbit `k`: the classes of slots the `generators`
+    /// (transformations) permute among themselves, so that a piece never
+    /// leaves its block; each ascending, ordered by their least slot.
+    pub fn slot_blocks(&self, k: usize, generators: &[&[u8]]) -> Vec<Vec<usize>> {
+        let n = self.orbits[k].num_pieces;
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn find(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        for g in generators {
+            for (i, &p) in self.perm(g, k).iter().enumerate() {
+                let (a, b) = (find(&mut parent, i), find(&mut parent, p as usize));
+                if a != b {
+                    parent[a.max(b)] = a.min(b);
+                }
+            }
+        }
+        let mut out: Vec<Vec<usize>> = Vec::new();
+        let mut block_of = vec![usize::MAX; n];
+        for i in 0..n {
+            let r = find(&mut parent, i);
+            if block_of[r] == usize::MAX {
+                block_of[r] = out.len();
+                out.push(Vec::new());
+            }
+            out[block_of[r]].push(i);
+        }
+        out
+    }
+
     /// The orbits, in layout order.
     pub fn orbits(&self) -> &[Orbit] {
         &self.orbits

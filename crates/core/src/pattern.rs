@@ -165,6 +165,21 @@ impl Layout {
         Transformation::from_bytes(self, p.as_bytes().to_vec()).ok()
     }
 
+    /// Per orbit, whether `p`'s pieces there are all distinct and their
+    /// orientations fully known: the orbits on which a pattern is a
+    /// transformation.
+    pub fn labelled_orbits(&self, p: &Pattern) -> Vec<bool> {
+        (0..self.orbits().len())
+            .map(|k| {
+                let m = self.orbits()[k].num_orientations() as u8;
+                let mut seen = [false; 256];
+                let distinct = (self.perm(p.as_bytes(), k).iter())
+                    .all(|&x| !std::mem::replace(&mut seen[x as usize], true));
+                distinct && self.ori(p.as_bytes(), k).iter().all(|&c| c < m)
+            })
+            .collect()
+    }
+
     /// Whether some orbit of `p` has repeated piece ids.
     pub fn has_identical_pieces(&self, p: &Pattern) -> bool {
         (0..self.orbits().len()).any(|k| {

@@ -350,6 +350,29 @@ impl Puzzle {
 
     /// The layout's orbits as blocks of points, which every move maps
     /// onto themselves.
+    /// The group `generators` generate (as [`Puzzle::group_of`]),
+    /// projected onto the orbits `kept` marks: their layout
+    /// ([`Layout::sub_layout`]) and the chain over its points. Its
+    /// elements are what the group's do to those orbits, so a
+    /// transformation outside it is outside the group whatever it does
+    /// elsewhere. `None` where `kept` marks no orbit.
+    pub fn projected_group(
+        &self,
+        kept: &[bool],
+        generators: &[&[u8]],
+    ) -> Option<(Layout, StabilizerChain)> {
+        let sub = self.layout.sub_layout(kept)?;
+        let start = sub
+            .pattern_from_bytes(self.layout.restrict(kept, self.start.as_bytes()))
+            .ok()?;
+        let restricted: Vec<Vec<u8>> = (generators.iter())
+            .map(|t| self.layout.restrict(kept, t))
+            .collect();
+        let gens: Vec<&[u8]> = restricted.iter().map(Vec::as_slice).collect();
+        let chain = Puzzle::new(self.name.clone(), sub.clone(), start).group_of(&gens);
+        Some((sub, chain))
+    }
+
     fn point_blocks(&self) -> Vec<PointBlock> {
         let mut blocks = Vec::new();
         let mut start = 0;
@@ -367,6 +390,70 @@ impl Puzzle {
     /// The exact order of the group the given moves generate.
     pub fn group_order(&self, generators: &[usize]) -> BigUint {
         self.group(generators).order()
+    }
+}
+
+/// The group some transformations generate, projected onto the orbits
+/// where a goal's pieces are distinct and fully oriented, with that goal:
+/// on those orbits the one transformation from the goal to a position is
+/// known, so whether the group holds it is exact there. A position it
+/// rules out is unreachable whatever it does elsewhere, which is the test
+/// for puzzles whose other orbits have pieces alike.
+pub struct Projection {
+    /// Per orbit, whether the projection acts on it.
+    kept: Vec<bool>,
+    /// The kept orbits' layout, the goal there, and the group.
+    layout: Layout,
+    goal: Transformation,
+    chain: StabilizerChain,
+}
+
+impl Projection {
+    /// The projection of the group `generators` (transformations of
+    /// `layout`) generate onto the orbits `wanted` marks where `goal` is
+    /// labelled ([`Layout::labelled_orbits`]); `None` where that leaves
+    /// none, or more than `max_points` (slot, orientation) points.
+    pub fn new(
+        layout: &Layout,
+        goal: &Pattern,
+        wanted: &[bool],
+        generators: &[&[u8]],
+        max_points: usize,
+    ) -> Option<Projection> {
+        let kept: Vec<bool> = (layout.labelled_orbits(goal).iter().zip(wanted))
+            .map(|(&l, &w)| l && w)
+            .collect();
+        let sub = layout.sub_layout(&kept)?;
+        if sub.num_points() > max_points {
+            return None;
+        }
+        let puzzle = Puzzle::new("projection", layout.clone(), goal.clone());
+        let (layout_kept, chain) = puzzle.projected_group(&kept, generators)?;
+        let goal =
+            Transformation::from_bytes(&layout_kept, layout.restrict(&kept, goal.as_bytes()))
+                .ok()?;
+        Some(Projection {
+            kept,
+            layout: layout_kept,
+            goal,
+            chain,
+        })
+    }
+
+    /// Per orbit, whether the projection acts on it.
+    pub fn kept(&self) -> &[bool] {
+        &self.kept
+    }
+
+    /// Whether the group takes the goal to `position` (of the full
+    /// layout) on the kept orbits; `None` where `position` is not a
+    /// transformation there (pieces alike, orientations known partly).
+    pub fn contains(&self, layout: &Layout, position: &Pattern) -> Option<bool> {
+        let bytes = layout.restrict(&self.kept, position.as_bytes());
+        let p = Transformation::from_bytes(&self.layout, bytes).ok()?;
+        // goal · t = position, so t = goal⁻¹ · position.
+        let t = self.layout.compose(&self.layout.invert(&self.goal), &p);
+        Some(self.chain.contains(&self.layout.to_points(t.as_bytes())))
     }
 }
 

@@ -404,6 +404,46 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// A group projected onto some of its orbits: restricting states to
+    /// them is a homomorphism, and the projected chain's order is the
+    /// closure of the restricted generators.
+    #[test]
+    fn projection_onto_orbits_is_the_group_of_the_restricted_moves(
+        (l, gens, kept) in prop::collection::vec((1usize..=4, prop::sample::select(&[1usize, 2][..])), 1..=3)
+            .prop_filter("at most 8 points", |spec| spec.iter().map(|(n, m)| n * m).sum::<usize>() <= 8)
+            .prop_map(|spec| layout_of(&spec))
+            .prop_flat_map(|l| {
+                let orbits = l.orbits().len();
+                (
+                    Just(l.clone()),
+                    prop::collection::vec(transformation_strategy(&l), 1..=3),
+                    prop::collection::vec(any::<bool>(), orbits)
+                        .prop_filter("some orbit kept", |k| k.iter().any(|&x| x)),
+                )
+            })
+    ) {
+        let puzzle = puzzle_with(&l, &gens);
+        let bytes: Vec<&[u8]> = gens.iter().map(|g| g.as_bytes()).collect();
+        let (sub, chain) = puzzle.projected_group(&kept, &bytes).unwrap();
+        let restricted: Vec<Transformation> = (gens.iter())
+            .map(|g| Transformation::from_bytes(&sub, l.restrict(&kept, g.as_bytes())).unwrap())
+            .collect();
+        prop_assert_eq!(chain.order(), BigUint::from(closure(&sub, &restricted)));
+        let product = l.compose(&gens[0], &gens[gens.len() - 1]);
+        let restricted_product = sub.compose(&restricted[0], &restricted[gens.len() - 1]);
+        prop_assert_eq!(
+            &l.restrict(&kept, product.as_bytes())[..],
+            restricted_product.as_bytes()
+        );
+        // Every orbit kept: the projection is the group itself.
+        let all = vec![true; l.orbits().len()];
+        prop_assert_eq!(&l.restrict(&all, product.as_bytes())[..], product.as_bytes());
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig::with_cases(6))]
 
     /// Past 150 points the order comes from a randomized chain checked

@@ -148,37 +148,10 @@ pub(super) fn join_components(
     }
 }
 
-/// The blocks of orbit `k`: classes of slots the generators permute among
-/// themselves, each ascending, ordered by their least slot.
+/// The blocks of orbit `k` ([`Layout::slot_blocks`]).
 pub(super) fn blocks(layout: &Layout, k: usize, generators: &[&Transformation]) -> Vec<Vec<usize>> {
-    let n = layout.orbits()[k].num_pieces();
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn find(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    }
-    for g in generators {
-        for (i, &p) in layout.perm(g.as_bytes(), k).iter().enumerate() {
-            let (a, b) = (find(&mut parent, i), find(&mut parent, p as usize));
-            if a != b {
-                parent[a.max(b)] = a.min(b);
-            }
-        }
-    }
-    let mut out: Vec<Vec<usize>> = Vec::new();
-    let mut block_of = vec![usize::MAX; n];
-    for i in 0..n {
-        let r = find(&mut parent, i);
-        if block_of[r] == usize::MAX {
-            block_of[r] = out.len();
-            out.push(Vec::new());
-        }
-        out[block_of[r]].push(i);
-    }
-    out
+    let bytes: Vec<&[u8]> = generators.iter().map(|g| g.as_bytes()).collect();
+    layout.slot_blocks(k, &bytes)
 }
 
 /// Whether generator `g` permutes `block` of orbit `k` oddly.
