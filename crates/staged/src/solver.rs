@@ -576,6 +576,15 @@ impl StagedSolver {
             // through word tables does, from where they got to.
             self.commutator_phase(&stage, &scope, run, stop, events)?;
             if !self.broken_orbits(&scope, &run.state).is_empty() && run.nodes_left > 0 {
+                // The thorough commutator phase may have found the cycles
+                // that untie an orbit from the rest (a master skewb's
+                // centres from its corners): what is still tied is placed
+                // now, as at the stage's start, and commutators go on.
+                let coupled = self.coupled_orbits(&stage, run);
+                if coupled.iter().any(|&x| x) {
+                    self.coupled_step(&stage, &coupled, &earlier, run, stop, events)?;
+                    self.commutator_phase(&stage, &scope, run, stop, events)?;
+                }
                 // Before sifting: searches as long as the position's nodes
                 // allow, up to LAST_SEARCH_NODES, and commutators again
                 // from wherever they got to.

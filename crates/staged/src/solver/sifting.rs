@@ -41,7 +41,7 @@ impl StagedSolver {
         // once, consistently with the group.
         let mut result = self.sift_pass(&mut sifter, &run.state, None, stop);
         if matches!(result, Err(StagedError::Unreachable { .. })) {
-            result = match self.consistent_labels(&sifter, &run.state) {
+            result = match self.consistent_labels(&sifter, &stage.moves, &run.state) {
                 Some(labels) => self.sift_pass(&mut sifter, &run.state, Some(labels), stop),
                 None => Err(StagedError::Unreachable {
                     reason: "no labelling of the pieces alike is in the group".to_string(),
@@ -180,17 +180,27 @@ impl StagedSolver {
     }
 
     /// A home for every slot's piece (pieces alike told apart) that makes
-    /// `state` an element of the group: pieces alike numbered in slot
-    /// order, then, if that is not one, with two of one kind swapped.
-    pub(super) fn consistent_labels(&self, sifter: &Sifter, state: &[u8]) -> Option<Vec<usize>> {
+    /// `state` an element of the group `moves` generate: pieces alike
+    /// numbered in slot order within the slots the moves connect, then, if
+    /// that is not one, with two of one kind swapped.
+    pub(super) fn consistent_labels(
+        &self,
+        sifter: &Sifter,
+        moves: &[usize],
+        state: &[u8],
+    ) -> Option<Vec<usize>> {
         let goal = self.goal.as_bytes();
         let mut labels = vec![usize::MAX; self.model.slots()];
-        for k in 0..self.model.size.len() {
+        let components: Vec<Vec<usize>> = (0..self.model.size.len())
+            .map(|k| self.model.components(k, moves))
+            .collect();
+        for (k, component) in components.iter().enumerate() {
             let perm = self.layout.perm(state, k);
             let homes = self.layout.perm(goal, k);
             let mut used = vec![false; perm.len()];
             for (s, &id) in perm.iter().enumerate() {
-                let h = (0..homes.len()).find(|&h| homes[h] == id && !used[h])?;
+                let h = (0..homes.len())
+                    .find(|&h| homes[h] == id && component[h] == component[s] && !used[h])?;
                 used[h] = true;
                 labels[self.model.base[k] + s] = self.model.base[k] + h;
             }
@@ -200,15 +210,21 @@ impl StagedSolver {
         if member(&labels) {
             return Some(labels);
         }
-        // Swaps of two pieces alike, one at a time, then two at once.
+        // Swaps of two pieces alike (one a component), one at a time, then
+        // two at once.
         let mut swaps: Vec<(usize, usize)> = Vec::new();
-        for k in 0..self.model.size.len() {
+        for (k, component) in components.iter().enumerate() {
             let perm = self.layout.perm(state, k);
             let base = self.model.base[k];
+            let mut seen = vec![false; perm.len()];
             for a in 0..perm.len() {
-                if let Some(b) = (a + 1..perm.len()).find(|&b| perm[b] == perm[a]) {
+                if seen[component[a]] {
+                    continue;
+                }
+                let alike = |b: usize| perm[b] == perm[a] && component[b] == component[a];
+                if let Some(b) = (a + 1..perm.len()).find(|&b| alike(b)) {
+                    seen[component[a]] = true;
                     swaps.push((base + a, base + b));
-                    break;
                 }
             }
         }
