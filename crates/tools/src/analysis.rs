@@ -12,10 +12,14 @@
 //!   always add up to even (one orbit alone: its parity is always even; two:
 //!   their parities are linked).
 
+use std::sync::OnceLock;
+
 use twistor_core::stabilizer::{
     count_positions, PositionCount, PositionCountError, PositionCountOptions,
 };
-use twistor_core::{BigUint, Puzzle, StabilizerChain, Transformation};
+use twistor_core::{
+    BigUint, Layout, Pattern, PatternOrbit, Projection, Puzzle, StabilizerChain, Transformation,
+};
 
 /// The orientation sums an orbit can reach.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -187,28 +191,238 @@ pub enum Reachability {
     Unknown,
 }
 
-/// Decides exactly whether `position` is `goal` times an element of the
-/// group `chain` describes (built over `layout`'s points, as
-/// [`Puzzle::group`] builds it), by sifting the one transformation that
-/// could do it through the stabilizer chain. A search for an unreachable
-/// position would otherwise run to its depth limit and report nothing.
-pub fn reachability(
-    layout: &twistor_core::Layout,
-    chain: &StabilizerChain,
-    goal: &twistor_core::Pattern,
-    position: &twistor_core::Pattern,
-) -> Reachability {
-    let (Some(g), Some(p)) = (
-        layout.transformation_of(goal),
-        layout.transformation_of(position),
-    ) else {
-        return Reachability::Unknown;
-    };
-    // goal · t = position, so t = goal⁻¹ · position.
-    let t = layout.compose(&layout.invert(&g), &p);
-    if chain.contains(&layout.to_points(t.as_bytes())) {
-        Reachability::Reachable
-    } else {
-        Reachability::Unreachable
+/// Decides whether positions can be reached from a goal, by sifting
+/// through stabilizer chains of the group the moves generate. A search
+/// for an unreachable position would otherwise run to its depth limit (or
+/// a staged solve through all its stages) and report nothing; and of the
+/// ways a position may be held, the one that is reachable is tried first.
+///
+/// Where the goal's pieces are all distinct, the one transformation from
+/// goal to position decides exactly. Where some orbit has pieces alike (a
+/// big cube's centres), weaker tests:
+/// - the moves never carry a piece out of its class of slots, so each
+///   class must hold the goal's pieces;
+/// - the orbits whose goal pieces are distinct and fully oriented (the
+///   labelled orbits) project the group, and a position outside the
+///   projection is unreachable (a twisted corner, a master skewb held in
+///   another orientation);
+/// - a labelling of the pieces alike that the group contains proves the
+///   position reachable. The labellings tried are the pieces numbered in
+///   slot order within each class, then with two alike swapped in one or
+///   two classes (what a class's parity asks for); finding none leaves it
+///   unknown.
+pub struct ReachabilityTest {
+    goal: Pattern,
+    /// Per orbit of the puzzle, whether its goal pieces are distinct and
+    /// fully oriented.
+    labelled: Vec<bool>,
+    /// Each orbit's slot classes ([`slot_classes`]).
+    classes: Vec<Vec<usize>>,
+    /// The group projected onto the labelled orbits, where some orbit is
+    /// not labelled.
+    projection: Option<Projection>,
+    /// The group over every point, where the goal's orientations are all
+    /// known and the points are few enough.
+    whole: Option<Whole>,
+}
+
+/// The group over every point, built on first need, and what labelling
+/// pieces alike takes.
+struct Whole {
+    generators: Vec<Vec<u8>>,
+    /// The goal with its pieces numbered by slot.
+    numbered: Pattern,
+    group: OnceLock<Option<Projection>>,
+}
+
+impl ReachabilityTest {
+    /// The test for `goal` under the group `generators` (transformations
+    /// of `puzzle`) generate. A chain over more than `max_points` (slot,
+    /// orientation) points is not built (its cost grows with them).
+    pub fn new(
+        puzzle: &Puzzle,
+        goal: &Pattern,
+        generators: &[&[u8]],
+        max_points: usize,
+    ) -> ReachabilityTest {
+        let layout = puzzle.layout();
+        let labelled = layout.labelled_orbits(goal);
+        let classes = slot_classes(layout, generators);
+        let goal_orbits = layout.pattern_orbits(goal);
+        let whole = (!layout.has_partial_orientation(goal) && layout.num_points() <= max_points)
+            .then(|| {
+                let generators: Vec<Vec<u8>> = generators.iter().map(|t| t.to_vec()).collect();
+                let numbered = numbered(layout, &goal_orbits, |k| {
+                    (0..goal_orbits[k].pieces.len() as u8).collect()
+                })?;
+                Some(Whole {
+                    generators,
+                    numbered,
+                    group: OnceLock::new(),
+                })
+            })
+            .flatten();
+        let projection = if labelled.iter().all(|&l| l) {
+            None
+        } else {
+            Projection::new(layout, goal, &labelled, generators, max_points)
+        };
+        ReachabilityTest {
+            goal: goal.clone(),
+            labelled,
+            classes,
+            projection,
+            whole,
+        }
     }
+
+    /// Whether `position` (of the puzzle given to [`new`](Self::new)) is
+    /// the goal times an element of the group, as far as the tests above
+    /// tell.
+    pub fn decide(&self, layout: &Layout, position: &Pattern) -> Reachability {
+        // A piece never leaves its class of slots: each class must hold
+        // the goal's pieces.
+        if !same_pieces_by_class(layout, &self.classes, &self.goal, position) {
+            return Reachability::Unreachable;
+        }
+        if let Some(projection) = &self.projection {
+            match projection.contains(layout, position) {
+                Some(true) => {}
+                Some(false) => return Reachability::Unreachable,
+                // Pieces alike or orientations known partly there.
+                None => return Reachability::Unknown,
+            }
+        }
+        let Some(whole) = &self.whole else {
+            return Reachability::Unknown;
+        };
+
+        let group = whole.group.get_or_init(|| {
+            let gens: Vec<&[u8]> = whole.generators.iter().map(Vec::as_slice).collect();
+            let all = vec![true; layout.orbits().len()];
+            Projection::new(layout, &whole.numbered, &all, &gens, usize::MAX)
+        });
+        let (Some(group), Some(mut labellings)) = (
+            group,
+            labellings(layout, &self.classes, &self.goal, position),
+        ) else {
+            return Reachability::Unknown;
+        };
+        if labellings.any(|q| group.contains(layout, &q) == Some(true)) {
+            Reachability::Reachable
+        } else if self.labelled.iter().all(|&l| l) {
+            // Distinct pieces have one labelling, so this is exact.
+            Reachability::Unreachable
+        } else {
+            Reachability::Unknown
+        }
+    }
+}
+
+/// Whether every class of slots holds the same pieces in `a` as in `b`.
+fn same_pieces_by_class(layout: &Layout, classes: &[Vec<usize>], a: &Pattern, b: &Pattern) -> bool {
+    classes.iter().enumerate().all(|(k, class)| {
+        let ids = |p: &Pattern| {
+            let mut ids: Vec<(usize, u8)> = (layout.perm(p.as_bytes(), k).iter().enumerate())
+                .map(|(s, &id)| (class[s], id))
+                .collect();
+            ids.sort_unstable();
+            ids
+        };
+        ids(a) == ids(b)
+    })
+}
+
+/// The position with its pieces alike told apart (each numbered by the
+/// goal slot it is taken home to), in the labellings [`ReachabilityTest`]
+/// tries; `None` where the position does not hold the goal's pieces with
+/// every orientation known. `classes` holds each orbit's slot classes
+/// ([`slot_classes`]).
+fn labellings<'a>(
+    layout: &'a Layout,
+    classes: &[Vec<usize>],
+    goal: &Pattern,
+    position: &Pattern,
+) -> Option<impl Iterator<Item = Pattern> + 'a> {
+    let goal_orbits = layout.pattern_orbits(goal);
+    let position_orbits = layout.pattern_orbits(position);
+    // Pieces alike in slot order, within the slot's class.
+    let mut homes: Vec<Vec<u8>> = Vec::new();
+    for ((g, p), class) in goal_orbits.iter().zip(&position_orbits).zip(classes) {
+        if p.orientation_mod.is_some() {
+            return None;
+        }
+        let mut used = vec![false; g.pieces.len()];
+        let mut home = Vec::with_capacity(p.pieces.len());
+        for (s, &id) in p.pieces.iter().enumerate() {
+            let h = (0..g.pieces.len())
+                .find(|&h| g.pieces[h] == id && class[h] == class[s] && !used[h])?;
+            used[h] = true;
+            home.push(h as u8);
+        }
+        homes.push(home);
+    }
+    // One swap of two pieces alike per class of slots that has them.
+    let mut swaps: Vec<(usize, usize, usize)> = Vec::new();
+    for (k, p) in position_orbits.iter().enumerate() {
+        let n = p.pieces.len();
+        let mut seen = vec![false; n];
+        for a in 0..n {
+            let alike = |b: usize| p.pieces[b] == p.pieces[a] && classes[k][b] == classes[k][a];
+            if !seen[classes[k][a]] {
+                if let Some(b) = (a + 1..n).find(|&b| alike(b)) {
+                    seen[classes[k][a]] = true;
+                    swaps.push((k, a, b));
+                }
+            }
+        }
+    }
+    let mut choices: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new()];
+    for (i, &one) in swaps.iter().enumerate() {
+        choices.push(vec![one]);
+        choices.extend(swaps[i + 1..].iter().map(|&two| vec![one, two]));
+    }
+    Some(choices.into_iter().filter_map(move |swapped| {
+        numbered(layout, &position_orbits, |k| {
+            let mut home = homes[k].clone();
+            for &(o, a, b) in &swapped {
+                if o == k {
+                    home.swap(a, b);
+                }
+            }
+            home
+        })
+    }))
+}
+
+/// `orbits` with each orbit `k`'s pieces numbered `pieces(k)`.
+fn numbered(
+    layout: &Layout,
+    orbits: &[PatternOrbit],
+    pieces: impl Fn(usize) -> Vec<u8>,
+) -> Option<Pattern> {
+    let numbered: Vec<PatternOrbit> = (orbits.iter().enumerate())
+        .map(|(k, o)| PatternOrbit {
+            pieces: pieces(k),
+            orientation: o.orientation.clone(),
+            orientation_mod: None,
+        })
+        .collect();
+    layout.pattern(&numbered).ok()
+}
+
+/// For each orbit, each slot's class: the index of its block
+/// ([`Layout::slot_blocks`]), which the moves never carry a piece out of.
+fn slot_classes(layout: &Layout, generators: &[&[u8]]) -> Vec<Vec<usize>> {
+    (0..layout.orbits().len())
+        .map(|k| {
+            let mut class = vec![0; layout.orbits()[k].num_pieces()];
+            for (b, block) in layout.slot_blocks(k, generators).iter().enumerate() {
+                for &s in block {
+                    class[s] = b;
+                }
+            }
+            class
+        })
+        .collect()
 }

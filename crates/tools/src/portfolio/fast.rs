@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use twistor_core::{Pattern, Puzzle, StabilizerChain};
+use twistor_core::{Pattern, Puzzle};
 use twistor_cube333::{solve_two_phase, CubeCorrespondence, TwoPhaseOptions, TwoPhaseTables};
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::alg_transformation;
@@ -18,18 +18,13 @@ use super::cube444::Reduction444;
 use super::estimate::estimate;
 use super::square1::TwoPhaseSquare1;
 use super::{wide, Answer, Engine, Engines, Notice, Outcome, PortfolioEvent, PortfolioOptions};
-use crate::analysis::{reachability, Reachability};
+use crate::analysis::{Reachability, ReachabilityTest};
 use crate::rotations::WholeRotations;
 use crate::ToolError;
 
 /// Nodes the generic search gets in fast mode before the staged solver
 /// takes the position (a second or two).
 const QUICK_NODES: u64 = 30_000_000;
-
-/// Most points for deciding reachability by Schreier–Sims before solving
-/// (bigger groups take seconds to build; the staged solver tells an
-/// unreachable position by its invariants anyway).
-const REACHABILITY_POINTS: usize = 2_000;
 
 /// The engine fast mode answers with.
 enum Fast {
@@ -58,8 +53,9 @@ pub(super) struct FastEngines<'p> {
     options: PortfolioOptions,
     fast: Fast,
     staged: Option<StagedSolver>,
-    /// The group of the moves, where positions are group elements.
-    chain: Option<StabilizerChain>,
+    /// Reachability by the group of the moves, on the orbits whose
+    /// pieces are all distinct.
+    reach: Option<ReachabilityTest>,
     /// The slots (orbit, slot) no move turns: a position whose pieces
     /// there are not the goal's is unreachable as held.
     fixed: Vec<(usize, usize)>,
@@ -177,10 +173,19 @@ impl<'p> FastEngines<'p> {
             }
         };
         // (The clock's turns are not its search moves: its solver decides.)
-        let chain = (puzzle.layout().transformation_of(&goal).is_some()
-            && puzzle.layout().num_points() <= REACHABILITY_POINTS
-            && !matches!(fast, Fast::Clock(_)))
-        .then(|| reachability_chain(puzzle, &moves));
+        let reach = if matches!(fast, Fast::Clock(_)) {
+            None
+        } else {
+            let grips: Vec<&[u8]> = (moves.grips().iter())
+                .map(|g| g.transformation.as_bytes())
+                .collect();
+            Some(ReachabilityTest::new(
+                puzzle,
+                &goal,
+                &grips,
+                super::REACHABILITY_POINTS,
+            ))
+        };
         let rotations = WholeRotations::of(puzzle).ok().filter(|r| !r.is_empty());
         let fixed = if matches!(fast, Fast::Clock(_)) {
             Vec::new()
@@ -194,7 +199,7 @@ impl<'p> FastEngines<'p> {
             options,
             fast,
             staged: None,
-            chain,
+            reach,
             fixed,
             rotations,
         };
@@ -273,31 +278,28 @@ impl<'p> FastEngines<'p> {
             if !self.fixed_slots_match(p) {
                 return Reachability::Unreachable;
             }
-            match &self.chain {
-                Some(c) => reachability(layout, c, &self.goal, p),
+            match &self.reach {
+                Some(test) => test.decide(layout, p),
                 None => Reachability::Unknown,
             }
         };
-        let decided: Vec<(Option<String>, Pattern)> = match reach(position) {
-            Reachability::Reachable => starts.into_iter().take(1).collect(),
-            Reachability::Unreachable => {
-                // The rotations not ruled out, the first reachable one
-                // first.
-                let mut found: Vec<_> = starts
-                    .into_iter()
-                    .map(|(r, p)| (reach(&p), r, p))
-                    .filter(|(reach, _, _)| *reach != Reachability::Unreachable)
-                    .collect();
-                found.sort_by_key(|(reach, _, _)| *reach != Reachability::Reachable);
-                let found: Vec<_> = found.into_iter().map(|(_, r, p)| (r, p)).collect();
-                if found.is_empty() {
-                    return Ok(Answer::empty(Outcome::Unreachable, self.engine(), 0));
-                }
-                found
+        let decided: Vec<(Option<String>, Pattern)> = if reach(position) == Reachability::Reachable
+        {
+            starts.into_iter().take(1).collect()
+        } else {
+            // The ways of holding it not ruled out, those proven reachable
+            // first, the rest as held first, then each rotation, until an
+            // engine answers.
+            let mut found: Vec<_> = starts
+                .into_iter()
+                .map(|(r, p)| (reach(&p), r, p))
+                .filter(|(reach, _, _)| *reach != Reachability::Unreachable)
+                .collect();
+            found.sort_by_key(|(reach, _, _)| *reach != Reachability::Reachable);
+            if found.is_empty() {
+                return Ok(Answer::empty(Outcome::Unreachable, self.engine(), 0));
             }
-            // Not decided before searching: the position as held first,
-            // then each rotation, until an engine answers.
-            Reachability::Unknown => starts,
+            found.into_iter().map(|(_, r, p)| (r, p)).collect()
         };
         let mut last_unreachable = None;
         for (rotation, start) in decided {
@@ -463,8 +465,6 @@ fn words_of(text: &str) -> Vec<String> {
     text.split_whitespace().map(str::to_string).collect()
 }
 
-/// The group the moves generate, for telling unreachable positions apart
-/// (built over every piece as distinguishable).
 /// The slots no move of `moves` turns or twists, as (orbit, slot).
 fn fixed_slots(puzzle: &Puzzle, moves: &MoveSet) -> Vec<(usize, usize)> {
     let layout = puzzle.layout();
@@ -497,14 +497,4 @@ impl FastEngines<'_> {
             layout.perm(p, k)[s] == layout.perm(g, k)[s] && po % m == go % m
         })
     }
-}
-
-fn reachability_chain(puzzle: &Puzzle, moves: &MoveSet) -> StabilizerChain {
-    let layout = puzzle.layout();
-    let gens: Vec<Vec<u16>> = moves
-        .grips()
-        .iter()
-        .map(|g| layout.to_points(g.transformation.as_bytes()))
-        .collect();
-    StabilizerChain::new(layout.num_points(), &gens)
 }

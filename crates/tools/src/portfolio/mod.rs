@@ -155,6 +155,12 @@ pub fn stage_specs(
         .collect()
 }
 
+/// Most points (of the orbits whose pieces are distinct) for deciding
+/// reachability by Schreier–Sims before solving (bigger groups take
+/// seconds to build; the staged solver tells an unreachable position by
+/// its invariants anyway).
+pub const REACHABILITY_POINTS: usize = 2_000;
+
 /// Memory (MiB) the generic search's tables get when the user gives no
 /// limit.
 pub const DEFAULT_MEMORY_MIB: u64 = 256;

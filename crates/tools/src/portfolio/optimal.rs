@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use twistor_core::{Pattern, Puzzle, StabilizerChain};
+use twistor_core::{Pattern, Puzzle};
 use twistor_cube333::{CubeCorrespondence, OptimalOptions, OptimalSolver, OptimalTableKind};
 use twistor_search::{
     Metric, MoveSet, SaveGrown, SearchProgress, SolutionCount, SolveOptions, SolveReport, Solver,
@@ -19,7 +19,7 @@ use super::{
     optimal_table_within, Answer, Engine, Engines, Notice, Orientation, Outcome, PortfolioEvent,
     PortfolioOptions, GENERIC_FIRST_SECS, HUGE_TABLE_MEMORY,
 };
-use crate::analysis::{reachability, Reachability};
+use crate::analysis::{Reachability, ReachabilityTest};
 use crate::rotations::WholeRotations;
 use crate::ToolError;
 
@@ -60,7 +60,9 @@ pub(super) struct OptimalEngines<'p> {
     /// The generic search's remaining time before the dedicated solver
     /// takes over, when the 3x3x3 is recognised.
     generic_budget: Option<f64>,
-    chain: Option<StabilizerChain>,
+    /// Reachability by the group of the search moves, on the orbits
+    /// whose pieces are all distinct.
+    reach: Option<ReachabilityTest>,
     rotations: Option<WholeRotations>,
     /// The generic search's estimate, when it is out of reach: it then
     /// only gets a probe of a few seconds' nodes, for shallow positions.
@@ -110,7 +112,7 @@ impl<'p> OptimalEngines<'p> {
             dedicated: None,
             dedicated_active: false,
             generic_budget: None,
-            chain: None,
+            reach: None,
             rotations,
             out_of_reach: None,
         };
@@ -173,11 +175,15 @@ impl<'p> OptimalEngines<'p> {
             stop,
             &mut |e| events(PortfolioEvent::Table(e)),
         )?;
-        // Sifting decides reachability only for a goal of distinct pieces:
-        // the group is not built for a goal it cannot help with.
-        if puzzle.layout().transformation_of(&portfolio.goal).is_some() {
-            portfolio.chain = Some(reachability_chain(puzzle, &grips, &solver));
-        }
+        let grips: Vec<&[u8]> = (solver.moves().grips().iter())
+            .map(|g| g.transformation.as_bytes())
+            .collect();
+        portfolio.reach = Some(ReachabilityTest::new(
+            puzzle,
+            &portfolio.goal,
+            &grips,
+            super::REACHABILITY_POINTS,
+        ));
         portfolio.generic = Some(solver);
         Ok(portfolio)
     }
@@ -206,8 +212,8 @@ impl<'p> OptimalEngines<'p> {
         if self.dedicated_active {
             return self.solve_dedicated(position, stop, events);
         }
-        let reach = |p: &Pattern| match &self.chain {
-            Some(c) => reachability(self.puzzle.layout(), c, &self.goal, p),
+        let reach = |p: &Pattern| match &self.reach {
+            Some(test) => test.decide(self.puzzle.layout(), p),
             None => Reachability::Unknown,
         };
         if self.rotations.is_none() {
@@ -511,19 +517,4 @@ fn relaying_stop<T>(outer: &AtomicBool, inner: &AtomicBool, work: impl FnOnce() 
         drop(done);
         result
     })
-}
-
-/// The group the search moves generate, for telling unreachable positions
-/// apart (built over every piece as distinguishable).
-fn reachability_chain(puzzle: &Puzzle, grips: &[usize], solver: &Solver) -> StabilizerChain {
-    let steps = solver.moves().grips();
-    if steps.iter().all(|g| g.step == 1) {
-        return puzzle.group(grips);
-    }
-    let layout = puzzle.layout();
-    let gens: Vec<Vec<u16>> = steps
-        .iter()
-        .map(|g| layout.to_points(g.transformation.as_bytes()))
-        .collect();
-    StabilizerChain::new(layout.num_points(), &gens)
 }
