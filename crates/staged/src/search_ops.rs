@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use twistor_core::store::NoStore;
-use twistor_core::{Layout, Pattern, PatternOrbit, Puzzle};
+use twistor_core::{Layout, Pattern, PatternOrbit, Projection, Puzzle};
 use twistor_search::{MoveSet, SolveOptions, Solver, SolverOptions};
 
 use crate::model::Model;
@@ -22,6 +22,9 @@ use crate::pure::{OpKind, PureOp};
 
 /// Memory for the search's tables.
 const SEARCH_MEMORY: u64 = 64 << 20;
+/// Most (slot, orientation) points of the group a cycle is checked in
+/// before its search (the puzzles searched have at most 600 slots).
+const PROJECTION_POINTS: usize = 4_000;
 /// Longest operation looked for.
 const MAX_OP_MOVES: u32 = 16;
 /// Nodes all the searches for one orbit may visit: a budget of counts,
@@ -53,6 +56,18 @@ pub(crate) fn ops_by_search(
     let Some((mut solver, target)) = orbits_solver(moves, goal, &wanted, stop) else {
         return Vec::new();
     };
+    // A cycle outside the group projected onto the wanted orbits of
+    // distinct pieces is done by no sequence, and its search would spend
+    // its whole budget finding that out: a master skewb's corners cannot
+    // be cycled while its face centres and edges stay, and the search
+    // took 11 s to give up.
+    let grips: Vec<&[u8]> = (moves.grips().iter())
+        .map(|g| g.transformation.as_bytes())
+        .collect();
+    let projection = Projection::new(layout, &target, &wanted, &grips, PROJECTION_POINTS);
+    let possible = |position: &Pattern| {
+        (projection.as_ref()).is_none_or(|p| p.contains(layout, position) != Some(false))
+    };
     let base = model.base[orbit];
     let n = model.size[orbit];
     let mut found: Vec<PureOp> = Vec::new();
@@ -71,9 +86,13 @@ pub(crate) fn ops_by_search(
         if slots.len() < 3 || slots.iter().all(|&s| covered[s as usize]) || budget == 0 {
             continue;
         }
-        // Three slots holding different goal ids, along the move's cycle.
+        // Three slots holding different goal ids, along the move's cycle
+        // from a slot no cycle has covered yet.
+        let Some(&start) = slots.iter().find(|&&s| !covered[s as usize]) else {
+            continue;
+        };
         let mut triple: Vec<u16> = Vec::new();
-        let mut at = slots[0];
+        let mut at = start;
         for _ in 0..n {
             if !triple
                 .iter()
@@ -85,18 +104,25 @@ pub(crate) fn ops_by_search(
                 break;
             }
             at = (mv.dest[base + at as usize] as usize - base) as u16;
-            if at == slots[0] {
+            if at == start {
                 break;
             }
         }
-        if triple.len() < 3 || tried.contains(&triple) {
+        // The same three slots the other way round are done by the
+        // inverse of the same operation.
+        let mut set = triple.clone();
+        set.sort_unstable();
+        if triple.len() < 3 || tried.contains(&set) {
             continue;
         }
-        tried.push(triple.clone());
+        tried.push(set);
         for &t in &triple {
             covered[t as usize] = true;
         }
         let position = cycled(layout, &target, orbit, [triple[0], triple[1], triple[2]]);
+        if !possible(&position) {
+            continue;
+        }
         if let Some(op) = solve(
             model,
             &mut solver,
@@ -122,6 +148,9 @@ pub(crate) fn ops_by_search(
     // A twist of two pieces, where pieces turn.
     if model.oris[orbit] > 1 && n >= 2 {
         let position = twisted(layout, &target, orbit, [0, 1]);
+        if !possible(&position) {
+            return found;
+        }
         if let Some(op) = solve(
             model,
             &mut solver,
