@@ -2,6 +2,8 @@
 //! finished by pure 3-cycles from its library, in an order that lets each
 //! keep the ones before.
 
+use rayon::prelude::*;
+
 use super::*;
 
 impl StagedSolver {
@@ -168,6 +170,17 @@ impl StagedSolver {
             let to_finish: Vec<usize> = (0..orbits)
                 .filter(|&k| in_scope[k] && (broken[k] || (!keep_solved && changed[k])))
                 .collect();
+            // Their quick libraries are found at once, on all threads (a
+            // big puzzle's take seconds each).
+            let keys: Vec<LibraryKey> = (to_finish.iter())
+                .map(|&k| {
+                    let mut keep = in_scope.clone();
+                    keep[k] = false;
+                    (k, stage.moves.clone(), keep)
+                })
+                .filter(|key| !self.has_library(key, false))
+                .collect();
+            self.find_libraries(keys);
             let mut late = Vec::new();
             let mut early = Vec::new();
             for &k in &to_finish {
@@ -243,6 +256,17 @@ impl StagedSolver {
             self.keep_library(key.clone(), thorough, ops, library);
         }
         self.libraries[&key].is_some().then_some(key)
+    }
+
+    /// Finds and keeps the (quick) libraries of `keys`, on all threads.
+    pub(super) fn find_libraries(&mut self, keys: Vec<LibraryKey>) {
+        let found: Vec<_> = keys
+            .par_iter()
+            .map(|key| self.find_library(key, false))
+            .collect();
+        for (key, (ops, library)) in keys.into_iter().zip(found) {
+            self.keep_library(key, false, ops, library);
+        }
     }
 
     /// Whether the library of `key` is known as far as a `thorough` call
