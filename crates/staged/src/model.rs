@@ -257,8 +257,10 @@ pub(crate) fn step(mv: &ModelMove, (slot, twist): (u16, u8), m: u8) -> (u16, u8)
 /// search reads; moves never mix orbits). The buffers are reused from one
 /// sequence to the next.
 pub(crate) struct Tracer {
-    /// Per move, the watched slots of its support, increasing.
-    support: Vec<Vec<u16>>,
+    /// Per move, the watched slots of its support, increasing: each slot,
+    /// where the move takes its piece, the twist it adds, and the slot's
+    /// orbit's orientation count.
+    support: Vec<Vec<Step>>,
     /// Per slot: the slot its piece started in, and the twist it gained.
     occupant: Vec<(u16, u8)>,
     /// Per slot: where its piece went, and the twist it gained.
@@ -268,6 +270,14 @@ pub(crate) struct Tracer {
     is_touched: Vec<bool>,
     moving: Vec<(u16, u8)>,
     effect: Vec<(u16, u16, u8)>,
+}
+
+/// One slot of a move's support, as a tracer reads it.
+struct Step {
+    slot: u16,
+    dest: u16,
+    twist: u8,
+    oris: u8,
 }
 
 impl Tracer {
@@ -280,6 +290,12 @@ impl Tracer {
             .map(|mv| {
                 (mv.support.iter().copied())
                     .filter(|&s| watched(model.orbit_of[s as usize] as usize))
+                    .map(|s| Step {
+                        slot: s,
+                        dest: mv.dest[s as usize],
+                        twist: mv.twist[s as usize],
+                        oris: model.oris[model.orbit_of[s as usize] as usize],
+                    })
                     .collect()
             })
             .collect();
@@ -299,27 +315,32 @@ impl Tracer {
     /// `from` ends and the twist it gains, as [`Model::follow`] gives;
     /// `(s, s, 0)` for a slot touched and brought back. In increasing
     /// order of `from`.
-    pub fn trace(&mut self, model: &Model, seq: &[usize]) -> &[(u16, u16, u8)] {
+    pub fn trace(&mut self, seq: &[usize]) -> &[(u16, u16, u8)] {
         for &s in &self.touched {
             self.occupant[s as usize] = (s, 0);
             self.is_touched[s as usize] = false;
         }
         self.touched.clear();
         for &m in seq {
-            let mv = &model.moves[m];
             self.moving.clear();
-            for &s in &self.support[m] {
-                let s = s as usize;
+            for step in &self.support[m] {
+                let s = step.slot as usize;
                 let (from, twist) = self.occupant[s];
-                let oris = model.oris[model.orbit_of[s] as usize];
-                self.moving.push((from, (twist + mv.twist[s]) % oris));
+                // Both below the count: one subtraction reduces the sum.
+                let sum = twist + step.twist;
+                let twist = if sum >= step.oris {
+                    sum - step.oris
+                } else {
+                    sum
+                };
+                self.moving.push((from, twist));
                 if !self.is_touched[s] {
                     self.is_touched[s] = true;
-                    self.touched.push(s as u16);
+                    self.touched.push(step.slot);
                 }
             }
-            for (&s, &piece) in self.support[m].iter().zip(&self.moving) {
-                self.occupant[mv.dest[s as usize] as usize] = piece;
+            for (step, &piece) in self.support[m].iter().zip(&self.moving) {
+                self.occupant[step.dest as usize] = piece;
             }
         }
         // The pieces come from the touched slots and end in them.
@@ -526,7 +547,7 @@ mod tests {
             for _ in 0..50 {
                 let len = rng.below(12);
                 let seq: Vec<usize> = (0..len).map(|_| rng.below(model.moves.len())).collect();
-                let traced = tracer.trace(&model, &seq).to_vec();
+                let traced = tracer.trace(&seq).to_vec();
                 let mut touched: Vec<u16> = seq
                     .iter()
                     .flat_map(|&m| model.moves[m].support.iter().copied())

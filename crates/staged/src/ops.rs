@@ -440,7 +440,7 @@ impl<'a> Finder<'a> {
     /// twist)` in increasing order of `from`.
     fn action(&self, seq: &[usize]) -> Vec<(u16, u16, u8)> {
         let mut tracer = self.counted_tracer.borrow_mut();
-        (tracer.trace(self.model, seq).iter().copied())
+        (tracer.trace(seq).iter().copied())
             .filter(|&(from, to, twist)| from != to || twist != 0)
             .collect()
     }
@@ -451,7 +451,7 @@ impl<'a> Finder<'a> {
         let (base, n) = (self.model.base[self.orbit], self.model.size[self.orbit]);
         let mut map: Vec<(u16, u8)> = (0..n).map(|x| ((base + x) as u16, 0)).collect();
         let mut tracer = self.counted_tracer.borrow_mut();
-        for &(from, to, twist) in tracer.trace(self.model, seq) {
+        for &(from, to, twist) in tracer.trace(seq) {
             if self.in_orbit(from) {
                 map[from as usize - base] = (to, twist);
             }
@@ -478,11 +478,11 @@ impl<'a> Finder<'a> {
                     .collect()
             })
             .collect();
-        let mut touched_by: HashMap<u16, Vec<usize>> = HashMap::new();
+        let mut touched_by: Vec<Vec<usize>> = vec![Vec::new(); model.slots()];
         for (gi, ps) in powers.iter().enumerate() {
             let support = &model.moves[ps[0]].support;
             for &s in support.iter().filter(|&&s| self.counts(s)) {
-                touched_by.entry(s).or_default().push(gi);
+                touched_by[s as usize].push(gi);
             }
         }
         let mut count = vec![0u32; grips.len()];
@@ -518,7 +518,7 @@ impl<'a> Finder<'a> {
                     }
                     let mut touched: Vec<usize> = Vec::new();
                     for s in &sx {
-                        for &g in touched_by.get(s).map_or(&[][..], |v| &v[..]) {
+                        for &g in &touched_by[*s as usize] {
                             if count[g] == 0 {
                                 touched.push(g);
                             }

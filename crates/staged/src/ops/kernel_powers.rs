@@ -50,8 +50,7 @@ impl Finder<'_> {
             canonical_sequences(model, &touching, len, &mut prefix, &mut |w: &[usize]| {
                 // Every slot that must come home: the kept orbits' (alike
                 // or not).
-                let effect: Vec<(u16, u16, u8)> =
-                    self.kept_tracer.borrow_mut().trace(model, w).to_vec();
+                let effect: Vec<(u16, u16, u8)> = self.kept_tracer.borrow_mut().trace(w).to_vec();
                 let slots: Vec<u16> = effect.iter().map(|e| e.0).collect();
                 work += (slots.len() * w.len()) as u64;
                 if work > WORK / 4 {
