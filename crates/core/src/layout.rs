@@ -281,6 +281,79 @@ impl Layout {
         out
     }
 
+    /// Per orbit, each slot's class: the index of its block
+    /// ([`Layout::slot_blocks`]) under `generators`.
+    pub fn slot_classes(&self, generators: &[&[u8]]) -> Vec<Vec<usize>> {
+        (0..self.orbits.len())
+            .map(|k| {
+                let mut class = vec![0; self.orbits[k].num_pieces];
+                for (b, block) in self.slot_blocks(k, generators).iter().enumerate() {
+                    for &s in block {
+                        class[s] = b;
+                    }
+                }
+                class
+            })
+            .collect()
+    }
+
+    /// Ways of telling `position`'s pieces alike apart against `goal`'s
+    /// (both a state's bytes): per orbit, each slot's home, the goal slot
+    /// its piece is taken to. Pieces alike go home in slot order within
+    /// their class of slots (`classes`, as [`Layout::slot_classes`] gives
+    /// them), then with two alike swapped in one class, or in each of two
+    /// (what a class's parity asks for). `None` where a class holds a
+    /// piece the goal's does not: no labelling exists.
+    pub fn alike_labellings(
+        &self,
+        goal: &[u8],
+        position: &[u8],
+        classes: &[Vec<usize>],
+    ) -> Option<impl Iterator<Item = Vec<Vec<u8>>>> {
+        let mut homes: Vec<Vec<u8>> = Vec::with_capacity(self.orbits.len());
+        for (k, class) in classes.iter().enumerate() {
+            let (ids, goal_ids) = (self.perm(position, k), self.perm(goal, k));
+            let mut used = vec![false; goal_ids.len()];
+            let mut home = Vec::with_capacity(ids.len());
+            for (s, &id) in ids.iter().enumerate() {
+                let h = (0..goal_ids.len())
+                    .find(|&h| goal_ids[h] == id && class[h] == class[s] && !used[h])?;
+                used[h] = true;
+                home.push(h as u8);
+            }
+            homes.push(home);
+        }
+        // One swap of two pieces alike per class that has them.
+        let mut swaps: Vec<(usize, usize, usize)> = Vec::new();
+        for (k, class) in classes.iter().enumerate() {
+            let ids = self.perm(position, k);
+            let mut seen = vec![false; ids.len()];
+            for a in 0..ids.len() {
+                if seen[class[a]] {
+                    continue;
+                }
+                if let Some(b) =
+                    (a + 1..ids.len()).find(|&b| ids[b] == ids[a] && class[b] == class[a])
+                {
+                    seen[class[a]] = true;
+                    swaps.push((k, a, b));
+                }
+            }
+        }
+        let mut choices: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new()];
+        for (i, &one) in swaps.iter().enumerate() {
+            choices.push(vec![one]);
+            choices.extend(swaps[i + 1..].iter().map(|&two| vec![one, two]));
+        }
+        Some(choices.into_iter().map(move |swapped| {
+            let mut labelling = homes.clone();
+            for (k, a, b) in swapped {
+                labelling[k].swap(a, b);
+            }
+            labelling
+        }))
+    }
+
     /// The orbits, in layout order.
     pub fn orbits(&self) -> &[Orbit] {
         &self.orbits

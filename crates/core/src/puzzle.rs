@@ -348,8 +348,6 @@ impl Puzzle {
         StabilizerChain::bytes_bound(&self.point_blocks())
     }
 
-    /// The layout's orbits as blocks of points, which every move maps
-    /// onto themselves.
     /// The group `generators` generate (as [`Puzzle::group_of`]),
     /// projected onto the orbits `kept` marks: their layout
     /// ([`Layout::sub_layout`]) and the chain over its points. Its
@@ -373,6 +371,8 @@ impl Puzzle {
         Some((sub, chain))
     }
 
+    /// The layout's orbits as blocks of points, which every move maps
+    /// onto themselves.
     fn point_blocks(&self) -> Vec<PointBlock> {
         let mut blocks = Vec::new();
         let mut start = 0;
@@ -438,11 +438,6 @@ impl Projection {
             goal,
             chain,
         })
-    }
-
-    /// Per orbit, whether the projection acts on it.
-    pub fn kept(&self) -> &[bool] {
-        &self.kept
     }
 
     /// Whether the group takes the goal to `position` (of the full

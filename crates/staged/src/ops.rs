@@ -148,6 +148,8 @@ struct Finder<'a> {
     /// The slots that count, increasing.
     counted: Vec<u16>,
     small: bool,
+    /// Most 3-cycles kept per component ([`cycles_kept`] of the orbit).
+    cycle_limit: usize,
     /// Per slot of the orbit, its component.
     component: Vec<usize>,
     /// Per component, its size.
@@ -196,6 +198,7 @@ impl<'a> Finder<'a> {
             invariants,
             goal,
             small: counted.len() <= SMALL,
+            cycle_limit: cycles_kept(model.size[orbit]),
             touching,
             counted,
             component,
@@ -230,8 +233,7 @@ impl<'a> Finder<'a> {
         let twisting = self.model.oris[self.orbit] > 1;
         (0..self.component_size.len()).all(|c| {
             let size = self.component_size[c];
-            (size < 3
-                || self.counted_count(OpKind::Cycle, c) >= cycles_kept(self.model.size[self.orbit]))
+            (size < 3 || self.counted_count(OpKind::Cycle, c) >= self.cycle_limit)
                 && (!twisting || size < 2 || self.counted_count(OpKind::Twist, c) >= MAX_TWISTS)
         })
     }
@@ -260,7 +262,7 @@ impl<'a> Finder<'a> {
         };
         let component = self.component[op.slots[0] as usize];
         let limit = match op.kind {
-            OpKind::Cycle => cycles_kept(self.model.size[self.orbit]),
+            OpKind::Cycle => self.cycle_limit,
             OpKind::Twist => MAX_TWISTS,
         };
         if self.counted_count(op.kind, component) >= limit || self.seen.contains(&key) {

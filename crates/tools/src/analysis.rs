@@ -216,7 +216,7 @@ pub struct ReachabilityTest {
     /// Per orbit of the puzzle, whether its goal pieces are distinct and
     /// fully oriented.
     labelled: Vec<bool>,
-    /// Each orbit's slot classes ([`slot_classes`]).
+    /// Each orbit's slot classes ([`Layout::slot_classes`]).
     classes: Vec<Vec<usize>>,
     /// The group projected onto the labelled orbits, where some orbit is
     /// not labelled.
@@ -247,7 +247,7 @@ impl ReachabilityTest {
     ) -> ReachabilityTest {
         let layout = puzzle.layout();
         let labelled = layout.labelled_orbits(goal);
-        let classes = slot_classes(layout, generators);
+        let classes = layout.slot_classes(generators);
         let goal_orbits = layout.pattern_orbits(goal);
         let whole = (!layout.has_partial_orientation(goal) && layout.num_points() <= max_points)
             .then(|| {
@@ -334,65 +334,21 @@ fn same_pieces_by_class(layout: &Layout, classes: &[Vec<usize>], a: &Pattern, b:
 }
 
 /// The position with its pieces alike told apart (each numbered by the
-/// goal slot it is taken home to), in the labellings [`ReachabilityTest`]
-/// tries; `None` where the position does not hold the goal's pieces with
-/// every orientation known. `classes` holds each orbit's slot classes
-/// ([`slot_classes`]).
+/// goal slot it is taken home to), in the labellings
+/// [`Layout::alike_labellings`] gives; `None` where the position does not
+/// hold the goal's pieces with every orientation known.
 fn labellings<'a>(
     layout: &'a Layout,
     classes: &[Vec<usize>],
     goal: &Pattern,
     position: &Pattern,
 ) -> Option<impl Iterator<Item = Pattern> + 'a> {
-    let goal_orbits = layout.pattern_orbits(goal);
     let position_orbits = layout.pattern_orbits(position);
-    // Pieces alike in slot order, within the slot's class.
-    let mut homes: Vec<Vec<u8>> = Vec::new();
-    for ((g, p), class) in goal_orbits.iter().zip(&position_orbits).zip(classes) {
-        if p.orientation_mod.is_some() {
-            return None;
-        }
-        let mut used = vec![false; g.pieces.len()];
-        let mut home = Vec::with_capacity(p.pieces.len());
-        for (s, &id) in p.pieces.iter().enumerate() {
-            let h = (0..g.pieces.len())
-                .find(|&h| g.pieces[h] == id && class[h] == class[s] && !used[h])?;
-            used[h] = true;
-            home.push(h as u8);
-        }
-        homes.push(home);
+    if position_orbits.iter().any(|o| o.orientation_mod.is_some()) {
+        return None;
     }
-    // One swap of two pieces alike per class of slots that has them.
-    let mut swaps: Vec<(usize, usize, usize)> = Vec::new();
-    for (k, p) in position_orbits.iter().enumerate() {
-        let n = p.pieces.len();
-        let mut seen = vec![false; n];
-        for a in 0..n {
-            let alike = |b: usize| p.pieces[b] == p.pieces[a] && classes[k][b] == classes[k][a];
-            if !seen[classes[k][a]] {
-                if let Some(b) = (a + 1..n).find(|&b| alike(b)) {
-                    seen[classes[k][a]] = true;
-                    swaps.push((k, a, b));
-                }
-            }
-        }
-    }
-    let mut choices: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new()];
-    for (i, &one) in swaps.iter().enumerate() {
-        choices.push(vec![one]);
-        choices.extend(swaps[i + 1..].iter().map(|&two| vec![one, two]));
-    }
-    Some(choices.into_iter().filter_map(move |swapped| {
-        numbered(layout, &position_orbits, |k| {
-            let mut home = homes[k].clone();
-            for &(o, a, b) in &swapped {
-                if o == k {
-                    home.swap(a, b);
-                }
-            }
-            home
-        })
-    }))
+    let homes = layout.alike_labellings(goal.as_bytes(), position.as_bytes(), classes)?;
+    Some(homes.filter_map(move |homes| numbered(layout, &position_orbits, |k| homes[k].clone())))
 }
 
 /// `orbits` with each orbit `k`'s pieces numbered `pieces(k)`.
@@ -409,20 +365,4 @@ fn numbered(
         })
         .collect();
     layout.pattern(&numbered).ok()
-}
-
-/// For each orbit, each slot's class: the index of its block
-/// ([`Layout::slot_blocks`]), which the moves never carry a piece out of.
-fn slot_classes(layout: &Layout, generators: &[&[u8]]) -> Vec<Vec<usize>> {
-    (0..layout.orbits().len())
-        .map(|k| {
-            let mut class = vec![0; layout.orbits()[k].num_pieces()];
-            for (b, block) in layout.slot_blocks(k, generators).iter().enumerate() {
-                for &s in block {
-                    class[s] = b;
-                }
-            }
-            class
-        })
-        .collect()
 }

@@ -180,9 +180,8 @@ impl StagedSolver {
     }
 
     /// A home for every slot's piece (pieces alike told apart) that makes
-    /// `state` an element of the group `moves` generate: pieces alike
-    /// numbered in slot order within the slots the moves connect, then, if
-    /// that is not one, with two of one kind swapped.
+    /// `state` an element of the group `moves` generate, among the
+    /// labellings [`twistor_core::Layout::alike_labellings`] gives.
     pub(super) fn consistent_labels(
         &self,
         sifter: &Sifter,
@@ -190,59 +189,23 @@ impl StagedSolver {
         state: &[u8],
     ) -> Option<Vec<usize>> {
         let goal = self.goal.as_bytes();
-        let mut labels = vec![usize::MAX; self.model.slots()];
-        let components: Vec<Vec<usize>> = (0..self.model.size.len())
-            .map(|k| self.model.components(k, moves))
+        let gens: Vec<&[u8]> = (moves.iter())
+            .map(|&m| self.moves.moves()[m].transformation.as_bytes())
             .collect();
-        for (k, component) in components.iter().enumerate() {
-            let perm = self.layout.perm(state, k);
-            let homes = self.layout.perm(goal, k);
-            let mut used = vec![false; perm.len()];
-            for (s, &id) in perm.iter().enumerate() {
-                let h = (0..homes.len())
-                    .find(|&h| homes[h] == id && component[h] == component[s] && !used[h])?;
-                used[h] = true;
-                labels[self.model.base[k] + s] = self.model.base[k] + h;
-            }
-        }
-        let member =
-            |labels: &[usize]| sifter.contains(&self.model, &self.layout, state, goal, labels);
-        if member(&labels) {
-            return Some(labels);
-        }
-        // Swaps of two pieces alike (one a component), one at a time, then
-        // two at once.
-        let mut swaps: Vec<(usize, usize)> = Vec::new();
-        for (k, component) in components.iter().enumerate() {
-            let perm = self.layout.perm(state, k);
-            let base = self.model.base[k];
-            let mut seen = vec![false; perm.len()];
-            for a in 0..perm.len() {
-                if seen[component[a]] {
-                    continue;
+        let classes = self.layout.slot_classes(&gens);
+        self.layout
+            .alike_labellings(goal, state, &classes)?
+            .map(|homes| {
+                let mut labels = vec![usize::MAX; self.model.slots()];
+                for (k, home) in homes.iter().enumerate() {
+                    let base = self.model.base[k];
+                    for (s, &h) in home.iter().enumerate() {
+                        labels[base + s] = base + h as usize;
+                    }
                 }
-                let alike = |b: usize| perm[b] == perm[a] && component[b] == component[a];
-                if let Some(b) = (a + 1..perm.len()).find(|&b| alike(b)) {
-                    seen[component[a]] = true;
-                    swaps.push((base + a, base + b));
-                }
-            }
-        }
-        for (i, &(a, b)) in swaps.iter().enumerate() {
-            let mut one = labels.clone();
-            one.swap(a, b);
-            if member(&one) {
-                return Some(one);
-            }
-            for &(c, d) in &swaps[i + 1..] {
-                let mut two = one.clone();
-                two.swap(c, d);
-                if member(&two) {
-                    return Some(two);
-                }
-            }
-        }
-        None
+                labels
+            })
+            .find(|labels| sifter.contains(&self.model, &self.layout, state, goal, labels))
     }
 
     /// The global slot of a sifting point.

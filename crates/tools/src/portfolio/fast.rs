@@ -283,16 +283,15 @@ impl<'p> FastEngines<'p> {
                 None => Reachability::Unknown,
             }
         };
-        let decided: Vec<(Option<String>, Pattern)> = if reach(position) == Reachability::Reachable
-        {
+        let as_held = reach(position);
+        let decided: Vec<(Option<String>, Pattern)> = if as_held == Reachability::Reachable {
             starts.into_iter().take(1).collect()
         } else {
             // The ways of holding it not ruled out, those proven reachable
             // first, the rest as held first, then each rotation, until an
             // engine answers.
-            let mut found: Vec<_> = starts
-                .into_iter()
-                .map(|(r, p)| (reach(&p), r, p))
+            let mut found: Vec<_> = (starts.into_iter().enumerate())
+                .map(|(i, (r, p))| (if i == 0 { as_held } else { reach(&p) }, r, p))
                 .filter(|(reach, _, _)| *reach != Reachability::Unreachable)
                 .collect();
             found.sort_by_key(|(reach, _, _)| *reach != Reachability::Reachable);
