@@ -132,3 +132,27 @@ fn a_cached_3x3x3_table_larger_than_m_is_not_loaded() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Beside the staged solver too: the test telling reachable positions
+/// apart built the teraminx's whole group (its chain bounded at 41 MiB)
+/// at any `-M`, and a solve at `-M 48` peaked at 72 MB.
+#[test]
+fn a_staged_solve_keeps_within_m() {
+    let dir = std::env::temp_dir().join(format!("twistor-memory-staged-{}", std::process::id()));
+    let cache = dir.join("cache");
+    let scramble = "U 2R' 3F BL2 3C 2D' R F2 2U 3BR' L 3A2 2E DR' 3I FL 2BF' U2 3L 2C' \
+                    BR 3D2 F' 2BL R2 3E' 2I FR U' 2F 3BF DL2";
+    let args = [
+        "solve",
+        "teraminx",
+        "--fast",
+        "--alg",
+        scramble,
+        "-M",
+        "48",
+        "--cache-dir",
+        cache.to_str().unwrap(),
+    ];
+    within("teraminx solve --fast", 48, &args);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,6 +14,7 @@
 //! single table lookup, `add[code + delta]`, which keeps composition of
 //! patterns and transformations the same loop.
 
+use crate::group::{PointBlock, StabilizerChain};
 use crate::CoreError;
 
 /// Most pieces an orbit may have: piece ids are stored in one byte.
@@ -506,6 +507,29 @@ impl Layout {
     /// Whether a byte is a valid orientation code for orbit `k`.
     pub(crate) fn is_valid_code(&self, k: usize, code: u8) -> bool {
         self.codes[k].is_valid(code)
+    }
+
+    /// The orbits as blocks of points, which every move maps onto
+    /// themselves.
+    pub(crate) fn point_blocks(&self) -> Vec<PointBlock> {
+        let mut blocks = Vec::new();
+        let mut start = 0;
+        for o in &self.orbits {
+            blocks.push(PointBlock {
+                start,
+                pieces: o.num_pieces,
+                orientations: o.num_orientations as usize,
+            });
+            start += o.num_pieces * o.num_orientations as usize;
+        }
+        blocks
+    }
+
+    /// An upper bound on the bytes the Schreier–Sims chain of any group of
+    /// this layout's moves takes, known before it is built
+    /// ([`StabilizerChain::bytes_bound`]).
+    pub fn group_bytes_bound(&self) -> u64 {
+        StabilizerChain::bytes_bound(&self.point_blocks())
     }
 
     /// Number of points when every (slot, orientation) pair is a point; the

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use num_bigint::BigUint;
 
-use crate::group::{projection_bound, PointBlock, StabilizerChain};
+use crate::group::{projection_bound, StabilizerChain};
 use crate::{CoreError, Layout, Pattern, Transformation};
 
 /// Where a named move comes from.
@@ -329,7 +329,7 @@ impl Puzzle {
         if degree <= DETERMINISTIC_DEGREE || gens.is_empty() {
             return StabilizerChain::new(degree, &gens);
         }
-        let blocks = self.point_blocks();
+        let blocks = self.layout.point_blocks();
         let bound = projection_bound(&gens, &blocks);
         for seed in 1..=3 {
             let chain = StabilizerChain::randomized(degree, &gens, &blocks, &bound, 30, seed);
@@ -345,7 +345,7 @@ impl Puzzle {
     /// [`StabilizerChain::bytes_bound`]): a caller with a memory limit
     /// refuses a group that might not fit instead of finding out.
     pub fn group_bytes_bound(&self) -> u64 {
-        StabilizerChain::bytes_bound(&self.point_blocks())
+        self.layout.group_bytes_bound()
     }
 
     /// The group `generators` generate (as [`Puzzle::group_of`]),
@@ -369,22 +369,6 @@ impl Puzzle {
         let gens: Vec<&[u8]> = restricted.iter().map(Vec::as_slice).collect();
         let chain = Puzzle::new(self.name.clone(), sub.clone(), start).group_of(&gens);
         Some((sub, chain))
-    }
-
-    /// The layout's orbits as blocks of points, which every move maps
-    /// onto themselves.
-    fn point_blocks(&self) -> Vec<PointBlock> {
-        let mut blocks = Vec::new();
-        let mut start = 0;
-        for o in self.layout.orbits() {
-            blocks.push(PointBlock {
-                start,
-                pieces: o.num_pieces(),
-                orientations: o.num_orientations(),
-            });
-            start += o.num_pieces() * o.num_orientations();
-        }
-        blocks
     }
 
     /// The exact order of the group the given moves generate.
@@ -412,19 +396,20 @@ impl Projection {
     /// The projection of the group `generators` (transformations of
     /// `layout`) generate onto the orbits `wanted` marks where `goal` is
     /// labelled ([`Layout::labelled_orbits`]); `None` where that leaves
-    /// none, or more than `max_points` (slot, orientation) points.
+    /// none, more than `max_points` (slot, orientation) points, or a chain
+    /// that might take more than `max_bytes`
+    /// ([`Projection::bytes_bound`]).
     pub fn new(
         layout: &Layout,
         goal: &Pattern,
         wanted: &[bool],
         generators: &[&[u8]],
         max_points: usize,
+        max_bytes: u64,
     ) -> Option<Projection> {
-        let kept: Vec<bool> = (layout.labelled_orbits(goal).iter().zip(wanted))
-            .map(|(&l, &w)| l && w)
-            .collect();
+        let kept = Projection::kept(layout, goal, wanted);
         let sub = layout.sub_layout(&kept)?;
-        if sub.num_points() > max_points {
+        if sub.num_points() > max_points || sub.group_bytes_bound() > max_bytes {
             return None;
         }
         let puzzle = Puzzle::new("projection", layout.clone(), goal.clone());
@@ -438,6 +423,23 @@ impl Projection {
             goal,
             chain,
         })
+    }
+
+    /// An upper bound on the bytes the projection of a group onto the
+    /// orbits `wanted` marks where `goal` is labelled would take
+    /// ([`StabilizerChain::bytes_bound`]); 0 where it leaves no orbit.
+    pub fn bytes_bound(layout: &Layout, goal: &Pattern, wanted: &[bool]) -> u64 {
+        layout
+            .sub_layout(&Projection::kept(layout, goal, wanted))
+            .map_or(0, |sub| sub.group_bytes_bound())
+    }
+
+    /// The orbits a projection acts on: those `wanted` marks where `goal`
+    /// is labelled.
+    fn kept(layout: &Layout, goal: &Pattern, wanted: &[bool]) -> Vec<bool> {
+        (layout.labelled_orbits(goal).iter().zip(wanted))
+            .map(|(&l, &w)| l && w)
+            .collect()
     }
 
     /// Whether the group takes the goal to `position` (of the full

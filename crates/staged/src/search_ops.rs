@@ -20,8 +20,9 @@ use crate::model::Model;
 use crate::ops::{neutral, read_op, GoalSlots};
 use crate::pure::{OpKind, PureOp};
 
-/// Memory for the search's tables.
-const SEARCH_MEMORY: u64 = 64 << 20;
+/// Most memory the search's tables take (less where the solver's budget
+/// has less left).
+pub(crate) const SEARCH_MEMORY: u64 = 64 << 20;
 /// Most (slot, orientation) points of the group a cycle is checked in
 /// before its search (the puzzles searched have at most 600 slots).
 const PROJECTION_POINTS: usize = 4_000;
@@ -38,7 +39,8 @@ const SEARCH_NODES: u64 = 10_000_000;
 /// Operations of `orbit` (3-cycles, and 2-twists where pieces turn) that
 /// keep the orbits `keep` marks and the `invariants` (as
 /// [`crate::ops::find_ops`] takes them), by optimal search over all of
-/// `moves`.
+/// `moves`, its tables and the group it checks cycles in taking at most
+/// `memory_bytes`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn ops_by_search(
     model: &Model,
@@ -48,12 +50,15 @@ pub(crate) fn ops_by_search(
     orbit: usize,
     keep: &[bool],
     invariants: &[(bool, u8)],
+    memory_bytes: u64,
     stop: &AtomicBool,
 ) -> Vec<PureOp> {
     let layout = moves.layout();
     let mut wanted = keep.to_vec();
     wanted[orbit] = true;
-    let Some((mut solver, target)) = orbits_solver(moves, goal, &wanted, stop) else {
+    let Some((mut solver, target)) =
+        orbits_solver(moves, goal, &wanted, memory_bytes / 4 * 3, stop)
+    else {
         return Vec::new();
     };
     // A cycle outside the group projected onto the wanted orbits of
@@ -64,7 +69,14 @@ pub(crate) fn ops_by_search(
     let grips: Vec<&[u8]> = (moves.grips().iter())
         .map(|g| g.transformation.as_bytes())
         .collect();
-    let projection = Projection::new(layout, &target, &wanted, &grips, PROJECTION_POINTS);
+    let projection = Projection::new(
+        layout,
+        &target,
+        &wanted,
+        &grips,
+        PROJECTION_POINTS,
+        memory_bytes / 4,
+    );
     let possible = |position: &Pattern| {
         (projection.as_ref()).is_none_or(|p| p.contains(layout, position) != Some(false))
     };
@@ -171,17 +183,19 @@ pub(crate) fn ops_by_search(
 
 /// A shortest sequence taking `position` to the goal on the `wanted`
 /// orbits (the rest may end anywhere), by the generic optimal search
-/// within `node_limit` nodes: how orbits tied together (a skewb's corners
-/// and centres inside a bigger puzzle) are placed at once.
+/// within `node_limit` nodes and `memory_bytes` of tables: how orbits tied
+/// together (a skewb's corners and centres inside a bigger puzzle) are
+/// placed at once.
 pub(crate) fn solve_orbits(
     moves: &MoveSet,
     goal: &Pattern,
     wanted: &[bool],
     position: &Pattern,
     node_limit: u64,
+    memory_bytes: u64,
     stop: &AtomicBool,
 ) -> Option<Vec<usize>> {
-    let (mut solver, _) = orbits_solver(moves, goal, wanted, stop)?;
+    let (mut solver, _) = orbits_solver(moves, goal, wanted, memory_bytes, stop)?;
     let options = SolveOptions {
         threads: 2,
         node_limit,
@@ -193,18 +207,19 @@ pub(crate) fn solve_orbits(
 }
 
 /// The generic optimal search reaching `goal` on the `wanted` orbits (the
-/// rest blanked), and that target.
+/// rest blanked), its tables in `memory_bytes`, and that target.
 fn orbits_solver(
     moves: &MoveSet,
     goal: &Pattern,
     wanted: &[bool],
+    memory_bytes: u64,
     stop: &AtomicBool,
 ) -> Option<(Solver, Pattern)> {
     let layout = moves.layout();
     let target = target_of(layout, goal, wanted)?;
     let puzzle = Puzzle::new("staged orbits", layout.clone(), target.clone());
     let options = SolverOptions {
-        memory_bytes: SEARCH_MEMORY,
+        memory_bytes,
         threads: 2,
         store: Arc::new(NoStore),
         symmetry: false,

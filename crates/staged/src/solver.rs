@@ -16,7 +16,7 @@ use crate::invariant::{fixing_moves, invariants, of_position, Invariant};
 use crate::model::{class_points, classes, Class, Model};
 use crate::ops::{find_ops, GoalSlots};
 use crate::pure::{OpKind, OrbitLibrary, PureOp};
-use crate::search_ops::{ops_by_search, solve_orbits};
+use crate::search_ops::{ops_by_search, solve_orbits, SEARCH_MEMORY};
 use crate::sift::Sifter;
 use crate::StagedError;
 

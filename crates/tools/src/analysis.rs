@@ -224,6 +224,8 @@ pub struct ReachabilityTest {
     /// The group over every point, where the goal's orientations are all
     /// known and the points are few enough.
     whole: Option<Whole>,
+    /// Most bytes the chains above take, by their bounds.
+    bytes_bound: u64,
 }
 
 /// The group over every point, built on first need, and what labelling
@@ -238,18 +240,34 @@ struct Whole {
 impl ReachabilityTest {
     /// The test for `goal` under the group `generators` (transformations
     /// of `puzzle`) generate. A chain over more than `max_points` (slot,
-    /// orientation) points is not built (its cost grows with them).
+    /// orientation) points is not built (its cost grows with them), nor
+    /// chains that together might take more than `max_bytes`
+    /// ([`ReachabilityTest::bytes_bound`]).
     pub fn new(
         puzzle: &Puzzle,
         goal: &Pattern,
         generators: &[&[u8]],
         max_points: usize,
+        max_bytes: u64,
     ) -> ReachabilityTest {
         let layout = puzzle.layout();
         let labelled = layout.labelled_orbits(goal);
         let classes = layout.slot_classes(generators);
         let goal_orbits = layout.pattern_orbits(goal);
-        let whole = (!layout.has_partial_orientation(goal) && layout.num_points() <= max_points)
+        let projection = if labelled.iter().all(|&l| l) {
+            None
+        } else {
+            Projection::new(layout, goal, &labelled, generators, max_points, max_bytes)
+        };
+        let projection_bytes = if projection.is_some() {
+            Projection::bytes_bound(layout, goal, &labelled)
+        } else {
+            0
+        };
+        let whole_bytes = layout.group_bytes_bound();
+        let whole = (!layout.has_partial_orientation(goal)
+            && layout.num_points() <= max_points
+            && projection_bytes.saturating_add(whole_bytes) <= max_bytes)
             .then(|| {
                 let generators: Vec<Vec<u8>> = generators.iter().map(|t| t.to_vec()).collect();
                 let numbered = numbered(layout, &goal_orbits, |k| {
@@ -262,18 +280,24 @@ impl ReachabilityTest {
                 })
             })
             .flatten();
-        let projection = if labelled.iter().all(|&l| l) {
-            None
-        } else {
-            Projection::new(layout, goal, &labelled, generators, max_points)
-        };
+        let bytes_bound = projection_bytes + if whole.is_some() { whole_bytes } else { 0 };
         ReachabilityTest {
             goal: goal.clone(),
             labelled,
             classes,
             projection,
             whole,
+            bytes_bound,
         }
+    }
+
+    /// Most bytes the test's chains take (the one over every point is
+    /// built on first need), by [`StabilizerChain::bytes_bound`]: what a
+    /// caller keeping to a memory limit sets aside for it.
+    ///
+    /// [`StabilizerChain::bytes_bound`]: twistor_core::StabilizerChain::bytes_bound
+    pub fn bytes_bound(&self) -> u64 {
+        self.bytes_bound
     }
 
     /// Whether `position` (of the puzzle given to [`new`](Self::new)) is
@@ -300,7 +324,7 @@ impl ReachabilityTest {
         let group = whole.group.get_or_init(|| {
             let gens: Vec<&[u8]> = whole.generators.iter().map(Vec::as_slice).collect();
             let all = vec![true; layout.orbits().len()];
-            Projection::new(layout, &whole.numbered, &all, &gens, usize::MAX)
+            Projection::new(layout, &whole.numbered, &all, &gens, usize::MAX, u64::MAX)
         });
         let (Some(group), Some(mut labellings)) = (
             group,

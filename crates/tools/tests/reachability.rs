@@ -18,7 +18,7 @@ fn test_of(p: &Puzzle) -> ReachabilityTest {
     let gens: Vec<&[u8]> = (p.search_moves().iter())
         .map(|&i| p.moves()[i].transformation.as_bytes())
         .collect();
-    ReachabilityTest::new(p, p.start(), &gens, 2_000)
+    ReachabilityTest::new(p, p.start(), &gens, 2_000, u64::MAX)
 }
 
 fn decide(p: &Puzzle, test: &ReachabilityTest, position: &Pattern) -> Reachability {

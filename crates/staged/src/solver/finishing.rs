@@ -133,6 +133,7 @@ impl StagedSolver {
             &wanted,
             &swapped,
             SWAP_NODES,
+            self.search_memory(),
             &stop,
         )?;
         // The inverse of what solves the swapped goal is the swap.
@@ -328,6 +329,7 @@ impl StagedSolver {
                 k,
                 keep,
                 &invariants,
+                self.search_memory(),
                 &AtomicBool::new(false),
             ));
         }

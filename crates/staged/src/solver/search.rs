@@ -63,6 +63,12 @@ impl StagedSolver {
         true
     }
 
+    /// Memory an optimal search over whole orbits may take: what the
+    /// tables leave, up to [`SEARCH_MEMORY`].
+    pub(super) fn search_memory(&self) -> u64 {
+        SEARCH_MEMORY.min(self.options.memory_bytes.saturating_sub(self.bytes))
+    }
+
     /// The grips whose moves turn a home of class `c`.
     pub(super) fn grips_of(&self, c: usize) -> Vec<usize> {
         let class = &self.classes[c];
@@ -251,7 +257,15 @@ impl StagedSolver {
                 None => {
                     let position = self.layout.pattern_from_bytes(run.state.clone()).ok();
                     let path = position.and_then(|p| {
-                        solve_orbits(&self.moves, &self.goal, coupled, &p, COUPLED_NODES, stop)
+                        solve_orbits(
+                            &self.moves,
+                            &self.goal,
+                            coupled,
+                            &p,
+                            COUPLED_NODES,
+                            self.search_memory(),
+                            stop,
+                        )
                     });
                     if stop.load(Ordering::Relaxed) {
                         return Err(StagedError::Stopped);

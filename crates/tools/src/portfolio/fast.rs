@@ -179,11 +179,20 @@ impl<'p> FastEngines<'p> {
             let grips: Vec<&[u8]> = (moves.grips().iter())
                 .map(|g| g.transformation.as_bytes())
                 .collect();
+            // Beside the staged solver, its chains take a part of the
+            // solver's memory; beside the other engines, a part of what
+            // is kept back beside their tables.
+            let max_bytes = if matches!(fast, Fast::Staged) {
+                options.memory_bytes / super::REACHABILITY_SHARE_OF_STAGED
+            } else {
+                super::REACHABILITY_BYTES_BESIDE_TABLES
+            };
             Some(ReachabilityTest::new(
                 puzzle,
                 &goal,
                 &grips,
                 super::REACHABILITY_POINTS,
+                max_bytes,
             ))
         };
         let rotations = WholeRotations::of(puzzle).ok().filter(|r| !r.is_empty());
@@ -239,8 +248,11 @@ impl<'p> FastEngines<'p> {
         events: &mut dyn FnMut(PortfolioEvent),
     ) -> Result<&mut StagedSolver, ToolError> {
         if self.staged.is_none() {
+            let beside = self.reach.as_ref().map_or(0, ReachabilityTest::bytes_bound);
             let options = StagedOptions {
-                memory_bytes: self.options.memory_bytes,
+                memory_bytes: crate::budget::steady(
+                    self.options.memory_bytes.saturating_sub(beside),
+                ),
                 ..StagedOptions::default()
             };
             let solver = StagedSolver::with_store(

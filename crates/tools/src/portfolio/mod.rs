@@ -161,6 +161,17 @@ pub fn stage_specs(
 /// its invariants anyway).
 pub const REACHABILITY_POINTS: usize = 2_000;
 
+/// Most bytes the reachability test's chains may take beside an engine
+/// whose tables fill the memory given (optimal search, the dedicated
+/// solvers): half of what `-M` keeps back for the rest of a search. The
+/// groups of puzzles an optimal search can answer fit in far less.
+pub const REACHABILITY_BYTES_BESIDE_TABLES: u64 = crate::budget::SEARCH_RESERVE / 2;
+
+/// The part of the table memory the reachability test's chains may take
+/// where the staged solver answers, which gets the rest: a gigaminx's
+/// chain takes 10 MiB, an examinx's would take 216.
+pub const REACHABILITY_SHARE_OF_STAGED: u64 = 8;
+
 /// Memory (MiB) the generic search's tables get when the user gives no
 /// limit.
 pub const DEFAULT_MEMORY_MIB: u64 = 256;

@@ -183,6 +183,7 @@ impl<'p> OptimalEngines<'p> {
             &portfolio.goal,
             &grips,
             super::REACHABILITY_POINTS,
+            super::REACHABILITY_BYTES_BESIDE_TABLES,
         ));
         portfolio.generic = Some(solver);
         Ok(portfolio)
