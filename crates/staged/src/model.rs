@@ -256,6 +256,10 @@ pub(crate) fn step(mv: &ModelMove, (slot, twist): (u16, u8), m: u8) -> (u16, u8)
 /// moves' supports. It watches the slots of some orbits only (those a
 /// search reads; moves never mix orbits). The buffers are reused from one
 /// sequence to the next.
+///
+/// A search walking sequences depth first reads each from its prefix's
+/// state instead ([`Tracer::push`], [`Tracer::pop`]): one move's support
+/// a sequence, not the whole sequence's.
 pub(crate) struct Tracer {
     /// Per move, the watched slots of its support, increasing: each slot,
     /// where the move takes its piece, the twist it adds, and the slot's
@@ -265,11 +269,17 @@ pub(crate) struct Tracer {
     occupant: Vec<(u16, u8)>,
     /// Per slot: where its piece went, and the twist it gained.
     went: Vec<(u16, u8)>,
-    /// The slots touched so far, each once.
+    /// The slots touched so far, each once, in the order first touched.
     touched: Vec<u16>,
     is_touched: Vec<bool>,
     moving: Vec<(u16, u8)>,
     effect: Vec<(u16, u16, u8)>,
+    /// The slots the sequence pushed so far changes.
+    changed: Vec<u16>,
+    /// Per move pushed: the undo log's and `touched`'s lengths before it.
+    frames: Vec<(usize, usize)>,
+    /// Each slot a pushed move wrote, and what it held before.
+    undo: Vec<(u16, (u16, u8))>,
 }
 
 /// One slot of a move's support, as a tracer reads it.
@@ -307,6 +317,9 @@ impl Tracer {
             is_touched: vec![false; slots],
             moving: Vec::new(),
             effect: Vec::new(),
+            changed: Vec::new(),
+            frames: Vec::new(),
+            undo: Vec::new(),
         }
     }
 
@@ -314,47 +327,113 @@ impl Tracer {
     /// supports' union), as `(from, to, twist)`: where the piece from
     /// `from` ends and the twist it gains, as [`Model::follow`] gives;
     /// `(s, s, 0)` for a slot touched and brought back. In increasing
-    /// order of `from`.
+    /// order of `from`. (Not while moves are pushed.)
     pub fn trace(&mut self, seq: &[usize]) -> &[(u16, u16, u8)] {
+        debug_assert!(self.frames.is_empty(), "trace while moves are pushed");
+        self.reset();
+        for &m in seq {
+            self.apply(m, false);
+        }
+        self.touched.sort_unstable();
+        self.read_effect();
+        &self.effect
+    }
+
+    /// Adds move `m` to the sequence pushed so far (the first one pushed
+    /// starts a new sequence).
+    pub fn push(&mut self, m: usize) {
+        if self.frames.is_empty() {
+            self.reset();
+        }
+        self.frames.push((self.undo.len(), self.touched.len()));
+        self.apply(m, true);
+    }
+
+    /// Takes the last move pushed off again.
+    pub fn pop(&mut self) {
+        let (undo, touched) = self.frames.pop().expect("a move was pushed");
+        for (s, before) in self.undo.drain(undo..).rev() {
+            self.occupant[s as usize] = before;
+        }
+        for s in self.touched.drain(touched..) {
+            self.is_touched[s as usize] = false;
+        }
+    }
+
+    /// The watched slots the sequence pushed so far changes, in no
+    /// particular order.
+    pub fn changed(&mut self) -> &[u16] {
+        self.changed.clear();
+        for &s in &self.touched {
+            if self.occupant[s as usize] != (s, 0) {
+                self.changed.push(s);
+            }
+        }
+        &self.changed
+    }
+
+    /// What the sequence pushed so far does, as [`Tracer::trace`] gives.
+    pub fn pushed_effect(&mut self) -> &[(u16, u16, u8)] {
+        self.changed.clear();
+        self.changed.extend_from_slice(&self.touched);
+        self.changed.sort_unstable();
+        std::mem::swap(&mut self.touched, &mut self.changed);
+        self.read_effect();
+        std::mem::swap(&mut self.touched, &mut self.changed);
+        &self.effect
+    }
+
+    /// Every slot home again.
+    fn reset(&mut self) {
         for &s in &self.touched {
             self.occupant[s as usize] = (s, 0);
             self.is_touched[s as usize] = false;
         }
         self.touched.clear();
-        for &m in seq {
-            self.moving.clear();
-            for step in &self.support[m] {
-                let s = step.slot as usize;
-                let (from, twist) = self.occupant[s];
-                // Both below the count: one subtraction reduces the sum.
-                let sum = twist + step.twist;
-                let twist = if sum >= step.oris {
-                    sum - step.oris
-                } else {
-                    sum
-                };
-                self.moving.push((from, twist));
-                if !self.is_touched[s] {
-                    self.is_touched[s] = true;
-                    self.touched.push(step.slot);
-                }
-            }
-            for (step, &piece) in self.support[m].iter().zip(&self.moving) {
-                self.occupant[step.dest as usize] = piece;
+    }
+
+    /// Moves the pieces of `m`'s support, logging what it overwrites
+    /// where `logged`.
+    fn apply(&mut self, m: usize, logged: bool) {
+        self.moving.clear();
+        for step in &self.support[m] {
+            let s = step.slot as usize;
+            let (from, twist) = self.occupant[s];
+            // Both below the count: one subtraction reduces the sum.
+            let sum = twist + step.twist;
+            let twist = if sum >= step.oris {
+                sum - step.oris
+            } else {
+                sum
+            };
+            self.moving.push((from, twist));
+            if !self.is_touched[s] {
+                self.is_touched[s] = true;
+                self.touched.push(step.slot);
             }
         }
+        for (step, &piece) in self.support[m].iter().zip(&self.moving) {
+            let at = &mut self.occupant[step.dest as usize];
+            if logged {
+                self.undo.push((step.dest, *at));
+            }
+            *at = piece;
+        }
+    }
+
+    /// `effect` from the occupants of the slots in `touched`, taken in
+    /// increasing order.
+    fn read_effect(&mut self) {
         // The pieces come from the touched slots and end in them.
         for &to in &self.touched {
             let (from, twist) = self.occupant[to as usize];
             self.went[from as usize] = (to, twist);
         }
-        self.touched.sort_unstable();
         self.effect.clear();
         for &from in &self.touched {
             let (to, twist) = self.went[from as usize];
             self.effect.push((from, to, twist));
         }
-        &self.effect
     }
 }
 
@@ -564,6 +643,52 @@ mod tests {
                     .collect();
                 assert_eq!(traced, followed, "{name}: {seq:?}");
             }
+        }
+    }
+
+    /// A sequence built a move at a time and taken back again reads as
+    /// the same sequence traced whole, at every length on the way.
+    #[test]
+    fn pushing_and_popping_moves_agrees_with_tracing_the_sequence() {
+        for name in ["megaminx", "FTO", "4x4x4"] {
+            let model = model(name);
+            let watched = |k: usize| k % 2 == 1;
+            let mut whole = Tracer::watching(&model, watched);
+            let mut pushed = Tracer::watching(&model, watched);
+            let mut rng = SeededRng::new(9);
+            for _ in 0..30 {
+                let len = 1 + rng.below(8);
+                let seq: Vec<usize> = (0..len).map(|_| rng.below(model.moves.len())).collect();
+                // Down to a random depth and back up, twice, checking
+                // every prefix met.
+                let mut at = 0;
+                for target in [len, rng.below(len), len, 0] {
+                    while at != target {
+                        if at < target {
+                            pushed.push(seq[at]);
+                            at += 1;
+                        } else {
+                            pushed.pop();
+                            at -= 1;
+                        }
+                        let prefix = &seq[..at];
+                        let traced = whole.trace(prefix).to_vec();
+                        assert_eq!(pushed.pushed_effect(), traced, "{name}: {prefix:?}");
+                        let mut changed = pushed.changed().to_vec();
+                        changed.sort_unstable();
+                        let moved: Vec<u16> = (traced.iter())
+                            .filter(|&&(from, to, twist)| from != to || twist != 0)
+                            .map(|e| e.0)
+                            .collect();
+                        assert_eq!(changed, moved, "{name}: {prefix:?}");
+                    }
+                }
+            }
+            // Traced whole in between, a tracer starts a new sequence on
+            // its next push.
+            pushed.trace(&[0, 1]);
+            pushed.push(2);
+            assert_eq!(pushed.pushed_effect(), whole.trace(&[2]), "{name}");
         }
     }
 }

@@ -156,10 +156,8 @@ struct Finder<'a> {
     component_size: Vec<usize>,
     found: Vec<PureOp>,
     seen: HashSet<Vec<(u16, u16, u8)>>,
-    /// Tracers of the slots that count, and of the orbit's and the kept
-    /// orbits'.
+    /// A tracer of the slots that count.
     counted_tracer: RefCell<Tracer>,
-    kept_tracer: RefCell<Tracer>,
 }
 
 impl<'a> Finder<'a> {
@@ -184,7 +182,6 @@ impl<'a> Finder<'a> {
         let counts = |s: u16| counted_orbit(orbit, keep, goal, model.orbit_of[s as usize] as usize);
         let counted: Vec<u16> = (0..model.slots() as u16).filter(|&s| counts(s)).collect();
         let counted_tracer = Tracer::watching(model, |k| counted_orbit(orbit, keep, goal, k));
-        let kept_tracer = Tracer::watching(model, |k| k == orbit || keep[k]);
         // Components: slots of the orbit the moves connect.
         let component = model.components(orbit, &touching);
         let count = component.iter().max().map_or(0, |&c| c + 1);
@@ -206,7 +203,6 @@ impl<'a> Finder<'a> {
             found: Vec::new(),
             seen: HashSet::new(),
             counted_tracer: RefCell::new(counted_tracer),
-            kept_tracer: RefCell::new(kept_tracer),
         })
     }
 
@@ -307,9 +303,10 @@ impl<'a> Finder<'a> {
                 if work > REFINE_WORK || self.satisfied() {
                     break 'pairs;
                 }
-                self.offer_power(&word);
+                let cycles = self.cycles(&word);
+                self.offer_power(&word, &cycles);
                 if small.len() < POWER_POOL {
-                    for power in self.small_powers(&word) {
+                    for power in Self::small_powers(&word, &cycles) {
                         let action = self.action(&power);
                         let slots: Vec<u16> = action.iter().map(|a| a.0).collect();
                         if !slots.is_empty() && actions.insert(action) {
@@ -344,7 +341,8 @@ impl<'a> Finder<'a> {
                     return;
                 }
                 self.offer(&word, false);
-                self.offer_power(&word);
+                let cycles = self.cycles(&word);
+                self.offer_power(&word, &cycles);
             }
         }
     }
@@ -387,8 +385,7 @@ impl<'a> Finder<'a> {
     /// The powers of `word` whose support on the counted slots is at most
     /// [`POWER_SUPPORT`] slots (and not empty), each as a word: a power
     /// turning every cycle whose period divides it home.
-    fn small_powers(&self, word: &[usize]) -> Vec<Vec<usize>> {
-        let cycles = self.cycles(word);
+    fn small_powers(word: &[usize], cycles: &[Cycle]) -> Vec<Vec<usize>> {
         let mut periods: Vec<u64> = cycles.iter().map(|c| c.period).collect();
         periods.sort_unstable();
         periods.dedup();
@@ -413,9 +410,9 @@ impl<'a> Finder<'a> {
     /// number of turns prime to 3, that many turns leave the 3-cycle
     /// alone. On deep-cut puzzles, where no two moves' supports meet in
     /// one or two slots, commutators of moves have such cycle types.
-    fn offer_power(&mut self, word: &[usize]) {
+    fn offer_power(&mut self, word: &[usize], cycles: &[Cycle]) {
         let (mut three, mut period) = (0usize, 1u64);
-        for c in self.cycles(word) {
+        for c in cycles {
             if c.length == 3 && self.in_orbit(c.start) {
                 three += 1;
                 continue;
@@ -431,11 +428,6 @@ impl<'a> Finder<'a> {
         if three == 1 && period > 1 {
             self.offer(&power(word, period), false);
         }
-    }
-
-    /// The counted slots `seq` changes (every one, in increasing order).
-    fn changed(&self, seq: &[usize]) -> Vec<u16> {
-        self.action(seq).into_iter().map(|a| a.0).collect()
     }
 
     /// What `seq` does to the counted slots it changes, as `(from, to,
@@ -493,21 +485,25 @@ impl<'a> Finder<'a> {
         let mut work = 0u64;
         let longest = if self.small { 4 } else { 3 };
         let touching = self.touching.clone();
+        let mut tracer = Tracer::watching(model, |k| {
+            counted_orbit(self.orbit, self.keep, self.goal, k)
+        });
         for len in 1..=longest {
             let mut stopped = false;
             let mut prefix = Vec::new();
-            canonical_sequences(
+            traced_sequences(
                 model,
                 &touching,
                 len,
                 &mut prefix,
-                &mut |seq: &[usize]| {
+                &mut tracer,
+                &mut |seq: &[usize], tracer: &mut Tracer| {
                     examined += 1;
                     if examined > DIRECT_SEQUENCES || work > DIRECT_WORK || self.satisfied() {
                         stopped = true;
                         return false;
                     }
-                    let sx = self.changed(seq);
+                    let sx = tracer.changed();
                     work += (sx.len() * seq.len()) as u64 + 1;
                     if !sx.iter().any(|&s| self.in_orbit(s)) {
                         return true;
@@ -519,7 +515,7 @@ impl<'a> Finder<'a> {
                         self.offer(seq, true);
                     }
                     let mut touched: Vec<usize> = Vec::new();
-                    for s in &sx {
+                    for s in sx {
                         for &g in &touched_by[*s as usize] {
                             if count[g] == 0 {
                                 touched.push(g);
@@ -779,14 +775,54 @@ fn canonical_sequences(
     prefix: &mut Vec<usize>,
     visit: &mut dyn FnMut(&[usize]) -> bool,
 ) -> bool {
+    walk(model, moves, len, prefix, None, &mut |seq, _| visit(seq))
+}
+
+/// [`canonical_sequences`], each given with `tracer` holding it pushed
+/// ([`Tracer::push`]): a sequence is read from its prefix's state.
+fn traced_sequences(
+    model: &Model,
+    moves: &[usize],
+    len: usize,
+    prefix: &mut Vec<usize>,
+    tracer: &mut Tracer,
+    visit: &mut dyn FnMut(&[usize], &mut Tracer) -> bool,
+) -> bool {
+    walk(
+        model,
+        moves,
+        len,
+        prefix,
+        Some(tracer),
+        &mut |seq, tracer| visit(seq, tracer.expect("a tracer is walked along")),
+    )
+}
+
+/// The walk of [`canonical_sequences`], pushing each move on `tracer`
+/// where one is given.
+#[allow(clippy::type_complexity)]
+fn walk(
+    model: &Model,
+    moves: &[usize],
+    len: usize,
+    prefix: &mut Vec<usize>,
+    mut tracer: Option<&mut Tracer>,
+    visit: &mut dyn FnMut(&[usize], Option<&mut Tracer>) -> bool,
+) -> bool {
     if prefix.len() == len {
-        return visit(prefix);
+        return visit(prefix, tracer);
     }
     let last = prefix.last().map(|&m| model.moves[m].grip);
     for &m in moves {
         if model.may_follow(last, model.moves[m].grip) {
             prefix.push(m);
-            let go_on = canonical_sequences(model, moves, len, prefix, visit);
+            if let Some(t) = tracer.as_deref_mut() {
+                t.push(m);
+            }
+            let go_on = walk(model, moves, len, prefix, tracer.as_deref_mut(), visit);
+            if let Some(t) = tracer.as_deref_mut() {
+                t.pop();
+            }
             prefix.pop();
             if !go_on {
                 return false;

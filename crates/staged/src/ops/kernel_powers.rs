@@ -21,7 +21,8 @@
 
 use std::collections::HashSet;
 
-use super::{canonical_sequences, commutator, gcd64, power, Finder};
+use super::{canonical_sequences, commutator, gcd64, power, traced_sequences, Finder};
+use crate::model::Tracer;
 
 /// Longest word a kept-orbit power may be.
 const POWER_WORD: usize = 36;
@@ -46,11 +47,12 @@ impl Finder<'_> {
         // (word, support on the orbit as bits).
         let mut pool: Vec<(Vec<usize>, Vec<u64>)> = Vec::new();
         let mut prefix = Vec::new();
+        let mut tracer = Tracer::watching(model, |k| k == self.orbit || self.keep[k]);
         for len in 1..=BASE_WORD {
-            canonical_sequences(model, &touching, len, &mut prefix, &mut |w: &[usize]| {
+            let mut visit = |w: &[usize], tracer: &mut Tracer| {
                 // Every slot that must come home: the kept orbits' (alike
                 // or not).
-                let effect: Vec<(u16, u16, u8)> = self.kept_tracer.borrow_mut().trace(w).to_vec();
+                let effect: Vec<(u16, u16, u8)> = tracer.pushed_effect().to_vec();
                 let slots: Vec<u16> = effect.iter().map(|e| e.0).collect();
                 work += (slots.len() * w.len()) as u64;
                 if work > WORK / 4 {
@@ -104,7 +106,8 @@ impl Finder<'_> {
                     pool.push((word, bits));
                 }
                 true
-            });
+            };
+            traced_sequences(model, &touching, len, &mut prefix, &mut tracer, &mut visit);
         }
         let support = |b: &[u64]| b.iter().map(|x| x.count_ones()).sum::<u32>();
         pool.sort_by_key(|(w, b)| (w.len(), support(b)));
