@@ -81,6 +81,6 @@ pub use num_bigint::BigUint;
 pub use pattern::{Pattern, PatternOrbit};
 pub use puzzle::{
     is_rotation_name, power_name, IllegalPlacement, MoveDef, MoveKind, MoveNotation, MovePower,
-    Projection, Puzzle,
+    ProjectedGroup, Puzzle,
 };
 pub use transformation::{OrbitCycles, Transformation};

@@ -383,7 +383,7 @@ impl Puzzle {
 /// known, so whether the group holds it is exact there. A position it
 /// rules out is unreachable whatever it does elsewhere, which is the test
 /// for puzzles whose other orbits have pieces alike.
-pub struct Projection {
+pub struct ProjectedGroup {
     /// Per orbit, whether the projection acts on it.
     kept: Vec<bool>,
     /// The kept orbits' layout, the goal there, and the group.
@@ -392,13 +392,13 @@ pub struct Projection {
     chain: StabilizerChain,
 }
 
-impl Projection {
+impl ProjectedGroup {
     /// The projection of the group `generators` (transformations of
     /// `layout`) generate onto the orbits `wanted` marks where `goal` is
     /// labelled ([`Layout::labelled_orbits`]); `None` where that leaves
     /// none, more than `max_points` (slot, orientation) points, or a chain
     /// that might take more than `max_bytes`
-    /// ([`Projection::bytes_bound`]).
+    /// ([`ProjectedGroup::bytes_bound`]).
     pub fn new(
         layout: &Layout,
         goal: &Pattern,
@@ -406,8 +406,8 @@ impl Projection {
         generators: &[&[u8]],
         max_points: usize,
         max_bytes: u64,
-    ) -> Option<Projection> {
-        let kept = Projection::kept(layout, goal, wanted);
+    ) -> Option<ProjectedGroup> {
+        let kept = ProjectedGroup::kept(layout, goal, wanted);
         let sub = layout.sub_layout(&kept)?;
         if sub.num_points() > max_points || sub.group_bytes_bound() > max_bytes {
             return None;
@@ -417,7 +417,7 @@ impl Projection {
         let goal =
             Transformation::from_bytes(&layout_kept, layout.restrict(&kept, goal.as_bytes()))
                 .ok()?;
-        Some(Projection {
+        Some(ProjectedGroup {
             kept,
             layout: layout_kept,
             goal,
@@ -430,7 +430,7 @@ impl Projection {
     /// ([`StabilizerChain::bytes_bound`]); 0 where it leaves no orbit.
     pub fn bytes_bound(layout: &Layout, goal: &Pattern, wanted: &[bool]) -> u64 {
         layout
-            .sub_layout(&Projection::kept(layout, goal, wanted))
+            .sub_layout(&ProjectedGroup::kept(layout, goal, wanted))
             .map_or(0, |sub| sub.group_bytes_bound())
     }
 

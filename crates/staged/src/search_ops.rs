@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use twistor_core::store::NoStore;
-use twistor_core::{Layout, Pattern, PatternOrbit, Projection, Puzzle};
+use twistor_core::{Layout, Pattern, PatternOrbit, ProjectedGroup, Puzzle};
 use twistor_search::{MoveSet, SolveOptions, Solver, SolverOptions};
 
 use crate::model::Model;
@@ -69,7 +69,7 @@ pub(crate) fn ops_by_search(
     let grips: Vec<&[u8]> = (moves.grips().iter())
         .map(|g| g.transformation.as_bytes())
         .collect();
-    let projection = Projection::new(
+    let projection = ProjectedGroup::new(
         layout,
         &target,
         &wanted,

@@ -18,7 +18,7 @@ use twistor_core::stabilizer::{
     count_positions, PositionCount, PositionCountError, PositionCountOptions,
 };
 use twistor_core::{
-    BigUint, Layout, Pattern, PatternOrbit, Projection, Puzzle, StabilizerChain, Transformation,
+    BigUint, Layout, Pattern, PatternOrbit, ProjectedGroup, Puzzle, StabilizerChain, Transformation,
 };
 
 /// The orientation sums an orbit can reach.
@@ -220,7 +220,7 @@ pub struct ReachabilityTest {
     classes: Vec<Vec<usize>>,
     /// The group projected onto the labelled orbits, where some orbit is
     /// not labelled.
-    projection: Option<Projection>,
+    projection: Option<ProjectedGroup>,
     /// The group over every point, where the goal's orientations are all
     /// known and the points are few enough.
     whole: Option<Whole>,
@@ -234,7 +234,7 @@ struct Whole {
     generators: Vec<Vec<u8>>,
     /// The goal with its pieces numbered by slot.
     numbered: Pattern,
-    group: OnceLock<Option<Projection>>,
+    group: OnceLock<Option<ProjectedGroup>>,
 }
 
 impl ReachabilityTest {
@@ -257,10 +257,10 @@ impl ReachabilityTest {
         let projection = if labelled.iter().all(|&l| l) {
             None
         } else {
-            Projection::new(layout, goal, &labelled, generators, max_points, max_bytes)
+            ProjectedGroup::new(layout, goal, &labelled, generators, max_points, max_bytes)
         };
         let projection_bytes = if projection.is_some() {
-            Projection::bytes_bound(layout, goal, &labelled)
+            ProjectedGroup::bytes_bound(layout, goal, &labelled)
         } else {
             0
         };
@@ -324,7 +324,7 @@ impl ReachabilityTest {
         let group = whole.group.get_or_init(|| {
             let gens: Vec<&[u8]> = whole.generators.iter().map(Vec::as_slice).collect();
             let all = vec![true; layout.orbits().len()];
-            Projection::new(layout, &whole.numbered, &all, &gens, usize::MAX, u64::MAX)
+            ProjectedGroup::new(layout, &whole.numbered, &all, &gens, usize::MAX, u64::MAX)
         });
         let (Some(group), Some(mut labellings)) = (
             group,
