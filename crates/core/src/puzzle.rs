@@ -360,14 +360,7 @@ impl Puzzle {
         generators: &[&[u8]],
     ) -> Option<(Layout, StabilizerChain)> {
         let sub = self.layout.sub_layout(kept)?;
-        let start = sub
-            .pattern_from_bytes(self.layout.restrict(kept, self.start.as_bytes()))
-            .ok()?;
-        let restricted: Vec<Vec<u8>> = (generators.iter())
-            .map(|t| self.layout.restrict(kept, t))
-            .collect();
-        let gens: Vec<&[u8]> = restricted.iter().map(Vec::as_slice).collect();
-        let chain = Puzzle::new(self.name.clone(), sub.clone(), start).group_of(&gens);
+        let chain = projected_chain(&self.layout, &sub, kept, &self.start, generators)?;
         Some((sub, chain))
     }
 
@@ -412,14 +405,12 @@ impl ProjectedGroup {
         if sub.num_points() > max_points || sub.group_bytes_bound() > max_bytes {
             return None;
         }
-        let puzzle = Puzzle::new("projection", layout.clone(), goal.clone());
-        let (layout_kept, chain) = puzzle.projected_group(&kept, generators)?;
+        let chain = projected_chain(layout, &sub, &kept, goal, generators)?;
         let goal =
-            Transformation::from_bytes(&layout_kept, layout.restrict(&kept, goal.as_bytes()))
-                .ok()?;
+            Transformation::from_bytes(&sub, layout.restrict(&kept, goal.as_bytes())).ok()?;
         Some(ProjectedGroup {
             kept,
-            layout: layout_kept,
+            layout: sub,
             goal,
             chain,
         })
@@ -452,6 +443,27 @@ impl ProjectedGroup {
         let t = self.layout.compose(&self.layout.invert(&self.goal), &p);
         Some(self.chain.contains(&self.layout.to_points(t.as_bytes())))
     }
+}
+
+/// The chain of the group `generators` (transformations of `layout`)
+/// generate, restricted to the orbits `kept` marks, whose layout is `sub`,
+/// with `start` (of `layout`) restricted as its start ([`Puzzle::group_of`]
+/// decides how it is built).
+fn projected_chain(
+    layout: &Layout,
+    sub: &Layout,
+    kept: &[bool],
+    start: &Pattern,
+    generators: &[&[u8]],
+) -> Option<StabilizerChain> {
+    let start = sub
+        .pattern_from_bytes(layout.restrict(kept, start.as_bytes()))
+        .ok()?;
+    let restricted: Vec<Vec<u8>> = (generators.iter())
+        .map(|t| layout.restrict(kept, t))
+        .collect();
+    let gens: Vec<&[u8]> = restricted.iter().map(Vec::as_slice).collect();
+    Some(Puzzle::new("projection", sub.clone(), start).group_of(&gens))
 }
 
 /// twsearch's name for `amount` turns of `base`: `U`, `U2`, `U'`, `U2'`.

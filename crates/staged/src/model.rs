@@ -276,6 +276,9 @@ pub(crate) struct Tracer {
     effect: Vec<(u16, u16, u8)>,
     /// The slots the sequence pushed so far changes.
     changed: Vec<u16>,
+    /// The slots touched, in increasing order (for reading an effect
+    /// while `touched` keeps the order they were first touched in).
+    sorted: Vec<u16>,
     /// Per move pushed: the undo log's and `touched`'s lengths before it.
     frames: Vec<(usize, usize)>,
     /// Each slot a pushed move wrote, and what it held before.
@@ -318,6 +321,7 @@ impl Tracer {
             moving: Vec::new(),
             effect: Vec::new(),
             changed: Vec::new(),
+            sorted: Vec::new(),
             frames: Vec::new(),
             undo: Vec::new(),
         }
@@ -335,7 +339,9 @@ impl Tracer {
             self.apply(m, false);
         }
         self.touched.sort_unstable();
-        self.read_effect();
+        let touched = std::mem::take(&mut self.touched);
+        self.read_effect(&touched);
+        self.touched = touched;
         &self.effect
     }
 
@@ -374,12 +380,12 @@ impl Tracer {
 
     /// What the sequence pushed so far does, as [`Tracer::trace`] gives.
     pub fn pushed_effect(&mut self) -> &[(u16, u16, u8)] {
-        self.changed.clear();
-        self.changed.extend_from_slice(&self.touched);
-        self.changed.sort_unstable();
-        std::mem::swap(&mut self.touched, &mut self.changed);
-        self.read_effect();
-        std::mem::swap(&mut self.touched, &mut self.changed);
+        let mut sorted = std::mem::take(&mut self.sorted);
+        sorted.clear();
+        sorted.extend_from_slice(&self.touched);
+        sorted.sort_unstable();
+        self.read_effect(&sorted);
+        self.sorted = sorted;
         &self.effect
     }
 
@@ -421,16 +427,16 @@ impl Tracer {
         }
     }
 
-    /// `effect` from the occupants of the slots in `touched`, taken in
+    /// `effect` from the occupants of the touched slots, given in
     /// increasing order.
-    fn read_effect(&mut self) {
+    fn read_effect(&mut self, touched: &[u16]) {
         // The pieces come from the touched slots and end in them.
-        for &to in &self.touched {
+        for &to in touched {
             let (from, twist) = self.occupant[to as usize];
             self.went[from as usize] = (to, twist);
         }
         self.effect.clear();
-        for &from in &self.touched {
+        for &from in touched {
             let (to, twist) = self.went[from as usize];
             self.effect.push((from, to, twist));
         }

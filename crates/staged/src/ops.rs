@@ -281,7 +281,7 @@ impl<'a> Finder<'a> {
         let alike = (touched(model, seq).into_iter())
             .filter(|&s| {
                 let k = model.orbit_of[s as usize] as usize;
-                k != orbit && keep[k] && !self.counts(s)
+                k != orbit && keep[k] && self.goal.alike[k]
             })
             .map(|s| {
                 let (to, twist) = model.follow(seq, s);
