@@ -714,6 +714,14 @@ impl PruneTable {
         self.prepare(layout, moves);
     }
 
+    /// The work of building the move tables of a complete table that has
+    /// none (one loaded from the store), so that a search can carry its
+    /// coordinates instead of reading each position; `None` when there is
+    /// nothing to build.
+    pub(crate) fn move_tables_work(&self, num_moves: usize) -> Option<u64> {
+        (self.complete && !self.prepared).then(|| self.projection.preparation_work(num_moves))
+    }
+
     /// Builds the projection's move tables, if it has none.
     fn prepare(&mut self, layout: &Layout, moves: &MoveSet) {
         if !self.prepared {

@@ -458,6 +458,8 @@ fn growth_lines(log: &[TableGrowth]) -> Vec<String> {
         while let Some(g) = log.get(i + 1).filter(|g| {
             g.before_depth == first.before_depth
                 && g.table == first.table
+                && !g.move_tables
+                && !first.move_tables
                 && (g.to_depth == last.to_depth + 1
                     || (g.to_depth == last.to_depth && g.complete && !last.complete))
         }) {
@@ -466,6 +468,13 @@ fn growth_lines(log: &[TableGrowth]) -> Vec<String> {
             i += 1;
         }
         i += 1;
+        if first.move_tables {
+            lines.push(format!(
+                "  before depth {}: {} given move tables, so its coordinates are carried (modelled {:.2} s of building against {:.2} s of search expected)",
+                first.before_depth, first.table, first.secs, first.expected_search_secs
+            ));
+            continue;
+        }
         let mean = last
             .mean
             .map_or(String::new(), |m| format!(", mean {m:.2}"));

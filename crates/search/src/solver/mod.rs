@@ -99,6 +99,9 @@ pub struct TableGrowth {
     /// Whether it holds every position now (a pattern database's last
     /// step finds that the layers beyond are empty).
     pub complete: bool,
+    /// Whether the step built a complete table's move tables (so that the
+    /// search carries its coordinates) rather than filling it.
+    pub move_tables: bool,
     /// The step's modelled seconds.
     pub secs: f64,
     /// The next depth's modelled search seconds before the step.

@@ -51,7 +51,9 @@ fn hashed_entries(cap: u64, sequences: u64) -> u64 {
 }
 
 /// Most preparation work (about 30 ms) spent on a cached table's move
-/// tables so that the search can carry its coordinates.
+/// tables before the first search, so that the search can carry its
+/// coordinates; larger ones are built when searching shows them worth it
+/// ([`Growth::MoveTables`]).
 const SEARCH_PREPARATION_WORK: u64 = 1 << 23;
 
 /// Sequences (about 30 s) a hashed fill may walk before time rather than
@@ -289,6 +291,7 @@ impl Solver {
                         to_depth: to,
                         mean: None,
                         complete: false,
+                        move_tables: false,
                         secs,
                         expected_search_secs: expected,
                     }
@@ -321,6 +324,7 @@ impl Solver {
                         to_depth: t.filled_depth(),
                         mean: Some(t.mean()),
                         complete: t.is_complete(),
+                        move_tables: false,
                         secs,
                         expected_search_secs: expected,
                     };
@@ -328,6 +332,20 @@ impl Solver {
                     self.table_keys[table].1 = self.table_keys[table].1.saturating_add(w);
                     grown = true;
                     step
+                }
+                Growth::MoveTables { table, secs } => {
+                    self.tables[table].prepare_moves(&self.layout, &self.moves, u64::MAX);
+                    let t = &self.tables[table];
+                    TableGrowth {
+                        before_depth: depth,
+                        table: t.projection().description().to_string(),
+                        to_depth: t.filled_depth(),
+                        mean: Some(t.mean()),
+                        complete: t.is_complete(),
+                        move_tables: true,
+                        secs,
+                        expected_search_secs: expected,
+                    }
                 }
             };
             self.fill_secs += step.secs;
@@ -397,8 +415,19 @@ impl Solver {
                 }
             })
         });
+        // A complete table loaded without its move tables: with them the
+        // search carries its coordinates instead of reading every child's
+        // whole position (on the 4x4x4's edges, most of a node's time).
+        let move_tables = self.tables.iter().enumerate().filter_map(|(table, t)| {
+            let work = t.move_tables_work(nm)?;
+            Some(Growth::MoveTables {
+                table,
+                secs: work as f64 * FILL_RATES.preparation,
+            })
+        });
         layers
             .chain(deeper)
+            .chain(move_tables)
             .min_by(|a, b| a.secs().total_cmp(&b.secs()))
     }
 
@@ -460,12 +489,16 @@ enum Growth {
         sequences: u64,
         secs: f64,
     },
+    /// Build complete table `table`'s move tables.
+    MoveTables { table: usize, secs: f64 },
 }
 
 impl Growth {
     fn secs(&self) -> f64 {
         match *self {
-            Growth::Layer { secs, .. } | Growth::Deeper { secs, .. } => secs,
+            Growth::Layer { secs, .. }
+            | Growth::Deeper { secs, .. }
+            | Growth::MoveTables { secs, .. } => secs,
         }
     }
 }
