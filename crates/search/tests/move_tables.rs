@@ -1,3 +1,5 @@
+//! How a solver's tables grow on the 4x4x4's dedge flip in `<2L,2R,U,F>`.
+//!
 //! A table loaded from the store comes without its move tables when they
 //! are large (the 4x4x4's edge tables); the search builds them once it has
 //! searched enough to pay for them, and from then on carries the table's
@@ -67,6 +69,14 @@ fn cached_tables_get_their_move_tables_once_searching_pays_for_them() {
         filled_log.iter().all(|g| !g.move_tables),
         "tables filled here have their move tables from the fill"
     );
+    // A refill walks every depth again, so the hashed table goes as deep
+    // as the balance allows at once (depth 8 here), not one depth now and
+    // the next soon after.
+    let refills: Vec<u8> = (filled_log.iter())
+        .filter(|g| g.table == "hashed positions")
+        .map(|g| g.to_depth)
+        .collect();
+    assert_eq!(refills, [8], "{filled_log:?}");
     let (loaded, loaded_log) = run();
     assert!(
         loaded_log.iter().any(|g| g.move_tables),

@@ -276,10 +276,25 @@ impl Solver {
             }
             let step = match growth {
                 Growth::Deeper {
-                    depth: to,
-                    sequences,
-                    secs,
+                    depth: mut to,
+                    mut sequences,
+                    mut secs,
                 } => {
+                    // A refill walks every depth again: rather than one
+                    // depth more now and another soon after (the first
+                    // fill wasted), as deep as the balance allows at once.
+                    let budget = self.search_secs + expected - self.fill_secs;
+                    while let Some(Growth::Deeper {
+                        depth,
+                        sequences: s,
+                        secs: c,
+                    }) = self.hashed_growth(to + 1)
+                    {
+                        if c > budget {
+                            break;
+                        }
+                        (to, sequences, secs) = (depth, s, c);
+                    }
                     let Some(h) = self.hashed_to(to, sequences, stop) else {
                         break;
                     };
@@ -397,24 +412,7 @@ impl Solver {
                     secs: FILL_RATES.secs(&cost),
                 }
             });
-        let deeper = self.hashed.as_ref().and_then(|h| {
-            let depth = h.depth() + 1;
-            let sym = self.symmetry.as_ref();
-            let (deepest, _) = HashedTable::depth_for(&self.fsm, sym, self.hashed_cap, u64::MAX);
-            (deepest >= depth).then(|| {
-                // The sequences bound the positions it will hold.
-                let walked = HashedTable::walked(&self.fsm, sym, depth as usize);
-                let sequences = walked[depth as usize].min(u64::MAX as u128) as u64;
-                Growth::Deeper {
-                    depth,
-                    sequences,
-                    // Reducing by symmetry makes each insertion dearer.
-                    secs: sequences as f64
-                        * SEQUENCE_SECS
-                        * sym.map_or(1, HashedSymmetry::insert_cost) as f64,
-                }
-            })
-        });
+        let deeper = (self.hashed.as_ref()).and_then(|h| self.hashed_growth(h.depth() + 1));
         // A complete table loaded without its move tables: with them the
         // search carries its coordinates instead of reading every child's
         // whole position (on the 4x4x4's edges, most of a node's time).
@@ -429,6 +427,26 @@ impl Solver {
             .chain(deeper)
             .chain(move_tables)
             .min_by(|a, b| a.secs().total_cmp(&b.secs()))
+    }
+
+    /// The hashed table refilled to `depth`, if there is room for it: the
+    /// sequences the fill walks and its modelled seconds.
+    fn hashed_growth(&self, depth: u8) -> Option<Growth> {
+        let sym = self.symmetry.as_ref();
+        let (deepest, _) = HashedTable::depth_for(&self.fsm, sym, self.hashed_cap, u64::MAX);
+        (deepest >= depth).then(|| {
+            // The sequences bound the positions it will hold.
+            let walked = HashedTable::walked(&self.fsm, sym, depth as usize);
+            let sequences = walked[depth as usize].min(u64::MAX as u128) as u64;
+            Growth::Deeper {
+                depth,
+                sequences,
+                // Reducing by symmetry makes each insertion dearer.
+                secs: sequences as f64
+                    * SEQUENCE_SECS
+                    * sym.map_or(1, HashedSymmetry::insert_cost) as f64,
+            }
+        })
     }
 
     /// Gives the tables that grew since they were last kept back to the
