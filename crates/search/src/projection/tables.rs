@@ -318,6 +318,20 @@ impl Projection {
         idx
     }
 
+    /// Asks for the rows of the move tables that [`Projection::step_coords`]
+    /// will read from `coords`, so that the node they belong to finds them
+    /// in cache when the search comes to it.
+    #[inline]
+    pub(crate) fn prefetch_rows(&self, coords: &[u64]) {
+        for (c, &v) in self.coords.iter().zip(coords) {
+            if let Some(row) =
+                (c.table.as_deref()).and_then(|t| t.get((v * c.num_moves as u64) as usize))
+            {
+                twistor_memory::prefetch(row);
+            }
+        }
+    }
+
     /// Coordinate `ci`'s move table, if it has one: `t[v * moves + m]`.
     pub(crate) fn move_table(&self, ci: usize) -> Option<&[u32]> {
         self.coords[ci].table.as_deref()

@@ -423,6 +423,19 @@ impl<'s> Worker<'s> {
                 }
             }
         }
+        // The survivors' move-table rows, asked for now, arrive while the
+        // subtrees before them are searched (a large table's rows, the
+        // 4x4x4's edges' say, are a cache miss a node otherwise).
+        for a in 0..self.alive_count[level] {
+            let c = self.alive[base + a] as usize;
+            let coords = &self.kid_coords[(base + c) * self.coords..][..self.coords];
+            for (t, at) in s.tables.iter().zip(&self.coord_at) {
+                if let Some(at) = *at {
+                    let p = t.projection();
+                    p.prefetch_rows(&coords[at..at + p.num_coords()]);
+                }
+            }
+        }
         // Descend into the survivors, in move order.
         for a in 0..self.alive_count[level] {
             let c = self.alive[base + a] as usize;
