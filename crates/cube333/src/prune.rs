@@ -61,7 +61,7 @@ impl SymSpace for Phase1Space<'_> {
     #[inline]
     fn class_move(&self, class: usize, m: usize) -> (usize, usize) {
         let t = self.0;
-        let rep = t.flipslice.rep[class] as usize;
+        let rep = t.flipslice().rep[class] as usize;
         let (slice, flip) = (rep / N_FLIP, rep % N_FLIP);
         let slice2 = t.slice_sorted_move[slice * 24 * N_MOVES + m] as usize / 24;
         let flip2 = t.flip_move[flip * N_MOVES + m] as usize;
@@ -76,7 +76,7 @@ impl SymSpace for Phase1Space<'_> {
         self.0.twist_conj[inner * 16 + s] as usize
     }
     fn stab(&self, class: usize) -> u16 {
-        self.0.flipslice.stab[class]
+        self.0.flipslice().stab[class]
     }
 }
 

@@ -130,9 +130,8 @@ pub struct CoordTables {
     pub flip_conj: Vec<u16>,
     /// Flip correction for symmetries that turn about UD by 90°, per slice.
     pub slice_flip_mask: Vec<u16>,
-    /// `slice_sorted_conj[x * 16 + s]` (kept for the tests; the solvers
-    /// use it only through the symmetry reductions built from it).
-    #[cfg(test)]
+    /// `slice_sorted_conj[x * 16 + s]` (the solvers use it only through
+    /// the symmetry reductions built from it).
     pub slice_sorted_conj: Vec<u16>,
     /// `corners_conj[c * 16 + s]` (likewise).
     #[cfg(test)]
@@ -144,15 +143,20 @@ pub struct CoordTables {
     /// `corner_comb_conj[c * 16 + s]`: corner combination of
     /// `S_s · x · S_s⁻¹`.
     pub corner_comb_conj: Vec<u8>,
-    /// Flip-UD-slice (`slice * 2048 + flip`) classes.
-    pub flipslice: SymReduction,
     /// Corner permutation classes.
     pub corner: SymReduction,
-    /// Slice-sorted classes.
-    pub slice_sorted: SymReduction,
-    /// Distance to solved of (corners, slice permutation) in phase 2:
-    /// `corner_slice_depth[c * 24 + p]`.
-    pub corner_slice_depth: Vec<u8>,
+    /// What only the full two-phase tables, the optimal solver and the
+    /// coset solver read, made on first use: a process that solves a few
+    /// cubes with the compact tables never waits for them.
+    full: OnceLock<FullReductions>,
+}
+
+/// The reductions and the depth table of [`CoordTables`] that the compact
+/// tables do without.
+struct FullReductions {
+    flipslice: SymReduction,
+    slice_sorted: SymReduction,
+    corner_slice_depth: Vec<u8>,
 }
 
 /// `t[x * 18 + m]`: the coordinate after move `m`, for `n` coordinates.
@@ -291,47 +295,12 @@ impl CoordTables {
                 flip(&c)
             })
             .collect();
-        let slice_conj =
+        let slice_conj_of =
             |sl: usize, s: usize| slice_sorted_conj[sl * 24 * N_SYM_D4H + s] as usize / 24;
-        let flipslice = || {
-            SymReduction::build(N_SLICE * N_FLIP, |x, s| {
-                let (sl, fl) = (x / N_FLIP, x % N_FLIP);
-                let sl2 = slice_conj(sl, s);
-                let mut f2 = flip_conj[fl * N_SYM_D4H + s];
-                if flips_slice_edges(s) {
-                    f2 ^= slice_flip_mask[sl2];
-                }
-                sl2 * N_FLIP + f2 as usize
-            })
-        };
         let corner =
-            || SymReduction::build(N_CORNERS, |x, s| corners_conj[x * N_SYM_D4H + s] as usize);
-        let slice_sorted_red = || {
-            SymReduction::build(N_SLICE_SORTED, |x, s| {
-                slice_sorted_conj[x * N_SYM_D4H + s] as usize
-            })
-        };
-        // The phase-2 depth table needs the corners' classes: it is filled
-        // from them beside the larger flip-UD-slice reduction.
-        let (flipslice, ((corner, corner_slice_depth), slice_sorted_red)) =
-            rayon::join(flipslice, || {
-                rayon::join(
-                    || {
-                        let corner = corner();
-                        let space = CornerSliceSpace {
-                            corner: &corner,
-                            corners_move: &corners_move,
-                            slice_sorted_move: &slice_sorted_move,
-                            slice_sorted_conj: &slice_sorted_conj,
-                        };
-                        let depths = space.depths();
-                        (corner, depths)
-                    },
-                    slice_sorted_red,
-                )
-            });
+            SymReduction::build(N_CORNERS, |x, s| corners_conj[x * N_SYM_D4H + s] as usize);
         let slice_conj: Vec<u16> = (0..N_SLICE * N_SYM_D4H)
-            .map(|i| slice_conj(i / N_SYM_D4H, i % N_SYM_D4H) as u16)
+            .map(|i| slice_conj_of(i / N_SYM_D4H, i % N_SYM_D4H) as u16)
             .collect();
         let set_comb = |c: &mut CubieCube, x: u16| set_corner_comb(c, x as u8);
         let get_comb = |c: &CubieCube| corner_comb(c) as u16;
@@ -354,16 +323,75 @@ impl CoordTables {
             slice_flip_mask,
             corner_comb_move,
             corner_comb_conj,
-            #[cfg(test)]
             slice_sorted_conj,
             #[cfg(test)]
             corners_conj,
             ud_edges_conj,
-            flipslice,
             corner,
-            slice_sorted: slice_sorted_red,
+            full: OnceLock::new(),
+        }
+    }
+
+    /// The flip-UD-slice and slice-sorted reductions and the (corners,
+    /// slice permutation) depths, from the tables made eagerly.
+    fn compute_full(&self) -> FullReductions {
+        let slice_conj = |sl: usize, s: usize| self.slice_conj[sl * N_SYM_D4H + s] as usize;
+        let flipslice = || {
+            SymReduction::build(N_SLICE * N_FLIP, |x, s| {
+                let (sl, fl) = (x / N_FLIP, x % N_FLIP);
+                let sl2 = slice_conj(sl, s);
+                let mut f2 = self.flip_conj[fl * N_SYM_D4H + s];
+                if flips_slice_edges(s) {
+                    f2 ^= self.slice_flip_mask[sl2];
+                }
+                sl2 * N_FLIP + f2 as usize
+            })
+        };
+        let slice_sorted = || {
+            SymReduction::build(N_SLICE_SORTED, |x, s| {
+                self.slice_sorted_conj[x * N_SYM_D4H + s] as usize
+            })
+        };
+        let corner_slice_depth = || {
+            CornerSliceSpace {
+                corner: &self.corner,
+                corners_move: &self.corners_move,
+                slice_sorted_move: &self.slice_sorted_move,
+                slice_sorted_conj: &self.slice_sorted_conj,
+            }
+            .depths()
+        };
+        let (flipslice, (corner_slice_depth, slice_sorted)) =
+            rayon::join(flipslice, || rayon::join(corner_slice_depth, slice_sorted));
+        FullReductions {
+            flipslice,
+            slice_sorted,
             corner_slice_depth,
         }
+    }
+
+    #[inline]
+    fn full(&self) -> &FullReductions {
+        self.full.get_or_init(|| self.compute_full())
+    }
+
+    /// Flip-UD-slice (`slice * 2048 + flip`) classes.
+    #[inline]
+    pub fn flipslice(&self) -> &SymReduction {
+        &self.full().flipslice
+    }
+
+    /// Slice-sorted classes.
+    #[inline]
+    pub fn slice_sorted_classes(&self) -> &SymReduction {
+        &self.full().slice_sorted
+    }
+
+    /// Distance to solved of (corners, slice permutation) in phase 2:
+    /// `corner_slice_depth()[c * 24 + p]`.
+    #[inline]
+    pub fn corner_slice_depth(&self) -> &[u8] {
+        &self.full().corner_slice_depth
     }
 
     /// Flip of `S_s · x · S_s⁻¹` given the flip of `x` and the slice
@@ -383,8 +411,8 @@ impl CoordTables {
     pub fn flipslice_class(&self, slice: usize, flip: usize) -> (usize, usize) {
         let x = slice * N_FLIP + flip;
         (
-            self.flipslice.class[x] as usize,
-            self.flipslice.sym[x] as usize,
+            self.flipslice().class[x] as usize,
+            self.flipslice().sym[x] as usize,
         )
     }
 
@@ -476,11 +504,11 @@ mod tests {
     #[test]
     fn class_counts_match_kociemba() {
         let t = CoordTables::get();
-        assert_eq!(t.flipslice.len(), N_FLIPSLICE_CLASS);
+        assert_eq!(t.flipslice().len(), N_FLIPSLICE_CLASS);
         assert_eq!(t.corner.len(), N_CORNER_CLASS);
-        assert_eq!(t.slice_sorted.len(), N_SLICE_SORTED_CLASS);
-        let total: u64 = (0..t.flipslice.len())
-            .map(|c| t.flipslice.class_size(c))
+        assert_eq!(t.slice_sorted_classes().len(), N_SLICE_SORTED_CLASS);
+        let total: u64 = (0..t.flipslice().len())
+            .map(|c| t.flipslice().class_size(c))
             .sum();
         assert_eq!(total, (N_SLICE * N_FLIP) as u64);
     }
@@ -511,7 +539,7 @@ mod tests {
             let (cls, s) = t.flipslice_class(slice(&c) as usize, flip(&c) as usize);
             let d = sy.conjugate(&c, s);
             assert_eq!(
-                t.flipslice.rep[cls] as usize,
+                t.flipslice().rep[cls] as usize,
                 slice(&d) as usize * N_FLIP + flip(&d) as usize
             );
         }
@@ -583,7 +611,7 @@ mod tests {
     fn corner_slice_depths_by_symmetry_equal_a_plain_search() {
         let t = CoordTables::get();
         assert_eq!(
-            t.corner_slice_depth,
+            t.corner_slice_depth().to_vec(),
             corner_slice_bfs(&t.corners_move, &t.slice_sorted_move)
         );
     }
@@ -591,7 +619,7 @@ mod tests {
     #[test]
     fn corner_slice_depths_are_a_distance() {
         let t = CoordTables::get();
-        let d = &t.corner_slice_depth;
+        let d = t.corner_slice_depth();
         assert!(d.iter().all(|&x| x != u8::MAX));
         // Neighbours differ by at most one.
         for x in (0..d.len()).step_by(97) {

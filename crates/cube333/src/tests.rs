@@ -14,7 +14,7 @@ mod phase1_distribution {
     fn phase1_table_reproduces_the_coset_distribution() {
         let table = phase1_table(&NoStore, &mut |_| {});
         let t = CoordTables::get();
-        let dist = table.raw_distribution(N_TWIST, |c| t.flipslice.class_size(c));
+        let dist = table.raw_distribution(N_TWIST, |c| t.flipslice().class_size(c));
         assert_eq!(
             dist,
             vec![

@@ -185,7 +185,7 @@ impl TwoPhaseTables {
     #[inline(always)]
     fn phase1_index(&self, twist: usize, flip: usize, slice: usize) -> usize {
         let t = self.coord;
-        let p = t.flipslice.packed[slice * N_FLIP + flip] as usize;
+        let p = t.flipslice().packed[slice * N_FLIP + flip] as usize;
         (p >> 4) * N_TWIST + t.twist_conj[twist * 16 + (p & 15)] as usize
     }
 
@@ -209,7 +209,7 @@ impl TwoPhaseTables {
                 let p = t.corner.packed[corners] as usize;
                 phase2
                     .get((p >> 4) * N_UD_EDGES + t.ud_edges_conj[ud_edges * 16 + (p & 15)] as usize)
-                    .max(t.corner_slice_depth[corners * 24 + slice_perm])
+                    .max(t.corner_slice_depth()[corners * 24 + slice_perm])
             }
             Prune::Compact(c) => c.phase2_bound(c.phase2_at(t, corners, ud_edges, slice_perm)),
         }

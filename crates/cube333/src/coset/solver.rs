@@ -53,7 +53,7 @@ impl CosetSolver {
         match &self.bound.full {
             Some(t) => {
                 let c = self.coord;
-                let p = c.flipslice.packed[slice * N_FLIP + flip] as usize;
+                let p = c.flipslice().packed[slice * N_FLIP + flip] as usize;
                 t.get((p >> 4) * N_TWIST + c.twist_conj[twist * 16 + (p & 15)] as usize) as usize
             }
             None => self.bound.projected(twist, flip, slice) as usize,
@@ -166,7 +166,7 @@ impl CosetSolver {
                     continue;
                 }
                 let (_, tw, fl, ss) = kids[i];
-                let p = c.flipslice.packed[ss as usize / 24 * N_FLIP + fl as usize] as usize;
+                let p = c.flipslice().packed[ss as usize / 24 * N_FLIP + fl as usize] as usize;
                 idx[k] = (p >> 4) * N_TWIST + c.twist_conj[tw as usize * 16 + (p & 15)] as usize;
                 which[k] = i;
                 k += 1;

@@ -106,11 +106,11 @@ pub(super) struct HugeIndex {
 
 impl HugeIndex {
     pub(super) fn new(coord: &'static CoordTables) -> HugeIndex {
-        let slice_info = (0..coord.slice_sorted.packed.len())
+        let slice_info = (0..coord.slice_sorted_classes().packed.len())
             .map(|ss| {
-                let p = coord.slice_sorted.packed[ss] as usize;
+                let p = coord.slice_sorted_classes().packed[ss] as usize;
                 let (cls, sym) = (p >> 4, p & 15);
-                let rep_slice = coord.slice_sorted.rep[cls] as usize / 24;
+                let rep_slice = coord.slice_sorted_classes().rep[cls] as usize / 24;
                 // conj_flip(0 ^ f) = flip_conj[f] ^ mask: the mask alone.
                 let mask = coord.conj_flip(0, sym, rep_slice) ^ coord.flip_conj[sym];
                 (cls as u32) << 15 | (sym as u32) << 11 | mask as u32
@@ -143,8 +143,8 @@ impl TableIndex for GiantIndex {
     #[inline(always)]
     fn index(&self, c: Coords) -> usize {
         let t = self.coord;
-        let p =
-            t.flipslice.packed[(c.slice_sorted as usize / 24) * N_FLIP + c.flip as usize] as usize;
+        let p = t.flipslice().packed[(c.slice_sorted as usize / 24) * N_FLIP + c.flip as usize]
+            as usize;
         let (cls, sym) = (p >> 4, p & 15);
         let cc = t.corner_comb_conj[c.corner_comb as usize * 16 + sym] as usize;
         let tw = t.twist_conj[c.twist as usize * 16 + sym] as usize;
@@ -363,8 +363,8 @@ impl Bound for Phase1Reader<'_> {
     #[inline(always)]
     fn index(&self, c: Coords) -> usize {
         let t = self.coord;
-        let p =
-            t.flipslice.packed[(c.slice_sorted as usize / 24) * N_FLIP + c.flip as usize] as usize;
+        let p = t.flipslice().packed[(c.slice_sorted as usize / 24) * N_FLIP + c.flip as usize]
+            as usize;
         (p >> 4) * N_TWIST + t.twist_conj[c.twist as usize * 16 + (p & 15)] as usize
     }
 
@@ -469,12 +469,16 @@ impl HugeLayout {
             t,
             class_moves: (0..N_SLICE_SORTED_CLASS)
                 .flat_map(|c| {
-                    let rep = t.slice_sorted.rep[c] as usize;
+                    let rep = t.slice_sorted_classes().rep[c] as usize;
                     (0..N_MOVES).map(move |m| {
                         let ss2 = t.slice_sorted_move[rep * N_MOVES + m] as usize;
-                        let c2 = t.slice_sorted.class[ss2];
-                        let s2 = t.slice_sorted.sym[ss2];
-                        (c2, s2, (t.slice_sorted.rep[c2 as usize] / 24) as u16)
+                        let c2 = t.slice_sorted_classes().class[ss2];
+                        let s2 = t.slice_sorted_classes().sym[ss2];
+                        (
+                            c2,
+                            s2,
+                            (t.slice_sorted_classes().rep[c2 as usize] / 24) as u16,
+                        )
                     })
                 })
                 .collect(),
@@ -497,7 +501,7 @@ impl Layout for HugeLayout {
     fn goal(&self) -> usize {
         // The slice edges home in any order symmetric to home, no twist,
         // no flip.
-        self.t.slice_sorted.class[0] as usize * N_TWIST * N_FLIP
+        self.t.slice_sorted_classes().class[0] as usize * N_TWIST * N_FLIP
     }
 
     #[inline]
@@ -524,7 +528,7 @@ impl Layout for HugeLayout {
             let f2 = self.inner((s2, sl2), flip, m);
             f(base + f2);
             let (c2, tw2) = (base / N_FLIP / N_TWIST, base / N_FLIP % N_TWIST);
-            let st = t.slice_sorted.stab[c2];
+            let st = t.slice_sorted_classes().stab[c2];
             if st != 1 {
                 for s in 1..16 {
                     if st >> s & 1 == 1 {
@@ -554,9 +558,9 @@ impl GiantLayout {
             .into_par_iter()
             .map(|i| {
                 let (cls, m) = (i / N_MOVES, i % N_MOVES);
-                let rep = t.flipslice.rep[cls] as usize;
+                let rep = t.flipslice().rep[cls] as usize;
                 let (slice, flip) = (rep / N_FLIP, rep % N_FLIP);
-                t.flipslice.packed[t.slice_move[slice * N_MOVES + m] as usize * N_FLIP
+                t.flipslice().packed[t.slice_move[slice * N_MOVES + m] as usize * N_FLIP
                     + t.flip_move[flip * N_MOVES + m] as usize]
             })
             .collect();
@@ -579,7 +583,7 @@ impl Layout for GiantLayout {
     fn goal(&self) -> usize {
         // Slice edges in the slice, no flip, D corners in the D layer, no
         // twist (all the coordinates 0).
-        self.t.flipslice.class[0] as usize * N_CORNER_COMB * GIANT_ROW
+        self.t.flipslice().class[0] as usize * N_CORNER_COMB * GIANT_ROW
     }
 
     #[inline]
@@ -608,7 +612,7 @@ impl Layout for GiantLayout {
             f(base + tw2);
             let row2 = base / GIANT_ROW;
             let (c2, cc2) = (row2 / N_CORNER_COMB, row2 % N_CORNER_COMB);
-            let st = t.flipslice.stab[c2];
+            let st = t.flipslice().stab[c2];
             if st != 1 {
                 for s in 1..16 {
                     if st >> s & 1 == 1 {

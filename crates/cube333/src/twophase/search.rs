@@ -420,7 +420,7 @@ impl<'a> Search<'a> {
         }
         // The small (corners, slice) table first: it often decides alone,
         // and the big table read is a cache miss.
-        if self.t.coord.corner_slice_depth[corners * 24 + sp] as usize > max2 {
+        if self.t.coord.corner_slice_depth()[corners * 24 + sp] as usize > max2 {
             return false;
         }
         let h = self.t.phase2_bound(corners, ud, sp) as usize;

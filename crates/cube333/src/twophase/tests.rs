@@ -224,7 +224,7 @@ fn reduced_phase2_tables_equal_the_raw_ones() {
             let got = projections(cp)
                 .corner_slice
                 .get(cp.phase2_indices(cp.phase2_at(c, cn, 0, sp))[3]);
-            let want = c.corner_slice_depth[cn * 24 + sp].min(15);
+            let want = c.corner_slice_depth()[cn * 24 + sp].min(15);
             assert_eq!(got, want, "corners, slice permutation {cn} {sp}");
         }
     }
