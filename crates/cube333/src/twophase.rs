@@ -104,10 +104,11 @@ impl TwoPhaseTables {
         }
     }
 
-    /// The medium tables: the compact phase-1 tables, built in memory,
-    /// but for the (twist class, slice flips) table (1.3 MB), and two
-    /// larger phase-2 tables (4.6 MB), loaded from the store, or built
-    /// (under a second on two cores) and kept there.
+    /// The medium tables: the compact phase-1 tables, but for the (twist
+    /// class, slice flips) table (1.3 MB), and two larger phase-2 tables
+    /// (4.6 MB), all loaded from the store, or built (under a second on
+    /// two cores) and kept there, so that a process on them starts
+    /// without a breadth-first search.
     pub fn medium(store: &dyn TableStore, report: &mut dyn FnMut(StoreEvent)) -> TwoPhaseTables {
         let coord = CoordTables::get();
         let source = MediumSource { store, report };

@@ -1,7 +1,7 @@
 //! The compact tables: min2phase's projections of the phase-1 and
 //! phase-2 coordinates, reduced by symmetry, 4 bits an entry, built in
 //! memory in a fraction of a second; and the medium tables, the same
-//! phase 1 with two larger phase-2 projections kept in the store.
+//! phase 1 with two larger phase-2 projections, all kept in the store.
 //!
 //! (Long because each projection's coordinates, symmetry reduction and
 //! bound are written out next to each other, as min2phase's are.)
@@ -413,16 +413,33 @@ impl SliceFlips {
         C: Fn(usize, usize) -> (usize, usize) + Sync + Copy,
         S: Fn(usize) -> u16 + Sync + Copy,
     {
+        use rayon::prelude::*;
         let sy = Symmetries::get();
-        let moves: Vec<u16> = (0..N_SLICE_FLIPS * N_MOVES)
-            .map(|i| {
-                let cube = cube_of_slice_flips(i / N_MOVES);
-                slice_flips(&cube.apply_move(FaceTurn::from_index(i % N_MOVES))) as u16
-            })
-            .collect();
-        let conj: Vec<u16> = (0..N_SLICE_FLIPS * 8)
-            .map(|i| slice_flips(&sy.conjugate(&cube_of_slice_flips(i / 8), E8[i % 8])) as u16)
-            .collect();
+        // Through cubies, a value's row at a time, on every core: most of
+        // a start on the stored medium tables otherwise.
+        let (moves, conj): (Vec<u16>, Vec<u16>) = rayon::join(
+            || {
+                (0..N_SLICE_FLIPS)
+                    .into_par_iter()
+                    .flat_map_iter(|x| {
+                        let cube = cube_of_slice_flips(x);
+                        (0..N_MOVES).map(move |m| {
+                            slice_flips(&cube.apply_move(FaceTurn::from_index(m))) as u16
+                        })
+                    })
+                    .collect()
+            },
+            || {
+                (0..N_SLICE_FLIPS)
+                    .into_par_iter()
+                    .flat_map_iter(|x| {
+                        let cube = cube_of_slice_flips(x);
+                        E8.iter()
+                            .map(move |&e| slice_flips(&sy.conjugate(&cube, e)) as u16)
+                    })
+                    .collect()
+            },
+        );
         // The symmetries of the twist classes' moves are E8's, by their
         // index among the 48.
         let mut e8_index = [0usize; 16];
@@ -444,16 +461,34 @@ impl SliceFlips {
     }
 }
 
-/// Whether the store holds sound copies of the medium tables' three
+/// Whether the store holds sound copies of the medium tables' five
 /// stored tables.
 pub(super) fn medium_tables_stored(store: &dyn TableStore) -> bool {
     let bytes = |entries: usize| PayloadLen::Exactly(entries.div_ceil(2) as u64);
     let paired = bytes(N_CORNER_CLASS * PAIRED_INNER);
+    let [twist_flip, slice_flip] = phase1_projection_ids();
     paired_table_ids().iter().all(|k| store.contains(k, paired))
         && store.contains(
             &twist_slice_flips_id(),
             bytes(N_TWIST_E8_CLASS * N_SLICE_FLIPS),
         )
+        && store.contains(&twist_flip, bytes(N_TWIST_E8_CLASS * N_FLIP))
+        && store.contains(&slice_flip, bytes(N_FLIP_E8_CLASS * N_SLICE))
+}
+
+/// The cache identities of phase 1's (twist class, flip) and (flip
+/// class, UD slice) tables, which the medium tables keep in the store.
+pub(super) fn phase1_projection_ids() -> [TableKey; 2] {
+    [
+        crate::cache::table_key(
+            "phase1-twistclass-flip",
+            [N_TWIST_E8_CLASS as u64, N_FLIP as u64, 4, 0],
+        ),
+        crate::cache::table_key(
+            "phase1-flipclass-slice",
+            [N_FLIP_E8_CLASS as u64, N_SLICE as u64, 4, 0],
+        ),
+    ]
 }
 
 /// The (twist class, slice flips) table's cache identity.
@@ -466,6 +501,9 @@ pub(super) fn twist_slice_flips_id() -> TableKey {
 
 /// Twist classes under [`E8`].
 pub(super) const N_TWIST_E8_CLASS: usize = 324;
+
+/// Flip classes under [`E8`].
+pub(super) const N_FLIP_E8_CLASS: usize = 336;
 
 /// The slice as phase 1 carries it, and its bound with the twist: the
 /// plain UD slice (495 values) with the (twist class, slice) table, or
@@ -958,20 +996,38 @@ impl CompactPrune {
     pub(super) fn build(c: &CoordTables, mut paired: Option<MediumSource>) -> CompactPrune {
         // The combinations and flip classes first (quick), then the
         // breadth-first searches at once.
-        let corner_comb: Vec<u8> = (0..N_CORNERS)
-            .map(|x| {
-                let mut cube = CubieCube::SOLVED;
-                coord::set_corners(&mut cube, x as u16);
-                comb_rank(&cube.cp)
-            })
-            .collect();
-        let edge_comb: Vec<u8> = (0..N_UD_EDGES)
-            .map(|x| {
-                let mut cube = CubieCube::SOLVED;
-                coord::set_ud_edges(&mut cube, x as u16);
-                comb_rank(&cube.ep[..8])
-            })
-            .collect();
+        // (The three largest, 40,320 values each, side by side.)
+        let ((corner_comb, edge_comb), ud_red) = rayon::join(
+            || {
+                rayon::join(
+                    || -> Vec<u8> {
+                        (0..N_CORNERS)
+                            .map(|x| {
+                                let mut cube = CubieCube::SOLVED;
+                                coord::set_corners(&mut cube, x as u16);
+                                comb_rank(&cube.cp)
+                            })
+                            .collect()
+                    },
+                    || -> Vec<u8> {
+                        (0..N_UD_EDGES)
+                            .map(|x| {
+                                let mut cube = CubieCube::SOLVED;
+                                coord::set_ud_edges(&mut cube, x as u16);
+                                comb_rank(&cube.ep[..8])
+                            })
+                            .collect()
+                    },
+                )
+            },
+            // Phase 2's tables are reduced by the corners' or the UD
+            // edges' classes, the other coordinate turned with them.
+            || {
+                crate::tables::SymReduction::build(N_UD_EDGES, |x, s| {
+                    c.ud_edges_conj[x * 16 + s] as usize
+                })
+            },
+        );
         // Each combination's move table, through a permutation that has it.
         let comb_moves = |comb: &[u8], perm_move: &[u16]| -> Vec<u8> {
             let mut rep = [0usize; 70];
@@ -1007,11 +1063,6 @@ impl CompactPrune {
                 })
                 .collect::<Vec<u16>>()
         };
-        // Phase 2's tables are reduced by the corners' or the UD edges'
-        // classes, the other coordinate turned with them.
-        let ud_red = crate::tables::SymReduction::build(N_UD_EDGES, |x, s| {
-            c.ud_edges_conj[x * 16 + s] as usize
-        });
         // A coordinate conjugated by each of the 16 symmetries, through
         // cubies: `set` makes a cube with value `x`, `get` reads it back.
         let conj_through_cubies =
@@ -1088,36 +1139,32 @@ impl CompactPrune {
             class_move: ud_class_move,
             stab: |class: usize| ud_red.stab[class],
         };
+        let twist_flip_space = twist_classes.with(
+            N_FLIP,
+            |fl: usize, m: usize| c.flip_move[fl * N_MOVES + m] as usize,
+            |fl: usize, s: usize| c.flip_conj[fl * 16 + s] as usize,
+        );
+        let slice_flip_space = flip_classes.with(N_SLICE, slice_inner, slice_conj);
         let mut tables: [Vec<u8>; 7] = Default::default();
         let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb, corner_slice] =
             &mut tables;
-        // Phase 2's small projections, unless its paired tables come from
-        // the store instead.
+        // Built here unless the medium tables' store holds them: phase 2's
+        // small projections (the paired tables stand in) and phase 1's
+        // (twist class, flip) and (flip class, slice), which the store
+        // keeps, so that a process on the medium tables starts without a
+        // breadth-first search.
         let small_phase2 = paired.is_none();
         rayon::scope(|scope| {
-            // Phase 1's three tables, 4 bits an entry as they are built.
-            scope.spawn(|_| {
-                *twist_flip = build_sym_nibbles(&twist_classes.with(
-                    N_FLIP,
-                    |fl: usize, m: usize| c.flip_move[fl * N_MOVES + m] as usize,
-                    |fl: usize, s: usize| c.flip_conj[fl * 16 + s] as usize,
-                ))
-            });
-            scope.spawn(|_| {
-                if !small_phase2 {
-                    // The medium tables' (twist class, slice flips) stands in.
-                    return;
-                }
-                *slice_twist =
-                    build_sym_nibbles(&twist_classes.with(N_SLICE, slice_inner, slice_conj))
-            });
-            scope.spawn(|_| {
-                *slice_flip =
-                    build_sym_nibbles(&flip_classes.with(N_SLICE, slice_inner, slice_conj))
-            });
             if !small_phase2 {
                 return;
             }
+            // Phase 1's three tables, 4 bits an entry as they are built.
+            scope.spawn(|_| *twist_flip = build_sym_nibbles(&twist_flip_space));
+            scope.spawn(|_| {
+                *slice_twist =
+                    build_sym_nibbles(&twist_classes.with(N_SLICE, slice_inner, slice_conj))
+            });
+            scope.spawn(|_| *slice_flip = build_sym_nibbles(&slice_flip_space));
             scope.spawn(|_| {
                 *corner_edge_comb = build_sym_nibbles(&corner_classes.with(
                     70,
@@ -1146,9 +1193,33 @@ impl CompactPrune {
         });
         let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb, corner_slice] =
             tables;
-        let twist_slice = match paired.as_mut() {
-            None => TwistSlice::Slice(Nibbles(slice_twist)),
-            Some(source) => TwistSlice::SliceFlips(SliceFlips::load(twist_classes, source)),
+        let (twist_slice, slice_flip, twist_flip) = match paired.as_mut() {
+            None => (
+                TwistSlice::Slice(Nibbles(slice_twist)),
+                slice_flip,
+                twist_flip,
+            ),
+            Some(source) => {
+                let [twist_flip_key, slice_flip_key] = phase1_projection_ids();
+                let twist_flip = stored_sym_nibbles(
+                    source.store,
+                    &twist_flip_key,
+                    &twist_flip_space,
+                    source.report,
+                )
+                .bytes()
+                .to_vec();
+                let slice_flip = stored_sym_nibbles(
+                    source.store,
+                    &slice_flip_key,
+                    &slice_flip_space,
+                    source.report,
+                )
+                .bytes()
+                .to_vec();
+                let slice_flips = SliceFlips::load(twist_classes, source);
+                (TwistSlice::SliceFlips(slice_flips), slice_flip, twist_flip)
+            }
         };
         let phase2 = match paired {
             None => Phase2Tables::Projections(Projections {

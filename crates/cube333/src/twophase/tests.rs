@@ -155,7 +155,11 @@ fn reduced_slice_tables_equal_the_raw_ones() {
         p1.twist_flip.get(p1.indices(tw, fl, 0)[2])
     });
     // min2phase's class counts under the eight symmetries.
-    assert_eq!((p1.twist.rep.len(), p1.flip.rep.len()), (324, 336));
+    assert_eq!(
+        (p1.twist.rep.len(), p1.flip.rep.len()),
+        (N_TWIST_E8_CLASS, N_FLIP_E8_CLASS)
+    );
+    assert_eq!((N_TWIST_E8_CLASS, N_FLIP_E8_CLASS), (324, 336));
 }
 
 /// The symmetry-reduced phase-2 tables of the compact kind hold the
@@ -456,4 +460,41 @@ fn paired_phase2_tables_are_distances() {
     }
     // The walks reach deep entries of both tables.
     assert!(deepest.iter().all(|&d| d >= 10), "{deepest:?}");
+}
+
+/// The medium tables keep phase 1's (twist class, flip) and (flip class,
+/// slice) tables in the store: written on the first start, read back on
+/// the next, and either way the very tables the compact set builds in
+/// memory; with all five stored, the store says the medium set is there.
+#[test]
+fn medium_phase1_tables_come_back_from_the_store_as_built() {
+    let dir = std::env::temp_dir().join(format!("twistor-medium-{}", std::process::id()));
+    let store = twistor_store::DirStore::new(&dir);
+    assert!(!TwoPhaseTables::medium_tables_stored(&store));
+    let phase1 = |t: &TwoPhaseTables| {
+        let Prune::Compact(cp) = &t.prune else {
+            unreachable!()
+        };
+        let entries = |n: &compact::Nibbles| (0..2 * n.bytes()).map(|i| n.get(i)).collect();
+        let pair: (Vec<u8>, Vec<u8>) = (
+            entries(&cp.phase1.twist_flip),
+            entries(&cp.phase1.slice_flip),
+        );
+        pair
+    };
+    let compact = phase1(&TwoPhaseTables::compact());
+    let mut saved = 0;
+    let built = TwoPhaseTables::medium(&store, &mut |e| {
+        saved += matches!(e, StoreEvent::Saved { .. }) as usize
+    });
+    assert_eq!(saved, 5, "the medium set's five tables are kept");
+    assert!(TwoPhaseTables::medium_tables_stored(&store));
+    let mut loaded_count = 0;
+    let loaded = TwoPhaseTables::medium(&store, &mut |e| {
+        loaded_count += matches!(e, StoreEvent::Loaded { .. }) as usize
+    });
+    assert_eq!(loaded_count, 5, "a second start reads all five");
+    assert_eq!(phase1(&built), compact);
+    assert_eq!(phase1(&loaded), compact);
+    std::fs::remove_dir_all(&dir).ok();
 }
