@@ -1,7 +1,8 @@
 //! Criterion benchmarks: two-phase solves of random cubes at target
 //! lengths 21 and 20 with each size of table, optimal solves with the
 //! portable and the AVX2 kernel (what the optimal search's `unsafe` SIMD
-//! buys), and table-free cube operations.
+//! buys), setting the two-phase tables up, and table-free cube
+//! operations.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use twistor_core::random::SeededRng;
@@ -80,6 +81,19 @@ fn optimal(c: &mut Criterion) {
     }
 }
 
+/// A process's start once its coordinate tables are made: the compact
+/// tables built in memory, and the medium ones read from the store (kept
+/// there by the first iteration).
+fn table_setup(c: &mut Criterion) {
+    let store = DirStore::new(default_cache_dir().unwrap_or_else(std::env::temp_dir));
+    c.bench_function("two-phase tables set up, compact (built)", |b| {
+        b.iter(|| black_box(TwoPhaseTables::compact().size_bytes()))
+    });
+    c.bench_function("two-phase tables set up, medium (stored)", |b| {
+        b.iter(|| black_box(TwoPhaseTables::medium(&store, &mut |_| {}).size_bytes()))
+    });
+}
+
 fn cube_ops(c: &mut Criterion) {
     let mut rng = SeededRng::new(1);
     let a = CubieCube::random(|| rng.next_u64());
@@ -93,5 +107,5 @@ fn cube_ops(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, cube_ops, two_phase, optimal);
+criterion_group!(benches, cube_ops, table_setup, two_phase, optimal);
 criterion_main!(benches);
