@@ -119,7 +119,8 @@ struct SolveArgs {
     /// easy cube gets a short answer. 0 prints the first solution found.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     probe_min: u64,
-    /// Two-phase tables: `compact` (1.3 MB, built at start in 0.2 s),
+    /// Two-phase tables: `compact` (1.3 MB, built in a few hundredths of
+    /// a second and cached),
     /// `medium` (6.4 MB, built once in under a second and cached; a solve
     /// in about 0.6 of the compact tables' time), `full` (126 MB, built once in about 9 s and
     /// cached; the fastest per solve), or `auto`: the largest that is
@@ -174,7 +175,7 @@ enum TableChoice {
     /// Full or medium when cached or worth building for the batch, else
     /// compact.
     Auto,
-    /// The 1.3 MB tables built at start-up.
+    /// The 1.3 MB tables (built at once and cached).
     Compact,
     /// The 6 MB cached tables (built in under a second).
     Medium,
@@ -193,7 +194,7 @@ fn two_phase_tables(
 ) -> TwoPhaseTables {
     match choice {
         TableChoice::Auto => two_phase_tables_for(limit_mib, solves, store, report),
-        TableChoice::Compact => TwoPhaseTables::compact(),
+        TableChoice::Compact => TwoPhaseTables::compact_kept(store, report),
         TableChoice::Medium => TwoPhaseTables::medium(store, report),
         TableChoice::Full => TwoPhaseTables::load(store, report),
     }

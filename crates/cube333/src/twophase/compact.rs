@@ -104,9 +104,9 @@ pub(super) struct Paired {
 /// combinations.
 pub(super) const PAIRED_INNER: usize = 24 * 70;
 
-/// Where [`CompactPrune::build`] finds the medium tables' larger ones
-/// ([`SliceFlips`], [`Paired`]).
-pub(super) struct MediumSource<'a> {
+/// The store [`CompactPrune::build`] reads its kept tables from and
+/// writes them to, and where it tells what happened.
+pub(super) struct StoreSource<'a> {
     pub(super) store: &'a dyn TableStore,
     pub(super) report: &'a mut dyn FnMut(StoreEvent),
 }
@@ -408,7 +408,7 @@ impl SliceFlips {
     /// The coordinate's move and conjugation tables, through cubies, and
     /// its table with the twist classes from the store (or built and
     /// kept there).
-    fn load<C, S>(twist_classes: Classes<C, S>, source: &mut MediumSource) -> SliceFlips
+    fn load<C, S>(twist_classes: Classes<C, S>, source: &mut StoreSource) -> SliceFlips
     where
         C: Fn(usize, usize) -> (usize, usize) + Sync + Copy,
         S: Fn(usize) -> u16 + Sync + Copy,
@@ -474,6 +474,47 @@ pub(super) fn medium_tables_stored(store: &dyn TableStore) -> bool {
         )
         && store.contains(&twist_flip, bytes(N_TWIST_E8_CLASS * N_FLIP))
         && store.contains(&slice_flip, bytes(N_FLIP_E8_CLASS * N_SLICE))
+}
+
+/// Which table set [`CompactPrune::build`] makes, and where from.
+pub(super) enum CompactSet<'a> {
+    /// The compact tables, built in memory.
+    Built,
+    /// The compact tables, read from the store, or built and kept there.
+    Kept(StoreSource<'a>),
+    /// The medium tables, read from the store, or built and kept there.
+    Medium(StoreSource<'a>),
+}
+
+/// A kept table's entries, two a byte: read from the store, or built and
+/// kept there.
+fn kept_bytes(
+    store: &dyn TableStore,
+    key: &TableKey,
+    space: &impl SymSpace,
+    report: &mut dyn FnMut(StoreEvent),
+) -> Vec<u8> {
+    stored_sym_nibbles(store, key, space, report)
+        .bytes()
+        .to_vec()
+}
+
+/// The cache identities of the compact set's other five tables (phase
+/// 1's (twist class, UD slice); phase 2's (corner class, edge
+/// combination), (UD-edge class, corner combination), (corner class,
+/// slice permutation) and (UD-edge class, slice permutation)); its
+/// (twist class, flip) and (flip class, slice) are the medium set's.
+pub(super) fn compact_table_ids() -> [TableKey; 5] {
+    let key = |name: &str, classes: usize, inner: usize| {
+        crate::cache::table_key(name, [classes as u64, inner as u64, 4, 0])
+    };
+    [
+        key("phase1-twistclass-slice", N_TWIST_E8_CLASS, N_SLICE),
+        key("phase2-cornerclass-edgecomb", N_CORNER_CLASS, 70),
+        key("phase2-udclass-cornercomb", N_CORNER_CLASS, 70),
+        key("phase2-cornerclass-sliceperm", N_CORNER_CLASS, 24),
+        key("phase2-udclass-sliceperm", N_CORNER_CLASS, 24),
+    ]
 }
 
 /// The cache identities of phase 1's (twist class, flip) and (flip
@@ -990,10 +1031,14 @@ impl CompactPrune {
         }
     }
 
-    /// The tables: phase 2's [`Projections`] built with phase 1's, or,
-    /// given a store, its [`Paired`] tables loaded from it (or built and
-    /// kept there).
-    pub(super) fn build(c: &CoordTables, mut paired: Option<MediumSource>) -> CompactPrune {
+    /// The tables of `set`: phase 2's [`Projections`] with phase 1's, or
+    /// the medium set's [`Paired`] tables and [`SliceFlips`] instead.
+    pub(super) fn build(c: &CoordTables, set: CompactSet) -> CompactPrune {
+        let (mut paired, mut kept) = match set {
+            CompactSet::Built => (None, None),
+            CompactSet::Kept(source) => (None, Some(source)),
+            CompactSet::Medium(source) => (Some(source), None),
+        };
         // The combinations and flip classes first (quick), then the
         // breadth-first searches at once.
         // (The three largest, 40,320 values each, side by side.)
@@ -1145,6 +1190,11 @@ impl CompactPrune {
             |fl: usize, s: usize| c.flip_conj[fl * 16 + s] as usize,
         );
         let slice_flip_space = flip_classes.with(N_SLICE, slice_inner, slice_conj);
+        let slice_twist_space = twist_classes.with(N_SLICE, slice_inner, slice_conj);
+        let corner_edge_comb_space = corner_classes.with(70, edge_comb_inner, edge_comb_conj_inner);
+        let ud_corner_comb_space = ud_classes.with(70, corner_comb_inner, corner_comb_conj_inner);
+        let corner_slice_space = corner_classes.with(24, slice_perm_inner, slice_perm_conj_inner);
+        let ud_slice_space = ud_classes.with(24, slice_perm_inner, slice_perm_conj_inner);
         let mut tables: [Vec<u8>; 7] = Default::default();
         let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb, corner_slice] =
             &mut tables;
@@ -1153,44 +1203,49 @@ impl CompactPrune {
         // (twist class, flip) and (flip class, slice), which the store
         // keeps, so that a process on the medium tables starts without a
         // breadth-first search.
-        let small_phase2 = paired.is_none();
-        rayon::scope(|scope| {
-            if !small_phase2 {
-                return;
-            }
-            // Phase 1's three tables, 4 bits an entry as they are built.
-            scope.spawn(|_| *twist_flip = build_sym_nibbles(&twist_flip_space));
-            scope.spawn(|_| {
-                *slice_twist =
-                    build_sym_nibbles(&twist_classes.with(N_SLICE, slice_inner, slice_conj))
+        if paired.is_none() && kept.is_none() {
+            rayon::scope(|scope| {
+                // Phase 1's three tables, 4 bits an entry as they are built.
+                scope.spawn(|_| *twist_flip = build_sym_nibbles(&twist_flip_space));
+                scope.spawn(|_| *slice_twist = build_sym_nibbles(&slice_twist_space));
+                scope.spawn(|_| *slice_flip = build_sym_nibbles(&slice_flip_space));
+                scope.spawn(|_| *corner_edge_comb = build_sym_nibbles(&corner_edge_comb_space));
+                scope.spawn(|_| *ud_corner_comb = build_sym_nibbles(&ud_corner_comb_space));
+                scope.spawn(|_| *corner_slice = build_sym_nibbles(&corner_slice_space));
+                scope.spawn(|_| *ud_slice = build_sym_nibbles(&ud_slice_space));
             });
-            scope.spawn(|_| *slice_flip = build_sym_nibbles(&slice_flip_space));
-            scope.spawn(|_| {
-                *corner_edge_comb = build_sym_nibbles(&corner_classes.with(
-                    70,
-                    edge_comb_inner,
-                    edge_comb_conj_inner,
-                ))
-            });
-            scope.spawn(|_| {
-                *ud_corner_comb = build_sym_nibbles(&ud_classes.with(
-                    70,
-                    corner_comb_inner,
-                    corner_comb_conj_inner,
-                ))
-            });
-            scope.spawn(|_| {
-                *corner_slice = build_sym_nibbles(&corner_classes.with(
-                    24,
-                    slice_perm_inner,
-                    slice_perm_conj_inner,
-                ))
-            });
-            scope.spawn(|_| {
-                *ud_slice =
-                    build_sym_nibbles(&ud_classes.with(24, slice_perm_inner, slice_perm_conj_inner))
-            });
-        });
+        }
+        if let Some(source) = kept.as_mut() {
+            // Read from the store, or built (each on every core) and kept
+            // there. They take a few hundredths of a second to build, so
+            // only what went wrong is told.
+            let report = &mut *source.report;
+            let mut quiet = |e: StoreEvent| {
+                if matches!(
+                    e,
+                    StoreEvent::Rejected { .. } | StoreEvent::SaveFailed { .. }
+                ) {
+                    report(e)
+                }
+            };
+            let [k_twist_flip, k_slice_flip] = phase1_projection_ids();
+            let [k_slice_twist, k_corner_edge_comb, k_ud_corner_comb, k_corner_slice, k_ud_slice] =
+                compact_table_ids();
+            let store = source.store;
+            *twist_flip = kept_bytes(store, &k_twist_flip, &twist_flip_space, &mut quiet);
+            *slice_flip = kept_bytes(store, &k_slice_flip, &slice_flip_space, &mut quiet);
+            *slice_twist = kept_bytes(store, &k_slice_twist, &slice_twist_space, &mut quiet);
+            *corner_edge_comb = kept_bytes(
+                store,
+                &k_corner_edge_comb,
+                &corner_edge_comb_space,
+                &mut quiet,
+            );
+            *ud_corner_comb =
+                kept_bytes(store, &k_ud_corner_comb, &ud_corner_comb_space, &mut quiet);
+            *corner_slice = kept_bytes(store, &k_corner_slice, &corner_slice_space, &mut quiet);
+            *ud_slice = kept_bytes(store, &k_ud_slice, &ud_slice_space, &mut quiet);
+        }
         let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb, corner_slice] =
             tables;
         let (twist_slice, slice_flip, twist_flip) = match paired.as_mut() {
@@ -1228,7 +1283,7 @@ impl CompactPrune {
                 corner_edge_comb: Nibbles(corner_edge_comb),
                 corner_slice: Nibbles(corner_slice),
             }),
-            Some(MediumSource { store, report }) => {
+            Some(StoreSource { store, report }) => {
                 let [corner_key, ud_key] = paired_table_ids();
                 let corner_slice_edges = stored_sym_nibbles(
                     store,

@@ -498,3 +498,65 @@ fn medium_phase1_tables_come_back_from_the_store_as_built() {
     assert_eq!(phase1(&loaded), compact);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Without the medium or full tables, a process keeps the compact set in
+/// the store: the first start writes its seven tables, the next reads
+/// them back, the very tables built in memory.
+#[test]
+fn kept_compact_tables_come_back_from_the_store_as_built() {
+    let dir = std::env::temp_dir().join(format!("twistor-compact-{}", std::process::id()));
+    let store = twistor_store::DirStore::new(&dir);
+    let tables = |t: &TwoPhaseTables| -> Vec<Vec<u8>> {
+        let Prune::Compact(cp) = &t.prune else {
+            unreachable!()
+        };
+        let (TwistSlice::Slice(slice_twist), Phase2Tables::Projections(p2)) =
+            (&cp.phase1.twist_slice, &cp.phase2)
+        else {
+            panic!("the compact set")
+        };
+        let entries = |n: &compact::Nibbles| (0..2 * n.bytes()).map(|i| n.get(i)).collect();
+        [
+            &cp.phase1.twist_flip,
+            &cp.phase1.slice_flip,
+            slice_twist,
+            &p2.ud_slice,
+            &p2.ud_corner_comb,
+            &p2.corner_edge_comb,
+            &p2.corner_slice,
+        ]
+        .map(entries)
+        .to_vec()
+    };
+    let built = tables(&TwoPhaseTables::compact());
+    let mut told = 0;
+    let first = TwoPhaseTables::compact_kept(&store, &mut |_| told += 1);
+    assert_eq!(told, 0, "building and keeping the small tables is not told");
+    let kept = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(kept, 7, "the compact set's seven tables are kept");
+    let mut loaded = 0;
+    let second = TwoPhaseTables::compact_kept(&store, &mut |e| {
+        loaded += matches!(e, StoreEvent::Loaded { .. }) as usize
+    });
+    assert_eq!(loaded, 0, "reading them back is not told either");
+    assert_eq!(tables(&first), built);
+    assert_eq!(tables(&second), built);
+    // A corrupt copy is told, and built again.
+    let victim = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut bytes = std::fs::read(&victim).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xff;
+    std::fs::write(&victim, bytes).unwrap();
+    let mut rejected = 0;
+    let third = TwoPhaseTables::compact_kept(&store, &mut |e| {
+        rejected += matches!(e, StoreEvent::Rejected { .. }) as usize
+    });
+    assert_eq!(rejected, 1);
+    assert_eq!(tables(&third), built);
+    std::fs::remove_dir_all(&dir).ok();
+}

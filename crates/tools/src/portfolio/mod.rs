@@ -250,7 +250,8 @@ pub const MEDIUM_TABLES_PAY_AFTER: usize = 2_000;
 /// ([`FULL_TWO_PHASE_MEMORY_MIB`]) and are stored or pay for building
 /// ([`FULL_TABLES_PAY_AFTER`]); else the medium ones when stored or
 /// paying for their build ([`MEDIUM_TABLES_PAY_AFTER`]); else the compact
-/// ones, built in memory at once.
+/// ones, built at once (a few hundredths of a second) and kept in the
+/// store, so that the next process only reads them.
 pub fn two_phase_tables_for(
     limit_mib: Option<u64>,
     solves: usize,
@@ -264,7 +265,7 @@ pub fn two_phase_tables_for(
     } else if solves >= MEDIUM_TABLES_PAY_AFTER || TwoPhaseTables::medium_tables_stored(store) {
         TwoPhaseTables::medium(store, report)
     } else {
-        TwoPhaseTables::compact()
+        TwoPhaseTables::compact_kept(store, report)
     }
 }
 

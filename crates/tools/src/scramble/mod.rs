@@ -572,7 +572,10 @@ impl UpgradingTables {
                 let built = std::panic::catch_unwind(build);
                 let _ = slot.set(built.unwrap_or_else(|_| TwoPhaseTables::compact()));
             });
-            (TwoPhaseTables::compact(), Some((full, Instant::now())))
+            let first = TwoPhaseTables::compact_kept(&*options.store, &mut |e| {
+                events(TableEvent::Store(e))
+            });
+            (first, Some((full, Instant::now())))
         };
         UpgradingTables { first, full }
     }
