@@ -97,11 +97,7 @@ impl TwoPhaseTables {
     /// about 0.06 s on two cores): for a few solves on a machine without
     /// the larger tables, as min2phase starts.
     pub fn compact() -> TwoPhaseTables {
-        let coord = CoordTables::get();
-        TwoPhaseTables {
-            coord,
-            prune: Prune::Compact(Box::new(CompactPrune::build(coord, CompactSet::Built))),
-        }
+        TwoPhaseTables::of_set(CompactSet::Built)
     }
 
     /// The medium tables: the compact phase-1 tables, but for the (twist
@@ -110,15 +106,7 @@ impl TwoPhaseTables {
     /// two cores) and kept there, so that a process on them starts
     /// without a breadth-first search.
     pub fn medium(store: &dyn TableStore, report: &mut dyn FnMut(StoreEvent)) -> TwoPhaseTables {
-        let coord = CoordTables::get();
-        let source = StoreSource { store, report };
-        TwoPhaseTables {
-            coord,
-            prune: Prune::Compact(Box::new(CompactPrune::build(
-                coord,
-                CompactSet::Medium(source),
-            ))),
-        }
+        TwoPhaseTables::of_set(CompactSet::Medium(StoreSource { store, report }))
     }
 
     /// The compact tables read from the store, or built (as
@@ -129,14 +117,15 @@ impl TwoPhaseTables {
         store: &dyn TableStore,
         report: &mut dyn FnMut(StoreEvent),
     ) -> TwoPhaseTables {
+        TwoPhaseTables::of_set(CompactSet::Kept(StoreSource { store, report }))
+    }
+
+    /// The compact or medium tables, as `set` says.
+    fn of_set(set: CompactSet) -> TwoPhaseTables {
         let coord = CoordTables::get();
-        let source = StoreSource { store, report };
         TwoPhaseTables {
             coord,
-            prune: Prune::Compact(Box::new(CompactPrune::build(
-                coord,
-                CompactSet::Kept(source),
-            ))),
+            prune: Prune::Compact(Box::new(CompactPrune::build(coord, set))),
         }
     }
 

@@ -1034,11 +1034,6 @@ impl CompactPrune {
     /// The tables of `set`: phase 2's [`Projections`] with phase 1's, or
     /// the medium set's [`Paired`] tables and [`SliceFlips`] instead.
     pub(super) fn build(c: &CoordTables, set: CompactSet) -> CompactPrune {
-        let (mut paired, mut kept) = match set {
-            CompactSet::Built => (None, None),
-            CompactSet::Kept(source) => (None, Some(source)),
-            CompactSet::Medium(source) => (Some(source), None),
-        };
         // The combinations and flip classes first (quick), then the
         // breadth-first searches at once.
         // (The three largest, 40,320 values each, side by side.)
@@ -1195,95 +1190,18 @@ impl CompactPrune {
         let ud_corner_comb_space = ud_classes.with(70, corner_comb_inner, corner_comb_conj_inner);
         let corner_slice_space = corner_classes.with(24, slice_perm_inner, slice_perm_conj_inner);
         let ud_slice_space = ud_classes.with(24, slice_perm_inner, slice_perm_conj_inner);
-        let mut tables: [Vec<u8>; 7] = Default::default();
-        let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb, corner_slice] =
-            &mut tables;
-        // Built here unless the medium tables' store holds them: phase 2's
-        // small projections (the paired tables stand in) and phase 1's
-        // (twist class, flip) and (flip class, slice), which the store
-        // keeps, so that a process on the medium tables starts without a
-        // breadth-first search.
-        if paired.is_none() && kept.is_none() {
-            rayon::scope(|scope| {
-                // Phase 1's three tables, 4 bits an entry as they are built.
-                scope.spawn(|_| *twist_flip = build_sym_nibbles(&twist_flip_space));
-                scope.spawn(|_| *slice_twist = build_sym_nibbles(&slice_twist_space));
-                scope.spawn(|_| *slice_flip = build_sym_nibbles(&slice_flip_space));
-                scope.spawn(|_| *corner_edge_comb = build_sym_nibbles(&corner_edge_comb_space));
-                scope.spawn(|_| *ud_corner_comb = build_sym_nibbles(&ud_corner_comb_space));
-                scope.spawn(|_| *corner_slice = build_sym_nibbles(&corner_slice_space));
-                scope.spawn(|_| *ud_slice = build_sym_nibbles(&ud_slice_space));
-            });
-        }
-        if let Some(source) = kept.as_mut() {
-            // Read from the store, or built (each on every core) and kept
-            // there. They take a few hundredths of a second to build, so
-            // only what went wrong is told.
-            let report = &mut *source.report;
-            let mut quiet = |e: StoreEvent| {
-                if matches!(
-                    e,
-                    StoreEvent::Rejected { .. } | StoreEvent::SaveFailed { .. }
-                ) {
-                    report(e)
-                }
-            };
-            let [k_twist_flip, k_slice_flip] = phase1_projection_ids();
-            let [k_slice_twist, k_corner_edge_comb, k_ud_corner_comb, k_corner_slice, k_ud_slice] =
-                compact_table_ids();
-            let store = source.store;
-            *twist_flip = kept_bytes(store, &k_twist_flip, &twist_flip_space, &mut quiet);
-            *slice_flip = kept_bytes(store, &k_slice_flip, &slice_flip_space, &mut quiet);
-            *slice_twist = kept_bytes(store, &k_slice_twist, &slice_twist_space, &mut quiet);
-            *corner_edge_comb = kept_bytes(
-                store,
-                &k_corner_edge_comb,
-                &corner_edge_comb_space,
-                &mut quiet,
-            );
-            *ud_corner_comb =
-                kept_bytes(store, &k_ud_corner_comb, &ud_corner_comb_space, &mut quiet);
-            *corner_slice = kept_bytes(store, &k_corner_slice, &corner_slice_space, &mut quiet);
-            *ud_slice = kept_bytes(store, &k_ud_slice, &ud_slice_space, &mut quiet);
-        }
-        let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb, corner_slice] =
-            tables;
-        let (twist_slice, slice_flip, twist_flip) = match paired.as_mut() {
-            None => (
-                TwistSlice::Slice(Nibbles(slice_twist)),
-                slice_flip,
-                twist_flip,
-            ),
-            Some(source) => {
+        let (twist_flip, slice_flip, twist_slice, phase2) = match set {
+            // Phase 1's (twist class, flip) and (flip class, slice), then
+            // the (twist class, slice flips) and the paired phase-2 tables
+            // in place of the other five: each from the store, or built
+            // and kept there.
+            CompactSet::Medium(mut source) => {
+                let (store, report) = (source.store, &mut *source.report);
                 let [twist_flip_key, slice_flip_key] = phase1_projection_ids();
-                let twist_flip = stored_sym_nibbles(
-                    source.store,
-                    &twist_flip_key,
-                    &twist_flip_space,
-                    source.report,
-                )
-                .bytes()
-                .to_vec();
-                let slice_flip = stored_sym_nibbles(
-                    source.store,
-                    &slice_flip_key,
-                    &slice_flip_space,
-                    source.report,
-                )
-                .bytes()
-                .to_vec();
-                let slice_flips = SliceFlips::load(twist_classes, source);
-                (TwistSlice::SliceFlips(slice_flips), slice_flip, twist_flip)
-            }
-        };
-        let phase2 = match paired {
-            None => Phase2Tables::Projections(Projections {
-                ud_slice: Nibbles(ud_slice),
-                ud_corner_comb: Nibbles(ud_corner_comb),
-                corner_edge_comb: Nibbles(corner_edge_comb),
-                corner_slice: Nibbles(corner_slice),
-            }),
-            Some(StoreSource { store, report }) => {
+                let twist_flip = kept_bytes(store, &twist_flip_key, &twist_flip_space, report);
+                let slice_flip = kept_bytes(store, &slice_flip_key, &slice_flip_space, report);
+                let slice_flips = SliceFlips::load(twist_classes, &mut source);
+                let StoreSource { store, report } = source;
                 let [corner_key, ud_key] = paired_table_ids();
                 let corner_slice_edges = stored_sym_nibbles(
                     store,
@@ -1305,10 +1223,75 @@ impl CompactPrune {
                     ),
                     report,
                 );
-                Phase2Tables::Paired(Paired {
-                    corner_slice_edges,
-                    ud_slice_corners,
-                })
+                (
+                    twist_flip,
+                    slice_flip,
+                    TwistSlice::SliceFlips(slice_flips),
+                    Phase2Tables::Paired(Paired {
+                        corner_slice_edges,
+                        ud_slice_corners,
+                    }),
+                )
+            }
+            set => {
+                let mut tables: [Vec<u8>; 7] = Default::default();
+                let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb, corner_slice] =
+                    &mut tables;
+                if let CompactSet::Kept(source) = set {
+                    // Each from the store, or built (on every core) and
+                    // kept there. They take a few hundredths of a second
+                    // to build, so only what went wrong is told.
+                    let (store, report) = (source.store, source.report);
+                    let mut quiet = |e: StoreEvent| {
+                        if matches!(
+                            e,
+                            StoreEvent::Rejected { .. } | StoreEvent::SaveFailed { .. }
+                        ) {
+                            report(e)
+                        }
+                    };
+                    let [k_twist_flip, k_slice_flip] = phase1_projection_ids();
+                    let [k_slice_twist, k_corner_edge, k_ud_corner, k_corner_slice, k_ud_slice] =
+                        compact_table_ids();
+                    *twist_flip = kept_bytes(store, &k_twist_flip, &twist_flip_space, &mut quiet);
+                    *slice_flip = kept_bytes(store, &k_slice_flip, &slice_flip_space, &mut quiet);
+                    *slice_twist =
+                        kept_bytes(store, &k_slice_twist, &slice_twist_space, &mut quiet);
+                    *corner_edge_comb =
+                        kept_bytes(store, &k_corner_edge, &corner_edge_comb_space, &mut quiet);
+                    *ud_corner_comb =
+                        kept_bytes(store, &k_ud_corner, &ud_corner_comb_space, &mut quiet);
+                    *corner_slice =
+                        kept_bytes(store, &k_corner_slice, &corner_slice_space, &mut quiet);
+                    *ud_slice = kept_bytes(store, &k_ud_slice, &ud_slice_space, &mut quiet);
+                } else {
+                    // All seven side by side, 4 bits an entry as they are
+                    // built.
+                    rayon::scope(|scope| {
+                        scope.spawn(|_| *twist_flip = build_sym_nibbles(&twist_flip_space));
+                        scope.spawn(|_| *slice_twist = build_sym_nibbles(&slice_twist_space));
+                        scope.spawn(|_| *slice_flip = build_sym_nibbles(&slice_flip_space));
+                        scope.spawn(|_| {
+                            *corner_edge_comb = build_sym_nibbles(&corner_edge_comb_space)
+                        });
+                        scope.spawn(|_| *ud_corner_comb = build_sym_nibbles(&ud_corner_comb_space));
+                        scope.spawn(|_| *corner_slice = build_sym_nibbles(&corner_slice_space));
+                        scope.spawn(|_| *ud_slice = build_sym_nibbles(&ud_slice_space));
+                    });
+                }
+                let [slice_twist, slice_flip, twist_flip, ud_slice, ud_corner_comb, corner_edge_comb, corner_slice] =
+                    tables;
+                (
+                    twist_flip,
+                    slice_flip,
+                    TwistSlice::Slice(Nibbles(slice_twist)),
+                    Phase2Tables::Projections(Projections {
+                        ud_slice: Nibbles(ud_slice),
+                        ud_corner_comb: Nibbles(ud_corner_comb),
+                        corner_edge_comb: Nibbles(corner_edge_comb),
+                        corner_slice: Nibbles(corner_slice),
+                    }),
+                )
             }
         };
         let corner_class_comb = c

@@ -462,6 +462,11 @@ fn paired_phase2_tables_are_distances() {
     assert!(deepest.iter().all(|&d| d >= 10), "{deepest:?}");
 }
 
+/// Every entry of a compact table, in order.
+fn nibble_entries(n: &compact::Nibbles) -> Vec<u8> {
+    (0..2 * n.bytes()).map(|i| n.get(i)).collect()
+}
+
 /// The medium tables keep phase 1's (twist class, flip) and (flip class,
 /// slice) tables in the store: written on the first start, read back on
 /// the next, and either way the very tables the compact set builds in
@@ -475,12 +480,10 @@ fn medium_phase1_tables_come_back_from_the_store_as_built() {
         let Prune::Compact(cp) = &t.prune else {
             unreachable!()
         };
-        let entries = |n: &compact::Nibbles| (0..2 * n.bytes()).map(|i| n.get(i)).collect();
-        let pair: (Vec<u8>, Vec<u8>) = (
-            entries(&cp.phase1.twist_flip),
-            entries(&cp.phase1.slice_flip),
-        );
-        pair
+        (
+            nibble_entries(&cp.phase1.twist_flip),
+            nibble_entries(&cp.phase1.slice_flip),
+        )
     };
     let compact = phase1(&TwoPhaseTables::compact());
     let mut saved = 0;
@@ -515,7 +518,6 @@ fn kept_compact_tables_come_back_from_the_store_as_built() {
         else {
             panic!("the compact set")
         };
-        let entries = |n: &compact::Nibbles| (0..2 * n.bytes()).map(|i| n.get(i)).collect();
         [
             &cp.phase1.twist_flip,
             &cp.phase1.slice_flip,
@@ -525,7 +527,7 @@ fn kept_compact_tables_come_back_from_the_store_as_built() {
             &p2.corner_edge_comb,
             &p2.corner_slice,
         ]
-        .map(entries)
+        .map(nibble_entries)
         .to_vec()
     };
     let built = tables(&TwoPhaseTables::compact());

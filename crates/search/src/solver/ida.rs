@@ -425,8 +425,14 @@ impl<'s> Worker<'s> {
         }
         // The survivors' move-table rows, asked for now, arrive while the
         // subtrees before them are searched (a large table's rows, the
-        // 4x4x4's edges' say, are a cache miss a node otherwise).
-        for a in 0..self.alive_count[level] {
+        // 4x4x4's edges' say, are a cache miss a node otherwise). Leaves
+        // move no further: theirs are not asked for.
+        let alive_inner = if remaining > 1 {
+            self.alive_count[level]
+        } else {
+            0
+        };
+        for a in 0..alive_inner {
             let c = self.alive[base + a] as usize;
             let coords = &self.kid_coords[(base + c) * self.coords..][..self.coords];
             for (t, at) in s.tables.iter().zip(&self.coord_at) {

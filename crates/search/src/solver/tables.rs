@@ -333,16 +333,7 @@ impl Solver {
                     };
                     let t = &self.tables[table];
                     let raised = (t.mean() - before).max(0.0);
-                    let step = TableGrowth {
-                        before_depth: depth,
-                        table: t.projection().description().to_string(),
-                        to_depth: t.filled_depth(),
-                        mean: Some(t.mean()),
-                        complete: t.is_complete(),
-                        move_tables: false,
-                        secs,
-                        expected_search_secs: expected,
-                    };
+                    let step = TableGrowth::of_table(t, depth, false, secs, expected);
                     expected *= (self.branching as f64).powf(-raised);
                     self.table_keys[table].1 = self.table_keys[table].1.saturating_add(w);
                     grown = true;
@@ -350,17 +341,7 @@ impl Solver {
                 }
                 Growth::MoveTables { table, secs } => {
                     self.tables[table].prepare_moves(&self.layout, &self.moves, u64::MAX);
-                    let t = &self.tables[table];
-                    TableGrowth {
-                        before_depth: depth,
-                        table: t.projection().description().to_string(),
-                        to_depth: t.filled_depth(),
-                        mean: Some(t.mean()),
-                        complete: t.is_complete(),
-                        move_tables: true,
-                        secs,
-                        expected_search_secs: expected,
-                    }
+                    TableGrowth::of_table(&self.tables[table], depth, true, secs, expected)
                 }
             };
             self.fill_secs += step.secs;
@@ -488,6 +469,29 @@ impl Solver {
                 report(key, t.bytes(), cache::save_table(store, key, t));
                 *grown = 0;
             }
+        }
+    }
+}
+
+impl TableGrowth {
+    /// A step that grew pattern database `t` (filled it further, or gave
+    /// it its move tables) before `before_depth`.
+    fn of_table(
+        t: &PruneTable,
+        before_depth: u32,
+        move_tables: bool,
+        secs: f64,
+        expected_search_secs: f64,
+    ) -> TableGrowth {
+        TableGrowth {
+            before_depth,
+            table: t.projection().description().to_string(),
+            to_depth: t.filled_depth(),
+            mean: Some(t.mean()),
+            complete: t.is_complete(),
+            move_tables,
+            secs,
+            expected_search_secs,
         }
     }
 }
