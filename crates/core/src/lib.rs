@@ -66,6 +66,7 @@ mod error;
 pub mod group;
 pub mod index;
 mod layout;
+pub mod lazy;
 pub mod pattern;
 pub mod puzzle;
 pub mod random;

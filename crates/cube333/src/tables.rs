@@ -10,6 +10,7 @@
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
+use twistor_core::lazy::make_apart;
 
 use crate::coord::*;
 use crate::cubie::CubieCube;
@@ -227,7 +228,7 @@ impl CoordTables {
     /// The shared instance, computed on first use.
     pub fn get() -> &'static CoordTables {
         static T: OnceLock<CoordTables> = OnceLock::new();
-        T.get_or_init(CoordTables::compute)
+        T.get_or_init(|| make_apart(CoordTables::compute))
     }
 
     fn compute() -> CoordTables {
@@ -372,7 +373,7 @@ impl CoordTables {
 
     #[inline]
     fn full(&self) -> &FullReductions {
-        self.full.get_or_init(|| self.compute_full())
+        self.full.get_or_init(|| make_apart(|| self.compute_full()))
     }
 
     /// Flip-UD-slice (`slice * 2048 + flip`) classes.

@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
+use twistor_core::lazy::make_apart;
 use twistor_core::store::{self, PayloadLen, StoreEvent, TableBytes, TableKey, TableStore};
 
 use crate::coords::{masks, rank12, Binomials};
@@ -734,7 +735,7 @@ impl Tables {
         let mut built = false;
         let bits = self.pairing.within9.get_or_init(|| {
             built = true;
-            let bits = || self.within9_bits();
+            let bits = || make_apart(|| self.within9_bits());
             TableBytes::new(store::build_and_keep(
                 store,
                 &key_at(9),
