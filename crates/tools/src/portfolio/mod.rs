@@ -245,27 +245,82 @@ pub const FULL_TABLES_PAY_AFTER: usize = 20_000;
 /// --tables`).
 pub const MEDIUM_TABLES_PAY_AFTER: usize = 2_000;
 
-/// Two-phase tables for about `solves` solves within a limit the user
-/// gave (MiB): the full ones when they fit the limit
-/// ([`FULL_TWO_PHASE_MEMORY_MIB`]) and are stored or pay for building
-/// ([`FULL_TABLES_PAY_AFTER`]); else the medium ones when stored or
-/// paying for their build ([`MEDIUM_TABLES_PAY_AFTER`]); else the compact
-/// ones, built at once (a few hundredths of a second) and kept in the
-/// store, so that the next process only reads them.
+/// Solves expected before reading the stored full two-phase tables pays,
+/// against the stored medium ones: reading 126 MB (and making the full
+/// reductions) takes about 0.3 s where the medium tables take a few
+/// hundredths, to save about 0.08 ms a solve on their mean at 21 moves.
+pub const FULL_TABLES_READ_PAYS_AFTER: usize = 4_000;
+
+/// Solves expected before reading the stored full tables pays where the
+/// medium ones are not stored: against the compact ones (about 0.5 ms a
+/// solve saved), or against building the medium ones.
+pub const FULL_TABLES_READ_BEATS_COMPACT_AFTER: usize = 600;
+
+/// The two-phase tables a store holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StoredTwoPhase {
+    /// The full tables ([`TwoPhaseTables::full_tables_stored`]).
+    ///
+    /// [`TwoPhaseTables::full_tables_stored`]: twistor_cube333::TwoPhaseTables::full_tables_stored
+    pub full: bool,
+    /// The medium tables ([`TwoPhaseTables::medium_tables_stored`]).
+    ///
+    /// [`TwoPhaseTables::medium_tables_stored`]: twistor_cube333::TwoPhaseTables::medium_tables_stored
+    pub medium: bool,
+}
+
+/// The two-phase tables about `solves` solves take, within a limit the
+/// user gave (MiB), given what the store holds: the set that takes the
+/// least time overall.
+///
+/// - The full ones when they fit the limit ([`FULL_TWO_PHASE_MEMORY_MIB`])
+///   and either pay for building ([`FULL_TABLES_PAY_AFTER`]), or are
+///   stored and pay for reading ([`FULL_TABLES_READ_PAYS_AFTER`] against
+///   stored medium ones, else [`FULL_TABLES_READ_BEATS_COMPACT_AFTER`]).
+///   A few solves never wait for 126 MB to be read.
+/// - Else the medium ones when stored or paying for their build
+///   ([`MEDIUM_TABLES_PAY_AFTER`]).
+/// - Else the compact ones, built at once (a few hundredths of a second)
+///   and kept in the store, so that the next process only reads them.
+pub fn two_phase_choice(
+    limit_mib: Option<u64>,
+    solves: usize,
+    stored: StoredTwoPhase,
+) -> twistor_cube333::TwoPhaseTableKind {
+    use twistor_cube333::TwoPhaseTableKind::{Compact, Full, Medium};
+    let full_fits = limit_mib.is_none_or(|m| m >= FULL_TWO_PHASE_MEMORY_MIB);
+    let read_pays_after = if stored.medium {
+        FULL_TABLES_READ_PAYS_AFTER
+    } else {
+        FULL_TABLES_READ_BEATS_COMPACT_AFTER
+    };
+    let full = solves >= FULL_TABLES_PAY_AFTER || (stored.full && solves >= read_pays_after);
+    if full_fits && full {
+        Full
+    } else if stored.medium || solves >= MEDIUM_TABLES_PAY_AFTER {
+        Medium
+    } else {
+        Compact
+    }
+}
+
+/// The two-phase tables [`two_phase_choice`] picks for about `solves`
+/// solves, read from the store or built (and kept there).
 pub fn two_phase_tables_for(
     limit_mib: Option<u64>,
     solves: usize,
     store: &dyn TableStore,
     report: &mut dyn FnMut(twistor_core::store::StoreEvent),
 ) -> twistor_cube333::TwoPhaseTables {
-    use twistor_cube333::TwoPhaseTables;
-    let full_fits = limit_mib.is_none_or(|m| m >= FULL_TWO_PHASE_MEMORY_MIB);
-    if full_fits && (solves >= FULL_TABLES_PAY_AFTER || TwoPhaseTables::full_tables_stored(store)) {
-        TwoPhaseTables::load(store, report)
-    } else if solves >= MEDIUM_TABLES_PAY_AFTER || TwoPhaseTables::medium_tables_stored(store) {
-        TwoPhaseTables::medium(store, report)
-    } else {
-        TwoPhaseTables::compact_kept(store, report)
+    use twistor_cube333::{TwoPhaseTableKind, TwoPhaseTables};
+    let stored = StoredTwoPhase {
+        full: TwoPhaseTables::full_tables_stored(store),
+        medium: TwoPhaseTables::medium_tables_stored(store),
+    };
+    match two_phase_choice(limit_mib, solves, stored) {
+        TwoPhaseTableKind::Full => TwoPhaseTables::load(store, report),
+        TwoPhaseTableKind::Medium => TwoPhaseTables::medium(store, report),
+        TwoPhaseTableKind::Compact => TwoPhaseTables::compact_kept(store, report),
     }
 }
 

@@ -537,7 +537,9 @@ impl Scrambler {
 /// scrambling with the compact ones beside the build would slow the whole
 /// batch. The scrambles are the same from either table set (the solver's
 /// first solution does not depend on how tightly it prunes; tested in
-/// cube333), so when the switch comes changes none.
+/// cube333), so when the switch comes changes none. Any other batch takes
+/// the tables [`two_phase_tables_for`] picks: stored full ones only when
+/// it pays for reading them.
 struct UpgradingTables {
     first: TwoPhaseTables,
     /// The full tables once built, and when the batch started; `None`
@@ -552,10 +554,9 @@ const COMPACT_ONLY_FOR: Duration = Duration::from_secs(1);
 impl UpgradingTables {
     fn new(options: &ScrambleOptions, events: &mut dyn FnMut(TableEvent)) -> UpgradingTables {
         let store = &options.store;
-        let (first, full) = if TwoPhaseTables::full_tables_stored(&**store) {
-            let loaded = TwoPhaseTables::load(&**store, &mut |e| events(TableEvent::Store(e)));
-            (loaded, None)
-        } else if options.batch < FULL_TABLES_PAY_AFTER {
+        let (first, full) = if options.batch < FULL_TABLES_PAY_AFTER
+            || TwoPhaseTables::full_tables_stored(&**store)
+        {
             let tables = two_phase_tables_for(None, options.batch, &**store, &mut |e| {
                 events(TableEvent::Store(e))
             });
