@@ -121,10 +121,11 @@ struct SolveArgs {
     probe_min: u64,
     /// Two-phase tables: `compact` (1.3 MB, built in a few hundredths of
     /// a second and cached),
-    /// `medium` (6.4 MB, built once in under a second and cached; a solve
-    /// in about 0.6 of the compact tables' time), `full` (126 MB, built once in about 9 s and
-    /// cached; the fastest per solve), or `auto`: the largest that is
-    /// cached or that the batch is long enough to pay for building.
+    /// `medium` (7.3 MB, built once in under a second and cached; a solve
+    /// in about 0.3-0.6 of the compact tables' time), `full` (126 MB,
+    /// built once in about 9 s and cached; the fastest per solve, but
+    /// about 0.3 s to read), or `auto`: the set the batch takes least time
+    /// on, counting what is cached.
     #[arg(long, value_enum, default_value_t = TableChoice::Auto)]
     tables: TableChoice,
     /// Memory for tables, in MiB: the optimal solver uses its phase-1
@@ -172,12 +173,13 @@ struct BenchArgs {
 /// Which two-phase tables to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum TableChoice {
-    /// Full or medium when cached or worth building for the batch, else
-    /// compact.
+    /// The set the batch takes least time on: full when worth reading
+    /// (cached) or building, else medium when cached or worth building,
+    /// else compact.
     Auto,
     /// The 1.3 MB tables (built at once and cached).
     Compact,
-    /// The 6 MB cached tables (built in under a second).
+    /// The 7.3 MB cached tables (built in under a second).
     Medium,
     /// The 126 MB cached tables.
     Full,
