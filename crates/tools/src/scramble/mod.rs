@@ -101,6 +101,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use twistor_core::lazy::make_apart;
 use twistor_core::store::{NoStore, StoreEvent, TableStore};
 use twistor_core::{MoveDef, MoveKind, Pattern, PatternOrbit, Puzzle, StabilizerChain};
 use twistor_cube333::{
@@ -566,10 +567,14 @@ impl UpgradingTables {
             let (store, slot) = (Arc::clone(store), Arc::clone(&full));
             // Detached: a run that ends first (`| head -1`) simply stops
             // it. Should the build ever panic, the compact tables stand
-            // in, so no scrambler waits forever.
+            // in, so no scrambler waits forever. It runs on a rayon pool of
+            // its own: on the global one its jobs, split as they go, kept
+            // the workers from the compact tables' build and the first
+            // scrambles for 1.2-2.9 s.
             std::thread::spawn(move || {
-                let build =
-                    std::panic::AssertUnwindSafe(|| TwoPhaseTables::load(&*store, &mut |_| {}));
+                let build = std::panic::AssertUnwindSafe(|| {
+                    make_apart(|| TwoPhaseTables::load(&*store, &mut |_| {}))
+                });
                 let built = std::panic::catch_unwind(build);
                 let _ = slot.set(built.unwrap_or_else(|_| TwoPhaseTables::compact()));
             });
