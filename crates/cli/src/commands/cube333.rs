@@ -14,7 +14,7 @@ use twistor_cube333::{
     solve_two_phase as solve, solve_two_phase_batch as solve_batch, OptimalOptions, OptimalSolver,
     OptimalTableKind, TwoPhaseOptions, TwoPhaseTableKind, TwoPhaseTables,
 };
-use twistor_tools::portfolio::{optimal_table_for, two_phase_tables_for};
+use twistor_tools::portfolio::{optimal_table_for, two_phase_tables_for, two_phase_tables_of};
 
 use crate::timing::thread_cpu_time;
 use twistor_cube333::{CubieCube, MoveSeq};
@@ -194,12 +194,13 @@ fn two_phase_tables(
     solves: usize,
     report: &mut dyn FnMut(twistor_core::store::StoreEvent),
 ) -> TwoPhaseTables {
-    match choice {
-        TableChoice::Auto => two_phase_tables_for(limit_mib, solves, store, report),
-        TableChoice::Compact => TwoPhaseTables::compact_kept(store, report),
-        TableChoice::Medium => TwoPhaseTables::medium(store, report),
-        TableChoice::Full => TwoPhaseTables::load(store, report),
-    }
+    let kind = match choice {
+        TableChoice::Auto => return two_phase_tables_for(limit_mib, solves, store, report),
+        TableChoice::Compact => TwoPhaseTableKind::Compact,
+        TableChoice::Medium => TwoPhaseTableKind::Medium,
+        TableChoice::Full => TwoPhaseTableKind::Full,
+    };
+    two_phase_tables_of(kind, store, report)
 }
 
 #[derive(clap::Args)]

@@ -304,6 +304,17 @@ pub fn two_phase_choice(
     }
 }
 
+impl StoredTwoPhase {
+    /// What `store` holds.
+    pub fn of(store: &dyn TableStore) -> StoredTwoPhase {
+        use twistor_cube333::TwoPhaseTables;
+        StoredTwoPhase {
+            full: TwoPhaseTables::full_tables_stored(store),
+            medium: TwoPhaseTables::medium_tables_stored(store),
+        }
+    }
+}
+
 /// The two-phase tables [`two_phase_choice`] picks for about `solves`
 /// solves, read from the store or built (and kept there).
 pub fn two_phase_tables_for(
@@ -312,12 +323,20 @@ pub fn two_phase_tables_for(
     store: &dyn TableStore,
     report: &mut dyn FnMut(twistor_core::store::StoreEvent),
 ) -> twistor_cube333::TwoPhaseTables {
+    let kind = two_phase_choice(limit_mib, solves, StoredTwoPhase::of(store));
+    two_phase_tables_of(kind, store, report)
+}
+
+/// The two-phase tables of `kind`, read from the store or built and kept
+/// there (the compact ones too, so that the next process only reads
+/// them).
+pub fn two_phase_tables_of(
+    kind: twistor_cube333::TwoPhaseTableKind,
+    store: &dyn TableStore,
+    report: &mut dyn FnMut(twistor_core::store::StoreEvent),
+) -> twistor_cube333::TwoPhaseTables {
     use twistor_cube333::{TwoPhaseTableKind, TwoPhaseTables};
-    let stored = StoredTwoPhase {
-        full: TwoPhaseTables::full_tables_stored(store),
-        medium: TwoPhaseTables::medium_tables_stored(store),
-    };
-    match two_phase_choice(limit_mib, solves, stored) {
+    match kind {
         TwoPhaseTableKind::Full => TwoPhaseTables::load(store, report),
         TwoPhaseTableKind::Medium => TwoPhaseTables::medium(store, report),
         TwoPhaseTableKind::Compact => TwoPhaseTables::compact_kept(store, report),

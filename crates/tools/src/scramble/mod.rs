@@ -106,7 +106,7 @@ use twistor_core::store::{NoStore, StoreEvent, TableStore};
 use twistor_core::{MoveDef, MoveKind, Pattern, PatternOrbit, Puzzle, StabilizerChain};
 use twistor_cube333::{
     solve_two_phase as two_phase, CubieCube, Face as CubeFace, FaceTurn, MoveSeq, TwoPhaseOptions,
-    TwoPhaseTables,
+    TwoPhaseTableKind, TwoPhaseTables,
 };
 use twistor_formats::alg::Alg;
 use twistor_formats::resolve::alg_transformation;
@@ -119,7 +119,9 @@ use twistor_search::{
 use twistor_cube444::Cube444Solver;
 use twistor_square1::Square1Solver;
 
-use crate::portfolio::{two_phase_tables_for, FULL_TABLES_PAY_AFTER};
+use crate::portfolio::{
+    two_phase_choice, two_phase_tables_for, two_phase_tables_of, StoredTwoPhase,
+};
 use crate::rng::SeededRng;
 use crate::ToolError;
 
@@ -530,8 +532,10 @@ impl Scrambler {
 }
 
 /// The 3x3x3's two-phase tables for a batch. A batch long enough to pay
-/// for the full tables ([`FULL_TABLES_PAY_AFTER`] scrambles) that finds
-/// none stored has a thread build (and store) them while the compact ones
+/// for building the full tables ([`two_phase_choice`]; from
+/// [`FULL_TABLES_PAY_AFTER`](crate::portfolio::FULL_TABLES_PAY_AFTER)
+/// scrambles) that finds none stored has a thread build (and store) them
+/// while the compact ones
 /// (built in a fraction of a second) make the first scrambles: a person
 /// sees the first lines at once, not after 10-20 s. After
 /// [`COMPACT_ONLY_FOR`] the scrambler waits for the full tables, since
@@ -539,8 +543,8 @@ impl Scrambler {
 /// batch. The scrambles are the same from either table set (the solver's
 /// first solution does not depend on how tightly it prunes; tested in
 /// cube333), so when the switch comes changes none. Any other batch takes
-/// the tables [`two_phase_tables_for`] picks: stored full ones only when
-/// it pays for reading them.
+/// the tables [`two_phase_choice`] picks: stored full ones only when it
+/// pays for reading them.
 struct UpgradingTables {
     first: TwoPhaseTables,
     /// The full tables once built, and when the batch started; `None`
@@ -555,12 +559,10 @@ const COMPACT_ONLY_FOR: Duration = Duration::from_secs(1);
 impl UpgradingTables {
     fn new(options: &ScrambleOptions, events: &mut dyn FnMut(TableEvent)) -> UpgradingTables {
         let store = &options.store;
-        let (first, full) = if options.batch < FULL_TABLES_PAY_AFTER
-            || TwoPhaseTables::full_tables_stored(&**store)
-        {
-            let tables = two_phase_tables_for(None, options.batch, &**store, &mut |e| {
-                events(TableEvent::Store(e))
-            });
+        let stored = StoredTwoPhase::of(&**store);
+        let kind = two_phase_choice(None, options.batch, stored);
+        let (first, full) = if kind != TwoPhaseTableKind::Full || stored.full {
+            let tables = two_phase_tables_of(kind, &**store, &mut |e| events(TableEvent::Store(e)));
             (tables, None)
         } else {
             let full = Arc::new(OnceLock::new());
